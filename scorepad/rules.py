@@ -1,0 +1,373 @@
+"""Rule sets as data: one frozen `Rules` per preset of RULES.md §1, and the same rules in plain words.
+
+A game stores the complete `Rules` it was started with, so every option is a field here, and a house-rule
+variant is `dataclasses.replace(preset, ...)`, which checks itself again on the way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import InvalidRules
+
+# The values an option may take, and what each means in a sentence. Kept beside each other so that a new
+# value cannot be added without its words.
+ALL_PASS = {
+    "dealer_stuck": "If everyone passes, the dealer is stuck with the minimum bid.",
+    "redeal": "If everyone passes, the hands are thrown in and the next dealer deals; nobody scores.",
+}
+SET_PENALTY = {
+    "bid": "the bid",
+    "meld_and_counters": "their own meld and counters",
+    "chips": "nothing; the opponents score the failed bid on top of their own points (chip scoring)",
+}
+THROW_IN_PENALTY = {
+    "bid": "the bid",
+    "meld": "their own meld (nothing if they have none)",
+}
+THROW_IN_AWARD = {
+    "meld_plus_bonus": "their meld (if on the board) plus {bonus} for the cards",
+    "meld": "their meld (if on the board)",
+    "nothing": "nothing",
+}
+NO_MARRIAGE = {
+    "throw_in": "A bidder with no marriage in trump is scored as a throw-in.",
+    "no_meld": "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
+}
+MELD_TABLES = ("002", "tournament", "000", "004", "004-plain")
+DECKS = {"double": 80, "single": 48}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every scoring option of RULES.md §1. Build one from `PRESETS` and `dataclasses.replace`."""
+
+    preset: str
+    title: str
+    played_by: str  # one line: who plays it this way
+    deck: str  # "double" (80 cards, no 9s) | "single" (48, with 9s)
+    hand_points: int  # counter points in one hand, last trick included
+    counter_step: int
+    meld_step: int
+    min_bid: int
+    # (from, step) pairs, ascending: a bid of at least `from` must be a multiple of `step`.
+    bid_steps: tuple[tuple[int, int], ...]
+    check_bid_steps: bool
+    all_pass: str
+    min_meld: int  # 0: every meld counts
+    save_counters: int  # counters a team must take to save its meld; 0: nothing needed, 1: any counter
+    unsaved_counters_score: bool
+    opponents_score_when_made: bool
+    set_penalty: str
+    throw_in_penalty: str
+    throw_in_award: str
+    no_marriage: str
+    forced_no_marriage_meld_only: bool  # 002: a dealer stuck without a marriage gives the opponents meld only
+    auto_throw_in_margin: int | None  # a bid above the bidders' meld plus this cannot be made
+    auto_throw_in_below_min_meld: bool
+    target: int
+    floor: int | None
+    hands_limit: int | None
+    meld_table: str
+
+    def __post_init__(self) -> None:
+        problems = list(_problems(self))
+        if problems:
+            raise InvalidRules(problems)
+
+    @property
+    def card_bonus(self) -> int:
+        """The 20 of seed 002 (throw-in and renege awards), scaled to 2/5 of the hand's counter points."""
+        return self.hand_points * 2 // 5
+
+    @property
+    def max_value(self) -> int:
+        """Larger than any bid or team meld a real hand reaches; anything above is a typing slip."""
+        return self.hand_points * 20
+
+    @property
+    def deck_cards(self) -> int:
+        return DECKS[self.deck]
+
+    def bid_step_at(self, bid: int) -> int:
+        step = 1
+        for start, each in self.bid_steps:
+            if bid >= start:
+                step = each
+        return step
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rebuild a stored snapshot. Unknown keys are refused rather than dropped: a snapshot is a record."""
+        names = {f.name for f in fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise InvalidRules([f"Unknown rule option(s): {', '.join(sorted(unknown))}."])
+        missing = names - set(data)
+        if missing:
+            raise InvalidRules([f"Missing rule option(s): {', '.join(sorted(missing))}."])
+        values = dict(data)
+        values["bid_steps"] = tuple(tuple(pair) for pair in values["bid_steps"])
+        return cls(**values)
+
+
+def _problems(rules: Rules):
+    choices = {
+        "all_pass": ALL_PASS,
+        "set_penalty": SET_PENALTY,
+        "throw_in_penalty": THROW_IN_PENALTY,
+        "throw_in_award": THROW_IN_AWARD,
+        "no_marriage": NO_MARRIAGE,
+        "meld_table": MELD_TABLES,
+        "deck": DECKS,
+    }
+    for name, allowed in choices.items():
+        if getattr(rules, name) not in allowed:
+            yield f"{name} must be one of {', '.join(allowed)}, not {getattr(rules, name)!r}."
+    for name in ("hand_points", "counter_step", "meld_step", "min_bid", "target"):
+        value = getattr(rules, name)
+        if not _is_int(value) or value <= 0:
+            yield f"{name} must be a whole number above 0."
+    for name in ("min_meld", "save_counters"):
+        value = getattr(rules, name)
+        if not _is_int(value) or value < 0:
+            yield f"{name} must be a whole number, 0 or more."
+    if rules.floor is not None and (not _is_int(rules.floor) or rules.floor >= 0):
+        yield "The losing floor must be below zero (or none)."
+    if rules.hands_limit is not None and (not _is_int(rules.hands_limit) or rules.hands_limit <= 0):
+        yield "A fixed number of hands must be 1 or more (or none)."
+    if rules.auto_throw_in_margin is not None and (
+        not _is_int(rules.auto_throw_in_margin) or rules.auto_throw_in_margin < 0
+    ):
+        yield "The automatic throw-in margin must be 0 or more (or none)."
+    if _is_int(rules.hand_points) and _is_int(rules.counter_step) and rules.counter_step > 0:
+        if rules.hand_points % rules.counter_step:
+            yield "The hand's counter points must be a multiple of the counter step."
+    steps = rules.bid_steps
+    if not steps or any(len(pair) != 2 for pair in steps):
+        yield "Bid steps must be (from, step) pairs."
+    elif any(not _is_int(a) or not _is_int(b) or b <= 0 for a, b in steps):
+        yield "Bid steps must be whole numbers with steps above 0."
+    elif [a for a, _ in steps] != sorted(a for a, _ in steps):
+        yield "Bid steps must be in ascending order."
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_DOUBLE_DECK = Rules(
+    preset="double-deck",
+    title="Double deck (family rules)",
+    played_by="The common kitchen-table game: 20 meld to get on the board, 20 counters to save it.",
+    deck="double",
+    hand_points=50,
+    counter_step=1,
+    meld_step=1,
+    min_bid=50,
+    bid_steps=((50, 1), (60, 5)),
+    check_bid_steps=True,
+    all_pass="dealer_stuck",
+    min_meld=20,
+    save_counters=20,
+    unsaved_counters_score=False,
+    opponents_score_when_made=True,
+    set_penalty="bid",
+    throw_in_penalty="bid",
+    throw_in_award="meld_plus_bonus",
+    no_marriage="throw_in",
+    forced_no_marriage_meld_only=True,
+    auto_throw_in_margin=None,
+    auto_throw_in_below_min_meld=False,
+    target=500,
+    floor=None,
+    hands_limit=None,
+    meld_table="002",
+)
+
+PRESETS: dict[str, Rules] = {
+    "double-deck": _DOUBLE_DECK,
+    "double-deck-shg": replace(
+        _DOUBLE_DECK,
+        preset="double-deck-shg",
+        title="Double deck (tournament, online)",
+        played_by="Tournament rules as played online: automatic throw-ins, unsaved counters still score.",
+        bid_steps=((50, 1), (60, 5), (100, 10)),
+        unsaved_counters_score=True,
+        throw_in_award="meld",
+        no_marriage="no_meld",
+        forced_no_marriage_meld_only=False,
+        auto_throw_in_margin=50,
+        auto_throw_in_below_min_meld=True,
+        meld_table="tournament",
+    ),
+    "double-pack-bicycle": replace(
+        _DOUBLE_DECK,
+        preset="double-pack-bicycle",
+        title="Double pack (Bicycle, ×10)",
+        played_by="The rules in the Bicycle book: scores ×10, game to 3,550, any counter saves meld.",
+        hand_points=500,
+        counter_step=10,
+        meld_step=10,
+        min_bid=500,
+        bid_steps=((500, 10),),
+        all_pass="redeal",
+        min_meld=0,
+        save_counters=1,
+        unsaved_counters_score=True,
+        throw_in_award="meld",
+        forced_no_marriage_meld_only=False,
+        target=3550,
+        meld_table="000",
+    ),
+    "double-deck-gamerules": replace(
+        _DOUBLE_DECK,
+        preset="double-deck-gamerules",
+        title="Double deck (opponents score only on a set)",
+        played_by="Only the side that wins the hand scores; a failed bid costs meld and counters; −500 loses.",
+        bid_steps=((50, 1),),
+        min_meld=0,
+        save_counters=0,
+        unsaved_counters_score=True,
+        opponents_score_when_made=False,
+        set_penalty="meld_and_counters",
+        throw_in_penalty="meld",
+        throw_in_award="nothing",
+        forced_no_marriage_meld_only=False,
+        floor=-500,
+        meld_table="tournament",
+    ),
+    "single-deck": replace(
+        _DOUBLE_DECK,
+        preset="single-deck",
+        title="Single deck (48 cards, ×10)",
+        played_by="Classic four-handed single deck with 9s, scores ×10, game to 1,500.",
+        deck="single",
+        hand_points=250,
+        counter_step=10,
+        meld_step=10,
+        min_bid=250,
+        bid_steps=((250, 10),),
+        min_meld=0,
+        save_counters=1,
+        unsaved_counters_score=True,
+        throw_in_award="meld",
+        forced_no_marriage_meld_only=False,
+        auto_throw_in_margin=250,
+        target=1500,
+        meld_table="004",
+    ),
+}
+DEFAULT_PRESET = "double-deck"
+
+
+def describe(rules: Rules) -> list[str]:
+    """The rules as short plain sentences, in the order a player meets them during a hand."""
+    return [
+        *_describe_deal(rules),
+        *_describe_meld(rules),
+        *_describe_play(rules),
+        *_describe_surrender(rules),
+        *_describe_end(rules),
+    ]
+
+
+def _describe_deal(r: Rules) -> list[str]:
+    deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
+    lines = [
+        f"Deck: {deck}. Each hand has {r.hand_points:,} counter points, the last trick included, "
+        f"counted in steps of {r.counter_step}.",
+        f"The minimum bid is {r.min_bid:,}; {_describe_bid_steps(r)}",
+        ALL_PASS[r.all_pass],
+    ]
+    return lines
+
+
+def _describe_bid_steps(r: Rules) -> str:
+    if not r.check_bid_steps:
+        return "any whole number above it is a bid (steps are not checked)."
+
+    def way(step: int) -> str:
+        return "by any whole number" if step == 1 else f"in multiples of {step}"
+
+    if len(r.bid_steps) == 1:
+        return f"bids go up {way(r.bid_steps[0][1])}."
+    parts = []
+    for i, (start, step) in enumerate(r.bid_steps):
+        if i + 1 < len(r.bid_steps):
+            parts.append(f"{way(step)} below {r.bid_steps[i + 1][0]:,}")
+        else:
+            parts.append(f"{way(step)} from {start:,}")
+    return "bids go up " + ", then ".join(parts) + "."
+
+
+def _describe_meld(r: Rules) -> list[str]:
+    table = {
+        "002": "family (seed 002)",
+        "tournament": "tournament",
+        "000": "Bicycle (×10)",
+        "004": "single deck (×10)",
+        "004-plain": "single deck (×10, no bonus for an extra K or Q beside a run)",
+    }[r.meld_table]
+    lines = [f"Meld is counted from the {table} meld table, partners added together."]
+    if r.min_meld:
+        lines.append(f"A team needs {r.min_meld:,} meld to be on the board; less counts nothing.")
+    else:
+        lines.append("Any meld counts; there is no minimum to be on the board.")
+    if r.save_counters == 0:
+        lines.append("Meld counts without taking any counters.")
+    else:
+        need = "any counter" if r.save_counters == 1 else f"{r.save_counters:,} counters"
+        lines.append(f"To save its meld, a team must take {need}.")
+        if not r.unsaved_counters_score:
+            lines.append(f"A team that takes fewer than {r.save_counters:,} counters scores nothing at all.")
+        elif r.save_counters > 1:
+            lines.append("A team that does not save its meld still scores the counters it took.")
+    return lines
+
+
+def _describe_play(r: Rules) -> list[str]:
+    lines = ["The bidders make their bid when their saved meld plus counters reaches it, and score all of it."]
+    if r.opponents_score_when_made:
+        lines.append("The opponents always score their own points.")
+    else:
+        lines.append("When the bidders make their bid, the opponents score nothing.")
+    lines.append(f"A set bidder loses {SET_PENALTY[r.set_penalty]}.")
+    return lines
+
+
+def _describe_surrender(r: Rules) -> list[str]:
+    award = THROW_IN_AWARD[r.throw_in_award].format(bonus=r.card_bonus)
+    lines = [f"Bidders may throw in their hand: they lose {THROW_IN_PENALTY[r.throw_in_penalty]}, "
+             f"and the opponents score {award}."]
+    if r.auto_throw_in_margin is not None:
+        lines.append(f"A bid more than {r.auto_throw_in_margin:,} above the bidders' meld cannot be made: "
+                     "the hand is an automatic throw-in.")
+    if r.auto_throw_in_below_min_meld and r.min_meld:
+        lines.append(f"Bidders with less than {r.min_meld:,} meld throw in automatically.")
+    lines.append(NO_MARRIAGE[r.no_marriage])
+    if r.forced_no_marriage_meld_only and r.no_marriage == "throw_in":
+        lines.append("If the bid was forced on the dealer, the opponents then get only their meld.")
+    lines.append(f"A renege by the bidders costs them the bid; the opponents score their meld "
+                 f"(if on the board) plus {r.card_bonus:,}. A renege by the opponents gives the bidders "
+                 "their bid and costs the opponents as much.")
+    return lines
+
+
+def _describe_end(r: Rules) -> list[str]:
+    if r.hands_limit is not None:
+        lines = [f"The game is {r.hands_limit} hands (redeals not counted); the higher total wins, "
+                 "and a tie plays one more hand until it breaks."]
+    else:
+        lines = [f"Game is {r.target:,}; if both teams reach it on the same hand, the bidders win."]
+    if r.floor is not None:
+        lines.append(f"A team at {_signed(r.floor)} or below loses.")
+    return lines
+
+
+def _signed(n: int) -> str:
+    return f"−{-n:,}" if n < 0 else f"{n:,}"

@@ -1,0 +1,507 @@
+"""Scoring one hand and a whole game, per RULES.md §2, §4 and §5.
+
+Pure functions of (rules, hand): no I/O, no clock. Every result carries its explanation, one plain sentence per
+rule applied, in the order applied, with the numbers a player needs to check the arithmetic by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import GameOver, InvalidHand
+from .rules import Rules
+
+KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal")
+KIND_WORDS = {
+    "played": "played",
+    "throw_in": "throw-in",
+    "no_marriage": "no marriage",
+    "renege": "renege",
+    "redeal": "redeal",
+}
+BIDDERS, OPPONENTS = "Bidders", "Opponents"
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand as entered. `meld` and `counters` are (team 0, team 1); `bidder` and `renege_team` are 0 or 1.
+
+    Built as typed, checked by `validate_hand`: a Hand may hold wrong values so that every mistake can be
+    reported at once, next to its field.
+    """
+
+    bidder: int
+    bid: int
+    meld: tuple[int, int]
+    counters: tuple[int, int] | None = None
+    kind: str = "played"
+    renege_team: int | None = None
+    forced: bool = False
+
+    def __post_init__(self) -> None:
+        # Lists are welcome on the way in; tuples keep the hand hashable and frozen all the way down.
+        if isinstance(self.meld, list):
+            object.__setattr__(self, "meld", tuple(self.meld))
+        if isinstance(self.counters, list):
+            object.__setattr__(self, "counters", tuple(self.counters))
+
+
+@dataclass(frozen=True)
+class HandResult:
+    points: tuple[int, int]
+    made: bool | None  # None when the hand was not played out
+    explanation: list[str] = field(default_factory=list)
+    scored_as: str = "played"  # the kind it was scored as: an automatic throw-in says "throw_in"
+    automatic_throw_in: bool = False
+
+    @property
+    def was_set(self) -> bool:
+        return self.made is False
+
+
+@dataclass(frozen=True)
+class GameState:
+    totals: tuple[int, int]
+    winner: int | None
+    results: list[HandResult]
+    running: list[tuple[int, int]] = field(default_factory=list)  # totals after each hand
+    decided_on: int | None = None  # the 1-based hand that decided the game
+    reason: str | None = None  # why the winner won, in words
+    hands_scored: int = 0  # redeals not counted
+
+
+# --- validation -------------------------------------------------------------------------------------------
+
+def validate_hand(rules: Rules, hand: Hand) -> dict[str, str]:
+    """Every mistake in `hand` under `rules`, as field -> message; {} when the hand can be scored.
+
+    Fields: kind, bidder, bid, forced, meld_0, meld_1, counters_0, counters_1, counters (their sum),
+    renege_team. Each message says what is wrong and what is allowed.
+    """
+    errors: dict[str, str] = {}
+    if hand.kind not in KINDS:
+        errors["kind"] = "Choose what happened: played, throw-in, no marriage, renege or redeal."
+        return errors
+    if hand.kind == "redeal":
+        if rules.all_pass != "redeal":
+            errors["kind"] = ("These rules have no redeal: when everyone passes, the dealer is stuck with "
+                              f"the minimum bid of {rules.min_bid:,}.")
+        return errors  # nothing else is entered for a redeal
+    if not _is_team(hand.bidder):
+        errors["bidder"] = "Choose the team that won the bid."
+    bid_error = _bid_error(rules, hand.bid)
+    if bid_error:
+        errors["bid"] = bid_error
+    forced_error = _forced_error(rules, hand)
+    if forced_error:
+        errors["forced"] = forced_error
+    errors.update(_meld_errors(rules, hand.meld))
+    errors.update(_counter_errors(rules, hand))
+    if hand.kind == "renege" and not _is_team(hand.renege_team):
+        errors["renege_team"] = "Choose the team that reneged."
+    if hand.kind != "renege" and hand.renege_team is not None:
+        errors["renege_team"] = "Only a renege names the team that reneged."
+    return errors
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_team(value: object) -> bool:
+    return _is_int(value) and value in (0, 1)
+
+
+def _bid_error(rules: Rules, bid: object) -> str | None:
+    if not _is_int(bid):
+        return f"Bid must be a whole number, {rules.min_bid:,} or more."
+    if bid < rules.min_bid:
+        return f"Bid must be at least {rules.min_bid:,}."
+    if bid > rules.max_value:
+        return f"A bid of {bid:,} is more than any hand can make; the most is {rules.max_value:,}."
+    if rules.check_bid_steps:
+        step = rules.bid_step_at(bid)
+        if bid % step:
+            start = max(s for s, _ in rules.bid_steps if s <= bid)
+            below, above = bid - bid % step, bid - bid % step + step
+            return (f"Bids from {start:,} go up in steps of {step}: {below:,} or {above:,}, "
+                    f"not {bid:,}.")
+    return None
+
+
+def _forced_error(rules: Rules, hand: Hand) -> str | None:
+    if not isinstance(hand.forced, bool):
+        return "Say whether the bid was forced on the dealer (yes or no)."
+    if not hand.forced:
+        return None
+    if rules.all_pass == "redeal":
+        return "Under these rules nobody is stuck: when everyone passes, the hand is redealt."
+    if _is_int(hand.bid) and hand.bid != rules.min_bid:
+        return f"A bid forced on the dealer is the minimum, {rules.min_bid:,}."
+    return None
+
+
+def _pair(value: object) -> tuple | None:
+    return tuple(value) if isinstance(value, (tuple, list)) and len(value) == 2 else None
+
+
+def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
+    pair = _pair(meld)
+    if pair is None:
+        return {"meld_0": "Enter each team's meld.", "meld_1": "Enter each team's meld."}
+    errors = {}
+    for team, value in enumerate(pair):
+        message = _amount_error(value, "Meld", rules.meld_step, rules.max_value,
+                                "more than any hand can hold")
+        if message:
+            errors[f"meld_{team}"] = message
+    return errors
+
+
+def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
+    if hand.kind != "played":
+        if hand.counters is not None:
+            return {"counters": f"Counters are entered only for a played hand, not for a "
+                                f"{KIND_WORDS[hand.kind]}."}
+        return {}
+    if hand.counters is None:
+        if _auto_throw_in_can_be_judged(hand) and auto_throw_in_reason(rules, hand) is not None:
+            return {}  # an automatic throw-in is not played out: no counters are asked for
+        return {"counters": f"Enter the counters each team took (together {rules.hand_points:,})."}
+    pair = _pair(hand.counters)
+    if pair is None:
+        return {"counters": f"Enter the counters each team took (together {rules.hand_points:,})."}
+    errors = {}
+    for team, value in enumerate(pair):
+        message = _amount_error(value, "Counters", rules.counter_step, rules.hand_points,
+                                "more than the whole hand holds")
+        if message:
+            errors[f"counters_{team}"] = message
+    if not errors and sum(pair) != rules.hand_points:
+        errors["counters"] = (f"Counters must add up to {rules.hand_points:,}; "
+                              f"these add up to {sum(pair):,}.")
+    return errors
+
+
+# How each amount is named in a message: (subject, verb, a value of it).
+_AMOUNT_WORDS = {
+    "Meld": ("Meld", "is", "A meld of {value}"),
+    "Counters": ("Counters", "are", "{value} counters"),
+}
+
+
+def _auto_throw_in_can_be_judged(hand: Hand) -> bool:
+    pair = _pair(hand.meld)
+    return _is_int(hand.bid) and _is_team(hand.bidder) and pair is not None and all(map(_is_int, pair))
+
+
+def _amount_error(value: object, what: str, step: int, most: int, too_big: str) -> str | None:
+    subject, verb, a_value = _AMOUNT_WORDS[what]
+    if not _is_int(value):
+        return f"{subject} must be a whole number (0 or more)."
+    if value < 0:
+        return f"{subject} can't be negative."
+    if value > most:
+        return f"{a_value.format(value=f'{value:,}')} is {too_big}; the most is {most:,}."
+    if value % step:
+        below = value - value % step
+        return f"{subject} {verb} counted in steps of {step}: {below:,} or {below + step:,}, not {value:,}."
+    return None
+
+
+# --- scoring one hand ---------------------------------------------------------------------------------------
+
+def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
+    """Why a hand entered as played cannot be made and is scored as a throw-in, or None.
+
+    Needs only the bid and the bidders' meld, so a form can announce it before counters are asked for.
+    """
+    if hand.kind != "played":
+        return None
+    meld = hand.meld[hand.bidder]
+    if rules.auto_throw_in_below_min_meld and rules.min_meld and meld < rules.min_meld:
+        return (f"Automatic throw-in: the bidders' meld {meld:,} is below the {rules.min_meld:,} needed "
+                "to be on the board.")
+    margin = rules.auto_throw_in_margin
+    if margin is not None and hand.bid > meld + margin:
+        return (f"Automatic throw-in: a bid of {hand.bid:,} is more than the bidders' meld {meld:,} "
+                f"+ {margin:,}, so it cannot be made.")
+    return None
+
+
+def score_hand(rules: Rules, hand: Hand) -> HandResult:
+    """Score one hand. Raises InvalidHand (with the field messages) when `validate_hand` refuses it."""
+    errors = validate_hand(rules, hand)
+    if errors:
+        raise InvalidHand(errors)
+    if hand.kind == "redeal":
+        return HandResult((0, 0), None, ["Everyone passed: the hands are thrown in and the next dealer "
+                                         "deals. Nobody scores."], scored_as="redeal")
+    if hand.kind == "played":
+        reason = auto_throw_in_reason(rules, hand)
+        if reason:
+            result = _throw_in(rules, hand, [reason])
+            return HandResult(result.points, None, result.explanation, "throw_in", automatic_throw_in=True)
+        return _played(rules, hand)
+    if hand.kind == "throw_in":
+        return _throw_in(rules, hand, [])
+    if hand.kind == "no_marriage":
+        return _no_marriage(rules, hand)
+    return _renege(rules, hand)
+
+
+def _by_team(hand: Hand, bidders: int, opponents: int) -> tuple[int, int]:
+    return (bidders, opponents) if hand.bidder == 0 else (opponents, bidders)
+
+
+def _need(rules: Rules) -> str:
+    return "any counter" if rules.save_counters == 1 else f"{rules.save_counters:,}"
+
+
+def _meld_line(rules: Rules, who: str, meld: int) -> tuple[int, str]:
+    """The meld that counts, and the sentence saying why."""
+    if meld == 0:
+        return 0, f"{who} have no meld."
+    if not rules.min_meld:
+        return meld, f"{who}' meld {meld:,} counts."
+    if meld >= rules.min_meld:
+        return meld, f"{who}' meld {meld:,} is on the board ({rules.min_meld:,} needed)."
+    return 0, f"{who}' meld {meld:,} is not on the board ({rules.min_meld:,} needed)."
+
+
+@dataclass
+class _Tally:
+    points: int
+    parts: list[str]  # "meld 30", "counters 28": what the points are made of
+
+
+def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str]) -> _Tally:
+    """A played hand's points for one team, per RULES.md §2, with a line for each rule applied."""
+    counted, line = _meld_line(rules, who, meld)
+    lines.append(line)
+    saved = counters >= rules.save_counters
+    counters_score = saved or rules.unsaved_counters_score
+    took = f"{who} took {counters:,} counters"
+    if rules.save_counters == 0:
+        lines.append(f"{took}.")
+    elif counted and saved:
+        lines.append(f"{took}: meld saved ({_need(rules)} needed).")
+    elif counted:
+        tail = "the counters still score" if counters_score else "nothing scores"
+        lines.append(f"{took}: meld not saved ({_need(rules)} needed); {tail}.")
+    elif counters_score and not rules.unsaved_counters_score:
+        lines.append(f"{took} ({_need(rules)} needed to score).")
+    elif counters_score:
+        lines.append(f"{took}.")
+    else:
+        lines.append(f"{took}: not enough to score ({_need(rules)} needed).")
+    parts = []
+    if counted and saved:
+        parts.append(f"meld {counted:,}")
+    if counters_score:
+        parts.append(f"counters {counters:,}")
+    points = (counted if saved else 0) + (counters if counters_score else 0)
+    return _Tally(points, parts)
+
+
+def _parts(tally_parts: list[str]) -> str:
+    return " + ".join(tally_parts) if tally_parts else "nothing"
+
+
+def _amount(tally: _Tally) -> str:
+    return f"{tally.points:,} ({_parts(tally.parts)})" if tally.parts else "nothing"
+
+
+def _scores(who: str, points: int, parts: list[str]) -> str:
+    if not points and not parts:
+        return f"{who} score nothing."
+    return f"{who} score {_signed(points)} ({_parts(parts)})."
+
+
+def _number(n: int) -> str:
+    return f"−{-n:,}" if n < 0 else f"{n:,}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n:,}" if n >= 0 else f"−{-n:,}"
+
+
+def _played(rules: Rules, hand: Hand) -> HandResult:
+    b, o = hand.bidder, 1 - hand.bidder
+    lines: list[str] = []
+    bidders = _tally(rules, BIDDERS, hand.meld[b], hand.counters[b], lines)
+    made = bidders.points >= hand.bid
+    what = _amount(bidders)
+    extra = 0
+    if made:
+        bidder_score = bidders.points
+        lines.append(f"Bidders made {what} against a bid of {hand.bid:,}: {_signed(bidder_score)}.")
+        if not rules.opponents_score_when_made:
+            lines.append("Opponents score nothing when the bidders make their bid.")
+            return HandResult(_by_team(hand, bidder_score, 0), True, lines)
+    else:
+        short = f"Bidders are set: they have {what}, short of the bid of {hand.bid:,}"
+        if rules.set_penalty == "chips":
+            bidder_score, extra = 0, hand.bid
+            lines.append(f"{short}. Under chip scoring they lose nothing; the opponents score the bid.")
+        elif rules.set_penalty == "meld_and_counters":
+            meld, counters = hand.meld[b], hand.counters[b]
+            bidder_score = -(meld + counters)
+            lines.append(f"{short}: they lose their meld and counters, "
+                         f"−({meld:,} + {counters:,}) = {_signed(bidder_score)}.")
+        else:
+            bidder_score = -hand.bid
+            lines.append(f"{short}: {_signed(bidder_score)}.")
+    opponents = _tally(rules, OPPONENTS, hand.meld[o], hand.counters[o], lines)
+    parts = opponents.parts + ([f"the failed bid {extra:,}"] if extra else [])
+    opponent_score = opponents.points + extra
+    lines.append(_scores(OPPONENTS, opponent_score, parts))
+    return HandResult(_by_team(hand, bidder_score, opponent_score), made, lines)
+
+
+def _bidders_lose_bid(rules: Rules, hand: Hand, because: str, lines: list[str]) -> tuple[int, int]:
+    """The bidders' loss of their bid, or under chip scoring the opponents' gain: (bidders, opponents)."""
+    if rules.set_penalty == "chips":
+        lines.append(f"{because}. Under chip scoring they lose nothing; the opponents score the bid.")
+        return 0, hand.bid
+    lines.append(f"{because}: {_signed(-hand.bid)}.")
+    return -hand.bid, 0
+
+
+def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = False,
+              because: str = "Bidders threw in the hand") -> HandResult:
+    b, o = hand.bidder, 1 - hand.bidder
+    lines = list(lines)
+    if rules.throw_in_penalty == "meld":
+        meld = hand.meld[b]
+        bidder_score, extra = -meld, 0
+        if meld:
+            lines.append(f"{because} and lose their meld: {_signed(bidder_score)}.")
+        else:
+            lines.append(f"{because} with no meld: they lose nothing.")
+    else:
+        bidder_score, extra = _bidders_lose_bid(rules, hand, because, lines)
+    if rules.throw_in_award == "nothing":
+        if extra:
+            lines.append(f"Opponents score nothing else on a throw-in: {_signed(extra)} "
+                         f"(the failed bid {extra:,}).")
+        else:
+            lines.append("Opponents score nothing on a throw-in.")
+        opponent_score = extra
+    else:
+        counted, line = _meld_line(rules, OPPONENTS, hand.meld[o])
+        lines.append(line)
+        parts = [f"meld {counted:,}"] if counted else []
+        bonus = 0
+        if rules.throw_in_award == "meld_plus_bonus":
+            if meld_only:
+                lines.append("The bid was forced on the dealer, so the opponents get their meld only.")
+            else:
+                bonus = rules.card_bonus
+                parts.append(f"{bonus:,} for the cards")
+        if extra:
+            parts.append(f"the failed bid {extra:,}")
+        opponent_score = counted + bonus + extra
+        lines.append(_scores(OPPONENTS, opponent_score, parts))
+    return HandResult(_by_team(hand, bidder_score, opponent_score), None, lines, "throw_in")
+
+
+def _no_marriage(rules: Rules, hand: Hand) -> HandResult:
+    if rules.no_marriage == "throw_in":
+        meld_only = hand.forced and rules.forced_no_marriage_meld_only
+        result = _throw_in(rules, hand, ["Bidders have no marriage in trump: scored as a throw-in."],
+                           meld_only=meld_only)
+        return HandResult(result.points, None, result.explanation, "no_marriage")
+    lines: list[str] = []
+    bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders have no marriage in trump", lines)
+    if extra:
+        lines.append(f"Neither side scores meld. Opponents score {_signed(extra)} (the failed bid {extra:,}).")
+    else:
+        lines.append("Neither side scores meld: opponents score nothing.")
+    return HandResult(_by_team(hand, bidder_score, extra), None, lines, "no_marriage")
+
+
+def _renege(rules: Rules, hand: Hand) -> HandResult:
+    o = 1 - hand.bidder
+    lines: list[str] = []
+    if hand.renege_team == hand.bidder:
+        bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders reneged", lines)
+        counted, line = _meld_line(rules, OPPONENTS, hand.meld[o])
+        lines.append(line)
+        parts = ([f"meld {counted:,}"] if counted else []) + [f"{rules.card_bonus:,} for the cards"]
+        if extra:
+            parts.append(f"the failed bid {extra:,}")
+        opponent_score = counted + rules.card_bonus + extra
+        lines.append(_scores(OPPONENTS, opponent_score, parts))
+        return HandResult(_by_team(hand, bidder_score, opponent_score), None, lines, "renege")
+    lines.append(f"Opponents reneged: the bidders score their bid, {_signed(hand.bid)}.")
+    if rules.set_penalty == "chips":
+        lines.append("Under chip scoring the opponents lose nothing.")
+        opponent_score = 0
+    else:
+        opponent_score = -hand.bid
+        lines.append(f"Opponents lose the bid: {_signed(opponent_score)}.")
+    return HandResult(_by_team(hand, hand.bid, opponent_score), None, lines, "renege")
+
+
+# --- the game -----------------------------------------------------------------------------------------------
+
+def play_game(rules: Rules, hands, names: tuple[str, str] = ("Team 1", "Team 2")) -> GameState:
+    """Fold the hands in order into totals and a winner (RULES.md §1 "game ends", §5).
+
+    Raises InvalidHand (with the hand's number) for a hand that does not validate, and GameOver for a hand
+    that comes after the game was won.
+    """
+    totals = (0, 0)
+    results: list[HandResult] = []
+    running: list[tuple[int, int]] = []
+    winner = decided_on = reason = None
+    scored = 0
+    for number, hand in enumerate(hands, start=1):
+        if winner is not None:
+            raise GameOver(f"The game was won by {names[winner]} on hand {decided_on}; "
+                           f"hand {number} cannot be added. Edit or delete an earlier hand to reopen it.")
+        errors = validate_hand(rules, hand)
+        if errors:
+            raise InvalidHand(errors, hand_number=number)
+        result = score_hand(rules, hand)
+        totals = (totals[0] + result.points[0], totals[1] + result.points[1])
+        results.append(result)
+        running.append(totals)
+        if hand.kind == "redeal":
+            continue
+        scored += 1
+        decision = decide_winner(rules, totals, hand.bidder, scored, names)
+        if decision:
+            winner, reason = decision
+            decided_on = number
+    return GameState(totals, winner, results, running, decided_on, reason, scored)
+
+
+def decide_winner(rules: Rules, totals: tuple[int, int], bidder: int, hands_scored: int,
+                  names: tuple[str, str] = ("Team 1", "Team 2")) -> tuple[int, str] | None:
+    """The winner after a hand and why, or None while the game goes on."""
+    score = f"{_number(totals[0])} to {_number(totals[1])}"
+    if rules.hands_limit is None:
+        reached = [t >= rules.target for t in totals]
+        if all(reached):
+            return bidder, (f"Both teams reached {rules.target:,} on the same hand; the bidders, "
+                            f"{names[bidder]}, win ({score}).")
+        if any(reached):
+            team = reached.index(True)
+            return team, f"{names[team]} reached {rules.target:,} first ({score})."
+    if rules.floor is not None:
+        down = [t <= rules.floor for t in totals]
+        if any(down):
+            # Both at the floor at once: the higher total survives; a dead heat goes against the bidders.
+            loser = down.index(True) if not all(down) else (
+                bidder if totals[0] == totals[1] else totals.index(min(totals)))
+            team = 1 - loser
+            return team, (f"{names[loser]} fell to {_signed(totals[loser])}, at or below the losing floor "
+                          f"of {_signed(rules.floor)}; {names[team]} win ({score}).")
+    if rules.hands_limit is not None and hands_scored >= rules.hands_limit and totals[0] != totals[1]:
+        team = 0 if totals[0] > totals[1] else 1
+        if hands_scored == rules.hands_limit:
+            return team, f"{names[team]} lead after the last of {rules.hands_limit} hands ({score})."
+        return team, f"{names[team]} broke the tie on hand {hands_scored} ({score})."
+    return None

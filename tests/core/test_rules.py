@@ -1,0 +1,150 @@
+"""RULES.md §1 as data: each preset holds the table's values; variants check themselves; rules in words."""
+
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from scorepad.errors import InvalidRules
+from scorepad.rules import PRESETS, Rules, describe
+
+# The §1 table, column by column (field: (double-deck, shg, bicycle, gamerules, single-deck)).
+ORDER = ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]
+TABLE = {
+    "deck": ("double", "double", "double", "double", "single"),
+    "hand_points": (50, 50, 500, 50, 250),
+    "counter_step": (1, 1, 10, 1, 10),
+    "meld_step": (1, 1, 10, 1, 10),
+    "min_bid": (50, 50, 500, 50, 250),
+    "bid_steps": (((50, 1), (60, 5)), ((50, 1), (60, 5), (100, 10)), ((500, 10),), ((50, 1),), ((250, 10),)),
+    "all_pass": ("dealer_stuck", "dealer_stuck", "redeal", "dealer_stuck", "dealer_stuck"),
+    "min_meld": (20, 20, 0, 0, 0),
+    "save_counters": (20, 20, 1, 0, 1),
+    "unsaved_counters_score": (False, True, True, True, True),
+    "opponents_score_when_made": (True, True, True, False, True),
+    "set_penalty": ("bid", "bid", "bid", "meld_and_counters", "bid"),
+    "throw_in_penalty": ("bid", "bid", "bid", "meld", "bid"),
+    "throw_in_award": ("meld_plus_bonus", "meld", "meld", "nothing", "meld"),
+    "no_marriage": ("throw_in", "no_meld", "throw_in", "throw_in", "throw_in"),
+    "forced_no_marriage_meld_only": (True, False, False, False, False),
+    "auto_throw_in_margin": (None, 50, None, None, 250),
+    "auto_throw_in_below_min_meld": (False, True, False, False, False),
+    "target": (500, 500, 3550, 500, 1500),
+    "floor": (None, None, None, -500, None),
+    "hands_limit": (None, None, None, None, None),
+    "meld_table": ("002", "tournament", "000", "tournament", "004"),
+    "card_bonus": (20, 20, 200, 20, 100),  # renege and throw-in award: 2/5 of the hand's counters
+}
+
+
+@pytest.mark.parametrize("option", TABLE)
+def test_every_preset_holds_the_rules_md_table(option):
+    assert tuple(getattr(PRESETS[name], option) for name in ORDER) == TABLE[option]
+
+
+def test_the_default_preset_is_first():
+    assert list(PRESETS) == ORDER
+
+
+def test_house_rules_are_a_replace_away():
+    variant = replace(PRESETS["double-deck"], target=1000, floor=-1000, hands_limit=4)
+    assert (variant.target, variant.floor, variant.hands_limit) == (1000, -1000, 4)
+    assert PRESETS["double-deck"].target == 500  # the preset itself is untouched
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ({"target": 0}, "target must be a whole number above 0."),
+    ({"floor": 100}, "The losing floor must be below zero (or none)."),
+    ({"hands_limit": 0}, "A fixed number of hands must be 1 or more (or none)."),
+    ({"set_penalty": "double"}, "set_penalty must be one of bid, meld_and_counters, chips, not 'double'."),
+    ({"counter_step": 3}, "The hand's counter points must be a multiple of the counter step."),
+    ({"bid_steps": ((60, 5), (50, 1))}, "Bid steps must be in ascending order."),
+    ({"min_meld": -1}, "min_meld must be a whole number, 0 or more."),
+    ({"meld_table": "house"}, "meld_table must be one of 002, tournament, 000, 004, 004-plain, not 'house'."),
+])
+def test_a_variant_that_makes_no_sense_is_refused(change, problem):
+    with pytest.raises(InvalidRules) as caught:
+        replace(PRESETS["double-deck"], **change)
+    assert problem in caught.value.problems
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_a_snapshot_round_trips_through_a_dict(name):
+    rules = replace(PRESETS[name], target=250)
+    assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_a_snapshot_with_unknown_options_is_refused():
+    data = PRESETS["double-deck"].to_dict() | {"jokers": True}
+    with pytest.raises(InvalidRules, match="Unknown rule option"):
+        Rules.from_dict(data)
+
+
+def test_bid_step_at_follows_the_steps():
+    shg = PRESETS["double-deck-shg"]
+    assert [shg.bid_step_at(b) for b in (50, 59, 60, 95, 100, 250)] == [1, 1, 5, 5, 10, 10]
+
+
+WORDS = {
+    "double-deck": [
+        "Game is 500; if both teams reach it on the same hand, the bidders win.",
+        "The minimum bid is 50; bids go up by any whole number below 60, then in multiples of 5 from 60.",
+        "A team needs 20 meld to be on the board; less counts nothing.",
+        "To save its meld, a team must take 20 counters.",
+        "A team that takes fewer than 20 counters scores nothing at all.",
+        "Bidders may throw in their hand: they lose the bid, and the opponents score their meld (if on the "
+        "board) plus 20 for the cards.",
+        "If the bid was forced on the dealer, the opponents then get only their meld.",
+    ],
+    "double-deck-shg": [
+        "The minimum bid is 50; bids go up by any whole number below 60, then in multiples of 5 below 100, "
+        "then in multiples of 10 from 100.",
+        "A team that does not save its meld still scores the counters it took.",
+        "A bid more than 50 above the bidders' meld cannot be made: the hand is an automatic throw-in.",
+        "Bidders with less than 20 meld throw in automatically.",
+        "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
+    ],
+    "double-pack-bicycle": [
+        "If everyone passes, the hands are thrown in and the next dealer deals; nobody scores.",
+        "To save its meld, a team must take any counter.",
+        "Game is 3,550; if both teams reach it on the same hand, the bidders win.",
+    ],
+    "double-deck-gamerules": [
+        "When the bidders make their bid, the opponents score nothing.",
+        "A set bidder loses their own meld and counters.",
+        "A team at −500 or below loses.",
+        "Meld counts without taking any counters.",
+    ],
+    "single-deck": [
+        "Deck: 48 cards, with 9s. Each hand has 250 counter points, the last trick included, counted in steps "
+        "of 10.",
+        "A bid more than 250 above the bidders' meld cannot be made: the hand is an automatic throw-in.",
+        "Game is 1,500; if both teams reach it on the same hand, the bidders win.",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_rules_in_words_say_what_the_preset_does(name):
+    lines = describe(PRESETS[name])
+    for sentence in WORDS[name]:
+        assert sentence in lines
+    assert all(line.endswith(".") for line in lines)
+
+
+def test_rules_in_words_follow_house_rules():
+    lines = describe(replace(PRESETS["double-deck"], hands_limit=4, set_penalty="chips", check_bid_steps=False))
+    assert ("The game is 4 hands (redeals not counted); the higher total wins, and a tie plays one more hand "
+            "until it breaks.") in lines
+    assert any("chip scoring" in line for line in lines)
+    assert "The minimum bid is 50; any whole number above it is a bid (steps are not checked)." in lines
+
+
+def test_the_core_imports_nothing_of_flask_or_the_database():
+    code = ("import sys, scorepad.rules, scorepad.scoring, scorepad.errors, scorepad; "
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+            "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2', 'wtforms', 'flask_wtf'}); "
+            "print(','.join(bad)); sys.exit(1 if bad else 0)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, f"the core imported: {done.stdout.strip()} {done.stderr.strip()}"
