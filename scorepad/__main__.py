@@ -1,0 +1,3 @@
+from .web.serve import main
+
+main()

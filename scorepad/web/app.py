@@ -1,0 +1,65 @@
+"""The application factory (flaskr's shape): config from `instance/`, blueprints, headers, error pages."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from flask import Flask, render_template
+
+from . import rules_views
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+def resource_dir(name: str) -> str:
+    """`templates/` or `static/`: inside the installed package, else at the top of the source tree."""
+    installed = PACKAGE_DIR / name
+    return str(installed if installed.is_dir() else PACKAGE_DIR.parent / name)
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(
+        "scorepad",
+        instance_relative_config=True,
+        template_folder=resource_dir("templates"),
+        static_folder=resource_dir("static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
+
+    app.register_blueprint(rules_views.bp)
+    app.add_url_rule("/", endpoint="home", view_func=rules_views.index)
+    app.after_request(_security_headers)
+    app.register_error_handler(404, _not_found)
+    return app
+
+
+def _secret_key(path: Path) -> str:
+    """Made once on first run and kept in instance/, so sessions survive restarts and nothing is in git."""
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def _security_headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+def _not_found(error):
+    return render_template("error.html", title="Not found",
+                           message="There is no page at this address."), 404

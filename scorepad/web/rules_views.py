@@ -1,0 +1,27 @@
+"""The rules page: every preset's rules in words."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, url_for
+
+from ..rules import PRESETS, describe
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+
+def index():
+    return redirect(url_for("rules.all_presets"))
+
+
+@bp.get("/")
+def all_presets():
+    presets = [(key, rules, describe(rules)) for key, rules in PRESETS.items()]
+    return render_template("rules.html", presets=presets)
+
+
+@bp.get("/<preset>")
+def one_preset(preset: str):
+    rules = PRESETS.get(preset)
+    if rules is None:
+        abort(404)
+    return render_template("rules.html", presets=[(preset, rules, describe(rules))])
