@@ -1,0 +1,159 @@
+"""Meld counted from the cards, under the meld tables of RULES.md §3, with the breakdown that ends the argument.
+
+A card is used once per meld type and may serve in several types: type I runs and marriages, type II
+pinochles (Q♠ + J♦), type III arounds. Doubles and more need that many complete copies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_cards, suit_of
+
+WINS_GAME = None  # a table entry that is not points: the 002 quadruple run wins the game outright
+
+
+@dataclass(frozen=True)
+class MeldTable:
+    """One column of RULES.md §3. Tuples are indexed by copies - 1 (single, double, triple, quadruple)."""
+
+    name: str
+    deck: str  # "double" or "single": how many copies of a card exist, and whether there are 9s
+    run: tuple
+    extra_beside_run: int  # each extra K or Q of trump beside a run (004); 0 where it earns nothing
+    royal_marriage: int
+    marriage: int
+    pinochle: tuple
+    arounds: dict  # rank -> tuple
+    dix: int  # the 9 of trump, each; 0 where there are no 9s
+
+
+_ARNDS_002 = {"A": (10, 100, 200, 300), "K": (8, 80, 160, 240), "Q": (6, 60, 120, 180), "J": (4, 40, 80, 120)}
+_ARNDS_TOURNAMENT = {"A": (10, 100, 150, 200), "K": (8, 80, 120, 160), "Q": (6, 60, 90, 120),
+                     "J": (4, 40, 60, 80)}
+_ARNDS_000 = {"A": (100, 1000, 1500, 2000), "K": (80, 800, 1200, 1600), "Q": (60, 600, 900, 1200),
+              "J": (40, 400, 600, 800)}
+_ARNDS_004 = {"A": (100, 1000), "K": (80, 800), "Q": (60, 600), "J": (40, 400)}
+
+TABLES: dict[str, MeldTable] = {
+    "002": MeldTable("002", "double", (15, 150, 300, WINS_GAME), 0, 4, 2, (4, 30, 90, 300), _ARNDS_002, 0),
+    "tournament": MeldTable("tournament", "double", (15, 150, 225, 300), 0, 4, 2, (4, 30, 60, 90),
+                            _ARNDS_TOURNAMENT, 0),
+    "000": MeldTable("000", "double", (150, 300, 450, 600), 0, 40, 20, (40, 300, 450, 3000), _ARNDS_000, 0),
+    "004": MeldTable("004", "single", (150, 1500), 40, 40, 20, (40, 300), _ARNDS_004, 10),
+    "004-plain": MeldTable("004-plain", "single", (150, 1500), 0, 40, 20, (40, 300), _ARNDS_004, 10),
+}
+DECK_COPIES = {"double": 4, "single": 2}
+HAND_SIZE = {"double": 20, "single": 12}
+MULTIPLE = ("", "Double ", "Triple ", "Quadruple ")
+AROUND_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
+
+
+@dataclass(frozen=True)
+class MeldCount:
+    total: int
+    items: list[tuple[str, int]] = field(default_factory=list)  # (what a player calls it, points)
+    wins_game: bool = False  # counted apart from the total
+    notes: list[str] = field(default_factory=list)  # things worth saying that are not meld
+
+
+def count_meld(cards, trump: str, table: str) -> MeldCount:
+    """The meld in one player's hand. `cards`: text or a list from `parse_cards`; `trump`: S, H, D, C (or ♠ ♥ ♦ ♣);
+    `table`: a name in TABLES. Raises ValueError for a hand the deck cannot deal."""
+    if table not in TABLES:
+        raise ValueError(f"{table!r} is not a meld table: use one of {', '.join(TABLES)}.")
+    meld_table = TABLES[table]
+    trump = suit_of(trump)
+    hand = Counter(parse_cards(cards))
+    _check_deck(hand, meld_table.deck)
+    items: list[tuple[str, int]] = []
+    wins_game = _runs_and_marriages(hand, trump, meld_table, items)
+    _pinochles(hand, meld_table, items)
+    _arounds(hand, meld_table, items)
+    _dix(hand, trump, meld_table, items)
+    notes = _notes(hand, meld_table.deck, wins_game)
+    return MeldCount(sum(points for _, points in items), items, wins_game, notes)
+
+
+def _check_deck(hand: Counter, deck: str) -> None:
+    copies = DECK_COPIES[deck]
+    for card in sorted(hand, key=lambda c: (SUITS.index(c.suit), RANKS.index(c.rank))):
+        if deck == "double" and card.rank == "9":
+            raise ValueError(f"There are no 9s in a double deck: {card} cannot be in this hand.")
+        if hand[card] > copies:
+            raise ValueError(f"{hand[card]} × {card} is more than the deck holds: a {deck} deck has "
+                             f"{copies} of each card.")
+
+
+def _copies(hand: Counter, ranks: str, suit: str) -> int:
+    return min(hand[Card(rank, suit)] for rank in ranks)
+
+
+def _runs_and_marriages(hand: Counter, trump: str, table: MeldTable, items: list) -> bool:
+    symbol = SUIT_SYMBOLS[trump]
+    runs = _copies(hand, "ATKQJ", trump)
+    wins_game = False
+    if runs:
+        value = table.run[runs - 1]
+        if value is WINS_GAME:
+            wins_game = True
+            items.append((f"Quadruple run in {symbol}: wins the game", 0))
+        else:
+            items.append((f"{MULTIPLE[runs - 1]}run in {symbol}".capitalize(), value))
+    kings = hand[Card("K", trump)] - runs
+    queens = hand[Card("Q", trump)] - runs
+    if runs and table.extra_beside_run:
+        # 004: each K or Q of trump beside a run earns its own bonus (run + K + Q = 230, not 190)
+        for rank, extra in (("K", kings), ("Q", queens)):
+            if extra:
+                name = "king" if rank == "K" else "queen"
+                label = f"Extra {name} of {symbol} beside the run" if extra == 1 else \
+                    f"{extra} extra {name}s of {symbol} beside the run"
+                items.append((label, extra * table.extra_beside_run))
+    else:
+        royal = min(kings, queens)
+        if royal:
+            label = "Royal marriage" if royal == 1 else f"{royal} royal marriages"
+            items.append((label, royal * table.royal_marriage))
+    for suit in SUITS:
+        if suit == trump:
+            continue
+        pairs = _copies(hand, "KQ", suit)
+        if pairs:
+            label = f"Marriage in {SUIT_SYMBOLS[suit]}" if pairs == 1 else \
+                f"{pairs} marriages in {SUIT_SYMBOLS[suit]}"
+            items.append((label, pairs * table.marriage))
+    return wins_game
+
+
+def _pinochles(hand: Counter, table: MeldTable, items: list) -> None:
+    n = min(hand[Card("Q", "S")], hand[Card("J", "D")])
+    if n:
+        items.append((f"{MULTIPLE[n - 1]}pinochle".capitalize(), table.pinochle[n - 1]))
+
+
+def _arounds(hand: Counter, table: MeldTable, items: list) -> None:
+    for rank, values in table.arounds.items():
+        n = min(hand[Card(rank, suit)] for suit in SUITS)
+        if n:
+            items.append((f"{MULTIPLE[n - 1]}{AROUND_NAMES[rank]} around".capitalize(), values[n - 1]))
+
+
+def _dix(hand: Counter, trump: str, table: MeldTable, items: list) -> None:
+    n = hand[Card("9", trump)]
+    if n and table.dix:
+        label = f"Dix (9{SUIT_SYMBOLS[trump]})" if n == 1 else f"{n} dix (9{SUIT_SYMBOLS[trump]})"
+        items.append((label, n * table.dix))
+
+
+def _notes(hand: Counter, deck: str, wins_game: bool) -> list[str]:
+    notes = []
+    size, expected = sum(hand.values()), HAND_SIZE[deck]
+    if size != expected:
+        notes.append(f"This hand has {size} cards; a {deck}-deck hand has {expected}. Counted as it is.")
+    if min(hand[Card("T", s)] for s in SUITS):
+        notes.append("Tens around count nothing.")
+    if wins_game:
+        notes.append("A quadruple run in trump wins the game outright; it is not added to the total.")
+    return notes
