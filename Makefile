@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test install clean bench
+.PHONY: run test install clean bench chromium
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,20 @@ install: $(VENV)/.installed
 run: install
 	$(BIN)/python -m scorepad --host $(HOST) --port $(PORT)
 
-test: install
+# The browser tests drive Debian's Chromium (Playwright's own browser download is not used).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Chromium for the browser tests (apt-get)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	  else \
+	    echo "The browser tests need Chromium: run 'sudo apt-get install chromium' (Debian/Ubuntu/Raspberry Pi OS)."; \
+	    exit 1; \
+	  fi; }
+
+test: install chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis test-artifacts

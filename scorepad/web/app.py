@@ -7,7 +7,7 @@ from pathlib import Path
 
 from flask import Flask, render_template
 
-from . import rules_views
+from . import meld_views, rules_views
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
 
     app.register_blueprint(rules_views.bp)
+    app.register_blueprint(meld_views.bp)
     app.add_url_rule("/", endpoint="home", view_func=rules_views.index)
     app.after_request(_security_headers)
     app.register_error_handler(404, _not_found)

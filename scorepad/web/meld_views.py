@@ -1,0 +1,148 @@
+"""The meld calculator page. Counting meld changes nothing stored, so it is all GET: every tap is a link-like
+form submit that works without JavaScript, and htmx swaps only the calculator."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
+
+from flask import Blueprint, make_response, redirect, render_template, request
+
+from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
+from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
+from .htmx import is_htmx, vary_on_htmx
+
+bp = Blueprint("meld", __name__, url_prefix="/meld")
+
+TABLE_TITLES = {
+    "002": "Family double deck (002)",
+    "tournament": "Tournament double deck",
+    "000": "Bicycle double pack (×10)",
+    "004": "Single deck (×10)",
+    "004-plain": "Single deck, no extra K/Q bonus",
+}
+MELD_FIELDS = ("meld_0", "meld_1")
+
+
+@dataclass
+class Calculator:
+    """What the page shows: the inputs as typed, the hand as counted, and what went wrong, if anything."""
+
+    trump: str
+    table: str
+    text: str
+    cards: list[Card] = field(default_factory=list)
+    meld: MeldCount | None = None
+    error: str | None = None
+    carry: dict = field(default_factory=dict)  # the game form this count goes back to, if any
+
+    @property
+    def deck(self) -> str:
+        return TABLES[self.table].deck
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        return RANKS if self.deck == "single" else RANKS[:-1]
+
+    def held(self) -> Counter:
+        return Counter(self.cards)
+
+    def cell(self, rank: str, suit: str) -> dict:
+        card = Card(rank, suit)
+        n = self.held()[card]
+        most = DECK_COPIES[self.deck]
+        return {"card": card, "count": n, "full": n >= most, "max": most,
+                "name": f"{'10' if rank == 'T' else rank} of {SUIT_NAMES[suit]}"}
+
+
+@bp.get("/")
+def calculator():
+    calc = _read(request.args)
+    action = _carry_action(calc, request.args)
+    if action is not None:
+        return action
+    template = "_meld_calculator.html" if is_htmx() else "meld.html"
+    status = 422 if calc.error else 200
+    return vary_on_htmx(render_template(template, calc=calc, suits=SUITS, symbols=SUIT_SYMBOLS,
+                                        suit_names=SUIT_NAMES, tables=TABLE_TITLES), status)
+
+
+def _read(args) -> Calculator:
+    table = args.get("table") if args.get("table") in TABLES else "002"
+    try:
+        trump = suit_of(args.get("trump", "S") or "S")
+    except ValueError:
+        trump = "S"
+    text = args.get("cards", "")[:2000]  # a hand is a few dozen characters; this bounds a paste
+    calc = Calculator(trump, table, text, carry=_read_carry(args))
+    try:
+        cards = parse_cards(text)
+    except ValueError as exc:
+        calc.error = str(exc)
+        return calc
+    tapped = _apply_taps(cards, args, calc)
+    calc.cards = tapped
+    try:
+        calc.meld = count_meld(tapped, trump, table)
+    except ValueError as exc:
+        calc.error = str(exc)
+        if tapped == cards:
+            return calc  # what the player typed stays exactly as typed beside the message
+    calc.text = cards_text(tapped)
+    return calc
+
+
+def _apply_taps(cards: list[Card], args, calc: Calculator) -> list[Card]:
+    if "clear" in args:
+        return []
+    for key, change in (("add", 1), ("take", -1)):
+        code = args.get(key)
+        if not code:
+            continue
+        try:
+            (card,) = parse_cards(code)
+        except ValueError:
+            continue  # a forged button value; the hand stays as it was
+        if change > 0 and card.rank in calc.ranks:
+            if cards.count(card) < DECK_COPIES[calc.deck]:
+                cards = [*cards, card]
+        elif change < 0 and card in cards:
+            cards = list(cards)
+            cards.remove(card)
+    return cards
+
+
+def _read_carry(args) -> dict:
+    """The game form to return to: a local path, which team's meld, what partners already counted."""
+    back = args.get("back", "")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        return {}
+    target = args.get("field") if args.get("field") in MELD_FIELDS else "meld_0"
+    try:
+        carried = max(0, min(int(args.get("carried", "0") or 0), 100_000))
+    except ValueError:
+        carried = 0
+    return {"back": back, "field": target, "carried": carried, "state": args.get("state", "")[:4000],
+            "team": args.get("team_name", "")[:60]}
+
+
+def _carry_action(calc: Calculator, args):
+    """"Add partner's hand" keeps the total and clears the cards; "Use" goes back to the game form."""
+    if not calc.carry or calc.meld is None:
+        return None
+    if "partner" in args:
+        calc.carry["carried"] += calc.meld.total
+        calc.cards, calc.text = [], ""
+        calc.meld = count_meld([], calc.trump, calc.table)
+        return None
+    if "use" in args:
+        state = [(k, v) for k, v in parse_qsl(calc.carry["state"]) if k != calc.carry["field"]]
+        state.append((calc.carry["field"], str(calc.carry["carried"] + calc.meld.total)))
+        url = f"{calc.carry['back']}?{urlencode(state)}#record"
+        if is_htmx():  # a whole-page move: htmx must not swap the game page into the calculator
+            response = make_response("", 200)
+            response.headers["HX-Redirect"] = url
+            return response
+        return redirect(url, 303)
+    return None

@@ -1,0 +1,75 @@
+"""A live server on a free loopback port and Debian's Chromium driven by Playwright, at a phone's size.
+
+These tests are never skipped: a machine without /usr/bin/chromium fails them, so CI proves it installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM", "/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+# Without these flags Chromium tries the network at start, which this machine (and CI) refuses.
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    from waitress.server import create_server
+
+    from scorepad import create_app
+
+    folder = tmp_path_factory.mktemp("live")
+    app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(folder / "scorepad.db")})
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium package (.ci/run does)"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, request):
+    """A fresh page at 390×844; on failure its screenshot is kept in test-artifacts/."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.js_errors = errors
+    yield page
+    if getattr(request.node, "failed", False):
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        item.failed = True
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width}px wide: it scrolls sideways"
