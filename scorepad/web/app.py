@@ -6,8 +6,11 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import meld_views, rules_views
+from . import database, games_views, meld_views, rules_views
+
+csrf = CSRFProtect()
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -32,12 +35,23 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
+    app.config.setdefault("DATABASE", str(Path(app.instance_path) / "scorepad.db"))
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a game evening is long; the token lives with the session
+    app.config.setdefault("POLL_SECONDS", 3)
+
+    database.init_app(app)
+    csrf.init_app(app)
 
     app.register_blueprint(rules_views.bp)
     app.register_blueprint(meld_views.bp)
-    app.add_url_rule("/", endpoint="home", view_func=rules_views.index)
+    app.register_blueprint(games_views.bp)
+    app.add_url_rule("/", endpoint="home", view_func=games_views.home)
+    app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games_views.manifest)
     app.after_request(_security_headers)
     app.register_error_handler(404, _not_found)
+    app.register_error_handler(405, _not_allowed)
+    app.register_error_handler(CSRFError, _csrf_failed)
+    app.register_error_handler(500, _server_error)
     return app
 
 
@@ -64,3 +78,20 @@ def _security_headers(response):
 def _not_found(error):
     return render_template("error.html", title="Not found",
                            message="There is no page at this address."), 404
+
+
+def _not_allowed(error):
+    return render_template("error.html", title="Not allowed",
+                           message="This page cannot be used that way."), 405
+
+
+def _csrf_failed(error):
+    return render_template("error.html", title="Please try again",
+                           message="This form was opened in another session or has expired. Go back, reload "
+                                   "the page and send it again; nothing was saved."), 400
+
+
+def _server_error(error):
+    return render_template("error.html", title="Something went wrong",
+                           message="Scorepad could not finish that. Nothing was half-saved: "
+                                   "every change is all or nothing."), 500

@@ -6,8 +6,10 @@ from flask import make_response, request
 
 
 def is_htmx() -> bool:
-    # A history restore asks for the whole page even though htmx sends it.
-    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-History-Restore-Request") != "true"
+    # A boosted form or link, and a history restore, want the whole page even though htmx sends them.
+    headers = request.headers
+    return (headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true"
+            and headers.get("HX-History-Restore-Request") != "true")
 
 
 def vary_on_htmx(body, status: int = 200):

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
-from flask import Blueprint, make_response, redirect, render_template, request
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
 from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
 from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
@@ -23,6 +23,8 @@ TABLE_TITLES = {
     "004-plain": "Single deck, no extra K/Q bonus",
 }
 MELD_FIELDS = ("meld_0", "meld_1")
+HAND_FIELDS = ("kind", "bidder", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1", "renege_team",
+               "forced")
 
 
 @dataclass
@@ -54,6 +56,26 @@ class Calculator:
         most = DECK_COPIES[self.deck]
         return {"card": card, "count": n, "full": n >= most, "max": most,
                 "name": f"{'10' if rank == 'T' else rank} of {SUIT_NAMES[suit]}"}
+
+
+@bp.post("/start")
+def start():
+    """From a game's hand form: open the calculator for one team, keeping everything typed so far."""
+    from .. import store
+    from .database import get_db
+
+    game_id = request.form.get("game_id", "")
+    game = store.load_game(get_db(), int(game_id)) if game_id.isdigit() else None
+    if game is None:
+        abort(404)
+    team = 1 if request.form.get("count_meld") == "1" else 0
+    state = urlencode([(k, request.form.get(k, "")[:40]) for k in HAND_FIELDS if request.form.get(k)])
+    trump = request.form.get("trump", "")
+    args = {"back": url_for("games.show", game_id=game.id), "field": f"meld_{team}", "team_name": game.teams[team],
+            "table": game.rules.meld_table, "state": state, "lock": "1"}
+    if trump in SUITS:
+        args["trump"] = trump
+    return redirect(url_for("meld.calculator", **args), 303)
 
 
 @bp.get("/")
@@ -124,7 +146,7 @@ def _read_carry(args) -> dict:
     except ValueError:
         carried = 0
     return {"back": back, "field": target, "carried": carried, "state": args.get("state", "")[:4000],
-            "team": args.get("team_name", "")[:60]}
+            "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1"}
 
 
 def _carry_action(calc: Calculator, args):

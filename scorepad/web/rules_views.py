@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, abort, render_template
 
 from ..rules import PRESETS, describe
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
-
-
-def index():
-    return redirect(url_for("rules.all_presets"))
 
 
 @bp.get("/")

@@ -1,0 +1,241 @@
+"""Forms: what was typed, kept as typed for re-rendering, turned into the core's values.
+
+Only the shape of the input is judged here (a number, a team, a seat); every rule is the core's, so each
+message a player sees about a hand comes from `validate_hand`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField
+
+from ..errors import InvalidRules
+from ..rules import DEFAULT_PRESET, PRESETS, Rules
+from ..scoring import KINDS, Hand, validate_hand
+from ..seats import dealer_for, team_of
+from ..store import HandEntry
+
+MAX_TEXT = 30  # longer than any number a hand needs; input fields say so too (maxlength)
+_WHOLE = re.compile(r"[+-]?\d+")
+
+
+class CsrfForm(FlaskForm):
+    """Only the CSRF token: the fields are read by hand so that the core's messages are the only ones."""
+
+    token = HiddenField()
+
+
+def number(text: str | None):
+    """A whole number from what was typed; '' -> None; anything else is passed on for the core to refuse."""
+    text = (text or "").strip().replace(",", "").replace(" ", "")
+    if not text:
+        return None
+    if _WHOLE.fullmatch(text) and len(text) <= MAX_TEXT:
+        return int(text)
+    return text
+
+
+@dataclass
+class Parsed:
+    values: dict[str, str]  # as typed
+    errors: dict[str, str] = field(default_factory=dict)
+    entry: HandEntry | None = None
+
+
+HAND_FIELDS = ("kind", "bidder", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1",
+               "renege_team", "forced")
+
+
+def parse_hand(form, rules: Rules, first_dealer: int, hands_before: int, has_players: bool) -> Parsed:
+    values = {name: str(form.get(name, ""))[:200] for name in HAND_FIELDS}
+    parsed = Parsed(values)
+    errors = parsed.errors
+    kind = values["kind"] or "played"
+    if kind not in KINDS:
+        errors["kind"] = "Choose what happened: played, throw-in, no marriage, renege or redeal."
+        return parsed
+    if kind == "redeal":
+        hand = Hand(0, 0, (0, 0), kind="redeal")
+        errors.update(validate_hand(rules, hand))
+        parsed.entry = None if errors else HandEntry(hand)
+        return parsed
+
+    bidder, bidder_seat = bidder_of(values["bidder"])
+    if bidder is None:
+        errors["bidder"] = "Tap the player who won the bid." if has_players else "Tap the team that won the bid."
+    trump = values["trump"].upper() or None
+    if trump not in (None, "S", "H", "D", "C"):
+        errors["trump"] = "Trump is one of the four suits, or left blank."
+        trump = None
+    forced = values["forced"] in ("1", "on", "yes", "true")
+    meld = tuple(0 if number(values[f"meld_{t}"]) is None else number(values[f"meld_{t}"]) for t in (0, 1))
+    counters = _counters(values, rules) if kind == "played" else None
+    renege_team = None
+    if kind == "renege":
+        renege_team = number(values["renege_team"]) if values["renege_team"] in ("0", "1") else None
+    hand = Hand(bidder if bidder is not None else 0, number(values["bid"]), meld, counters, kind, renege_team,
+                forced)
+    core_errors = validate_hand(rules, hand)
+    if bidder is None:
+        core_errors.pop("bidder", None)
+    errors.update(core_errors)
+    if forced and "forced" not in errors and bidder is not None:
+        dealer = dealer_for(first_dealer, hands_before)
+        stuck = bidder_seat == dealer if bidder_seat is not None else bidder == team_of(dealer)
+        if not stuck:
+            errors["forced"] = "Only the dealer can be stuck with the bid when everyone passes."
+    if not errors:
+        parsed.entry = HandEntry(hand, trump, bidder_seat)
+    return parsed
+
+
+def bidder_of(text: str) -> tuple[int | None, int | None]:
+    """'s0'..'s3' is a seat (its team bids); 't0' / 't1' a team."""
+    if re.fullmatch(r"s[0-3]", text):
+        seat = int(text[1])
+        return team_of(seat), seat
+    if text in ("t0", "t1"):
+        return int(text[1]), None
+    return None, None
+
+
+def _counters(values: dict, rules: Rules):
+    """Both teams' counters; one left blank is the rest of the hand's points (typing one fills the other)."""
+    first, second = number(values["counters_0"]), number(values["counters_1"])
+    if first is None and second is None:
+        return None
+    if first is None and isinstance(second, int):
+        first = rules.hand_points - second
+    elif second is None and isinstance(first, int):
+        second = rules.hand_points - first
+    return (first, second)
+
+
+def hand_values(entry: HandEntry) -> dict[str, str]:
+    """A stored hand as the form's text, for the edit form."""
+    h = entry.hand
+    bidder = f"s{entry.bidder_seat}" if entry.bidder_seat is not None else f"t{h.bidder}"
+    counters = h.counters or ("", "")
+    return {"kind": h.kind, "bidder": bidder, "bid": str(h.bid), "trump": entry.trump or "",
+            "meld_0": str(h.meld[0]), "meld_1": str(h.meld[1]), "counters_0": str(counters[0]),
+            "counters_1": str(counters[1]), "renege_team": "" if h.renege_team is None else str(h.renege_team),
+            "forced": "1" if h.forced else ""}
+
+
+# --- a new game ----------------------------------------------------------------------------------------------
+
+# House rules a game can change, each with its kind of input. Blank means "as the rule set says".
+HOUSE_RULES = [
+    ("target", "Game to", "number"),
+    ("hands_limit", "Or a fixed number of hands", "number"),
+    ("floor", "A team far behind loses", {"": "As the rule set says", "none": "No losing floor",
+                                           "minus_target": "At minus the game score"}),
+    ("min_bid", "Minimum bid", "number"),
+    ("check_bid_steps", "Check bid steps", "bool"),
+    ("all_pass", "When everyone passes", {"": "As the rule set says", "dealer_stuck": "The dealer is stuck",
+                                          "redeal": "Throw in and redeal"}),
+    ("min_meld", "Meld needed to be on the board", "number"),
+    ("save_counters", "Counters needed to save meld (1 = any counter)", "number"),
+    ("unsaved_counters_score", "Counters score even when meld is not saved", "bool"),
+    ("opponents_score_when_made", "Opponents score when the bidders make it", "bool"),
+    ("set_penalty", "A set costs the bidders", {"": "As the rule set says", "bid": "The bid",
+                                                 "meld_and_counters": "Their meld and counters",
+                                                 "chips": "Nothing: opponents score the bid (chips)"}),
+    ("throw_in_penalty", "A throw-in costs the bidders", {"": "As the rule set says", "bid": "The bid",
+                                                          "meld": "Their meld"}),
+    ("throw_in_award", "On a throw-in the opponents get", {"": "As the rule set says",
+                                                            "meld_plus_bonus": "Their meld + the card bonus",
+                                                            "meld": "Their meld only", "nothing": "Nothing"}),
+    ("no_marriage", "Bidder with no marriage in trump", {"": "As the rule set says",
+                                                         "throw_in": "Scored as a throw-in",
+                                                         "no_meld": "Loses the bid, nobody scores meld"}),
+    ("auto_throw_in_margin", "Automatic throw-in when the bid is above meld plus", "number"),
+    ("meld_table", "Meld table", {"": "As the rule set says", "002": "Family (002)",
+                                  "tournament": "Tournament", "000": "Bicycle (×10)",
+                                  "004": "Single deck (×10)", "004-plain": "Single deck, no extra K/Q bonus"}),
+]
+HOUSE_NUMBER_FIELDS = {name for name, _, kind in HOUSE_RULES if kind == "number"}
+
+
+@dataclass
+class NewGame:
+    values: dict[str, str]
+    errors: dict[str, str] = field(default_factory=dict)
+    rules: Rules | None = None
+    teams: tuple[str, str] = ("Us", "Them")
+    players: tuple = (None, None, None, None)
+    first_dealer: int = 0
+
+
+def new_game_values(form=None) -> dict[str, str]:
+    form = form or {}
+    names = ["preset", "team_0", "team_1", "first_dealer", *[f"player_{i}" for i in range(4)],
+             *[name for name, _, _ in HOUSE_RULES]]
+    values = {name: str(form.get(name, ""))[:80].strip() for name in names}
+    values["preset"] = values["preset"] or DEFAULT_PRESET
+    return values
+
+
+def parse_new_game(form) -> NewGame:
+    values = new_game_values(form)
+    game = NewGame(values)
+    errors = game.errors
+    if values["preset"] not in PRESETS:
+        errors["preset"] = "Choose one of the rule sets."
+        return game
+    teams = (values["team_0"] or "Us", values["team_1"] or "Them")
+    if teams[0].casefold() == teams[1].casefold():
+        errors["team_1"] = "The two teams need different names."
+    players = tuple(values[f"player_{i}"] or None for i in range(4))
+    named = [p.casefold() for p in players if p]
+    if len(named) != len(set(named)):
+        errors["players"] = "Each player sits in one seat only: two seats have the same name."
+    if values["first_dealer"] not in ("", "0", "1", "2", "3"):
+        errors["first_dealer"] = "Choose who deals first."
+    game.teams, game.players = teams, players
+    game.first_dealer = int(values["first_dealer"] or 0)
+    rules, rule_errors = house_rules(PRESETS[values["preset"]], values)
+    errors.update(rule_errors)
+    game.rules = rules
+    return game
+
+
+def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict[str, str]]:
+    changes, errors = {}, {}
+    for name, label, kind in HOUSE_RULES:
+        text = values.get(name, "")
+        if not text:
+            continue
+        if kind == "number":
+            value = number(text)
+            if not isinstance(value, int):
+                errors[name] = f"{label}: a whole number, or blank for the rule set's own."
+                continue
+            changes[name] = value
+        elif kind == "bool":
+            if text not in ("yes", "no"):
+                errors[name] = f"{label}: yes or no."
+                continue
+            changes[name] = text == "yes"
+        elif name == "floor":
+            if text not in kind:
+                errors[name] = "Choose a losing floor."
+                continue
+            changes["floor"] = None if text == "none" else "minus_target"
+        elif text in kind:
+            changes[name] = text
+        else:
+            errors[name] = f"{label}: choose one of the options."
+    if changes.get("floor") == "minus_target":
+        changes["floor"] = -changes.get("target", base.target)
+    if "meld_table" in changes and (changes["meld_table"] in ("004", "004-plain")) != (base.deck == "single"):
+        errors["meld_table"] = "That meld table is for the other deck: single-deck tables go with single deck."
+    if errors:
+        return None, errors
+    try:
+        return replace(base, **changes), {}
+    except InvalidRules as exc:
+        return None, {"house_rules": " ".join(exc.problems)}

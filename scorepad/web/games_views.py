@@ -1,0 +1,343 @@
+"""Games: start one, record hands, correct them, watch the score. Views parse, call the core, store, render."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+
+from .. import store
+from ..errors import GameOver, InvalidHand
+from ..rules import PRESETS, describe
+from ..scoring import Hand, auto_throw_in_reason, play_game, score_hand
+from ..seats import SEAT_NAMES, dealer_for
+from .database import get_db
+from .forms import HOUSE_RULES, CsrfForm, bidder_of, hand_values, new_game_values, number, parse_hand, parse_new_game
+from .htmx import is_htmx, vary_on_htmx
+from .sheet import build_sheet
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+BLANK_HAND = {"kind": "played", "bidder": "", "trump": "", "meld_0": "", "meld_1": "", "counters_0": "",
+              "counters_1": "", "renege_team": "", "forced": ""}
+
+
+# --- home and new game ---------------------------------------------------------------------------------------
+
+def home():
+    db = get_db()
+    return render_template("home.html", playing=store.list_games(db, finished=False),
+                           finished=store.list_games(db, finished=True, limit=10))
+
+
+def manifest():
+    return jsonify({
+        "name": "Scorepad", "short_name": "Scorepad", "start_url": url_for("home"), "display": "standalone",
+        "background_color": "#0f3d2e", "theme_color": "#0f3d2e",
+        "description": "Pinochle score keeper for the kitchen table.",
+        "icons": [{"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+                  {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
+                  {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png"}],
+    })
+
+
+def _new_game_page(values, errors, status=200):
+    return render_template("new_game.html", values=values, errors=errors, presets=PRESETS,
+                           house_rules=HOUSE_RULES, seats=SEAT_NAMES, known_players=store.player_names(get_db()),
+                           form=CsrfForm()), status
+
+
+@bp.get("/new")
+def new_game():
+    return _new_game_page(new_game_values(request.args), {})
+
+
+@bp.post("/new")
+def create_game():
+    parsed = parse_new_game(request.form)
+    if parsed.errors:
+        return _new_game_page(parsed.values, parsed.errors, 422)
+    game_id = store.create_game(get_db(), parsed.rules, parsed.teams, parsed.players, parsed.first_dealer)
+    return redirect(url_for("games.show", game_id=game_id), 303)
+
+
+# --- the game page ------------------------------------------------------------------------------------------
+
+def _load(game_id: int):
+    game = store.load_game(get_db(), game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def _sheet(game):
+    db = get_db()
+    return build_sheet(game, store.live_hands(db, game.id), store.hand_history(db, game.id),
+                       store.deleted_hands(db, game.id))
+
+
+def _game_page(game, values=None, errors=None, message=None, status=200, preview=None):
+    sheet = _sheet(game)
+    values = values if values is not None else _blank_hand(game, request.args)
+    return vary_on_htmx(render_template(
+        "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
+        preview=preview if preview is not None else _preview(game, sheet, values), rules_words=describe(game.rules),
+        token=secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"]), status)
+
+
+def _blank_hand(game, args) -> dict:
+    """A fresh form: the minimum bid ready, nothing from the last hand. Values carried back from the meld
+    calculator (which keeps the form's state in the URL) are filled in."""
+    values = {**BLANK_HAND, "bid": str(game.rules.min_bid)}
+    for name in values:
+        if name in args:
+            values[name] = str(args.get(name))[:40]
+    return values
+
+
+@bp.get("/<int:game_id>")
+def show(game_id: int):
+    game = _load(game_id)
+    return _game_page(game)
+
+
+@bp.get("/<int:game_id>/live")
+def live(game_id: int):
+    """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments."""
+    version = store.game_version(get_db(), game_id)
+    if version is None:
+        abort(404)
+    etag = f'"g{game_id}-v{version}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = current_app.response_class(status=304)
+        response.headers["ETag"] = etag
+        return response
+    game = _load(game_id)
+    response = vary_on_htmx(render_template("_live.html", game=game, sheet=_sheet(game), is_live_update=True,
+                                            poll=current_app.config["POLL_SECONDS"]))
+    response.headers["ETag"] = game.etag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _preview(game, sheet, values):
+    """What the hand would score, as typed so far; None while too little is typed to say anything."""
+    if sheet.finished:
+        return None
+    parsed = parse_hand(values, game.rules, game.first_dealer, len(sheet.rows), game.has_players)
+    notes = []
+    hand_points = game.rules.hand_points
+    c0, c1 = values.get("counters_0", "").strip(), values.get("counters_1", "").strip()
+    if values.get("kind", "played") == "played" and c0.isdigit() and c1.isdigit():
+        total = int(c0) + int(c1)
+        notes.append(("ok" if total == hand_points else "warn",
+                      f"Counters add up to {total} of {hand_points}."))
+    if parsed.entry is None:
+        hand = _partial_hand(parsed, values)
+        if hand is not None:
+            reason = auto_throw_in_reason(game.rules, hand)
+            if reason:
+                notes.append(("warn", reason + " No counters are needed."))
+        return {"result": None, "notes": notes}
+    result = score_hand(game.rules, parsed.entry.hand)
+    totals = tuple(a + b for a, b in zip(sheet.state.totals, result.points, strict=True))
+    if result.automatic_throw_in:
+        notes.append(("warn", result.explanation[0] + " No counters are needed."))
+    return {"result": result, "totals": totals, "notes": notes, "bidder": parsed.entry.hand.bidder}
+
+
+def _partial_hand(parsed, values):
+    """Enough of a hand (bidder, bid, bidders' meld) to tell an automatic throw-in, or None."""
+    bidder, _ = bidder_of(values.get("bidder", ""))
+    bid = number(values.get("bid"))
+    meld = [number(values.get(f"meld_{t}")) or 0 for t in (0, 1)]
+    if bidder is None or not isinstance(bid, int) or not all(isinstance(m, int) for m in meld):
+        return None
+    return Hand(bidder, bid, tuple(meld), None, values.get("kind") or "played")
+
+
+@bp.route("/<int:game_id>/preview", methods=["GET", "POST"])
+def preview(game_id: int):
+    """The live preview (htmx, GET), or without JavaScript the "Check" button (POST): the page with the preview,
+    everything typed kept. Nothing is stored either way."""
+    game = _load(game_id)
+    source = request.form if request.method == "POST" else request.args
+    values = {**BLANK_HAND, "bid": "", **{k: str(v)[:40] for k, v in source.items() if k in BLANK_HAND or
+                                          k == "bid"}}
+    if not is_htmx():
+        return _game_page(game, values=values)
+    sheet = _sheet(game)
+    return vary_on_htmx(render_template("_preview_body.html", game=game, sheet=sheet,
+                                        preview=_preview(game, sheet, values)))
+
+
+# --- recording, editing, deleting ----------------------------------------------------------------------------
+
+@bp.post("/<int:game_id>/hands")
+def record(game_id: int):
+    db = get_db()
+    game = _load(game_id)
+    token = request.form.get("token", "")[:64]
+    expected = request.form.get("expected", "")
+    if token and store.hand_by_token(db, token):
+        flash("That hand was already saved (a second tap or a retry); it is on the sheet once.")
+        return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+    sheet = _sheet(game)
+    parsed = parse_hand(request.form, game.rules, game.first_dealer, len(sheet.rows), game.has_players)
+    if sheet.finished:
+        return _game_page(game, message="The game is over: it takes no more hands. Edit or delete a hand "
+                                        "to reopen it, or start a rematch.", status=409)
+    if parsed.errors:
+        return _game_page(game, values=parsed.values, errors=parsed.errors, status=422)
+    if not token or not expected.isdigit():
+        return _game_page(game, values=parsed.values, message="This form is incomplete; check the hand and "
+                                                              "save it again.", status=422)
+    try:
+        with store.write_lock(db):
+            if store.hand_by_token(db, token):
+                raise _AlreadySaved
+            hands = store.live_hands(db, game_id)
+            if len(hands) + 1 != int(expected):
+                raise _Conflict(len(hands))
+            state = play_game(game.rules, [h.hand for h in hands] + [parsed.entry.hand], names=game.teams)
+            store.insert_hand(db, game_id, token, parsed.entry)
+            store.save_summary(db, game_id, state.totals, len(hands) + 1, state.winner)
+    except _AlreadySaved:
+        flash("That hand was already saved (a second tap or a retry); it is on the sheet once.")
+        return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+    except _Conflict as conflict:
+        game = _load(game_id)
+        return _game_page(game, values=parsed.values, status=409, message=(
+            f"Hand {int(expected)} was just recorded on another phone: it is on the sheet below. If yours is "
+            f"a different hand, save it again as hand {conflict.count + 1}."))
+    except GameOver:
+        game = _load(game_id)
+        return _game_page(game, message="The game is over: it takes no more hands.", status=409)
+    return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+
+
+class _AlreadySaved(Exception):
+    pass
+
+
+class _Conflict(Exception):
+    def __init__(self, count: int):
+        self.count = count
+
+
+def _find(sheet, hand_id: int):
+    for row in sheet.rows:
+        if row.stored.id == hand_id:
+            return row
+    abort(404)
+
+
+def _edit_page(game, sheet, row, values, errors=None, message=None, status=200):
+    return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
+                           errors=errors or {}, message=message, form=CsrfForm()), status
+
+
+@bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
+def edit_hand(game_id: int, hand_id: int):
+    game = _load(game_id)
+    sheet = _sheet(game)
+    row = _find(sheet, hand_id)
+    entry = store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
+    return _edit_page(game, sheet, row, hand_values(entry))
+
+
+@bp.post("/<int:game_id>/hands/<int:hand_id>/edit")
+def save_hand(game_id: int, hand_id: int):
+    db = get_db()
+    game = _load(game_id)
+    sheet = _sheet(game)
+    row = _find(sheet, hand_id)
+    parsed = parse_hand(request.form, game.rules, game.first_dealer, row.number - 1, game.has_players)
+    if parsed.errors:
+        return _edit_page(game, sheet, row, parsed.values, parsed.errors, status=422)
+    before = store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
+    summary = describe_change(before, parsed.entry, game, sheet)
+    if not summary:
+        return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+    try:
+        with store.write_lock(db):
+            hands = [h.hand for h in store.live_hands(db, game_id)]
+            index = row.number - 1
+            hands[index] = parsed.entry.hand
+            state = play_game(game.rules, hands, names=game.teams)
+            store.update_hand(db, hand_id, parsed.entry, summary, before)
+            store.save_summary(db, game_id, state.totals, len(hands), state.winner)
+    except GameOver:
+        return _edit_page(game, sheet, row, parsed.values, status=409, message=(
+            "With this change the game would be won before the last hands on the sheet. Delete the hands "
+            "after the winning one first, then make this change."))
+    except InvalidHand as exc:
+        return _edit_page(game, sheet, row, parsed.values, exc.errors, status=422)
+    flash(f"Hand {row.number} changed: {summary}")
+    return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+
+
+@bp.get("/<int:game_id>/hands/<int:hand_id>/delete")
+def confirm_delete(game_id: int, hand_id: int):
+    game = _load(game_id)
+    sheet = _sheet(game)
+    return render_template("delete_hand.html", game=game, sheet=sheet, row=_find(sheet, hand_id), form=CsrfForm())
+
+
+@bp.post("/<int:game_id>/hands/<int:hand_id>/delete")
+def delete_hand(game_id: int, hand_id: int):
+    db = get_db()
+    game = _load(game_id)
+    sheet = _sheet(game)
+    row = _find(sheet, hand_id)
+    try:
+        with store.write_lock(db):
+            hands = [h.hand for h in store.live_hands(db, game_id) if h.id != hand_id]
+            state = play_game(game.rules, hands, names=game.teams)
+            store.delete_hand(db, hand_id, store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat))
+            store.save_summary(db, game_id, state.totals, len(hands), state.winner)
+    except GameOver:
+        return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(), message=(
+            "Without this hand the game would be won before the last hands on the sheet. Delete the later "
+            "hands first.")), 409
+    flash(f"Hand {row.number} deleted. Its record stays in the history below the sheet.")
+    return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+
+
+@bp.post("/<int:game_id>/rematch")
+def rematch(game_id: int):
+    db = get_db()
+    game = _load(game_id)
+    next_dealer = dealer_for(game.first_dealer, game.hands_count)
+    new_id = store.create_game(db, game.rules, game.teams, game.players, next_dealer, rematch_of=game.id)
+    return redirect(url_for("games.show", game_id=new_id), 303)
+
+
+# --- words for a change -------------------------------------------------------------------------------------
+
+def describe_change(before, after, game, sheet) -> str:
+    """'Bid 55 → 60; Counters 25 : 25 → 28 : 22' — what an edit changed, for the hand's history."""
+    a, b = hand_values(before), hand_values(after)
+    teams = game.teams
+    words = []
+
+    def bidder_word(v):
+        if v.startswith("s"):
+            return sheet.seat(int(v[1]))
+        return teams[int(v[1])] if v.startswith("t") else "—"
+
+    labels = [("kind", "Kind", lambda v: v.replace("_", " ")), ("bidder", "Bidder", bidder_word),
+              ("bid", "Bid", str), ("trump", "Trump", lambda v: v or "none"),
+              ("renege_team", "Reneged", lambda v: teams[int(v)] if v else "—"),
+              ("forced", "Dealer stuck", lambda v: "yes" if v else "no")]
+    for name, label, show in labels:
+        if a[name] != b[name]:
+            words.append(f"{label} {show(a[name])} → {show(b[name])}")
+    for name, label in (("meld", "Meld"), ("counters", "Counters")):
+        old = (a[f"{name}_0"], a[f"{name}_1"])
+        new = (b[f"{name}_0"], b[f"{name}_1"])
+        if old != new:
+            words.append(f"{label} {old[0] or '—'} : {old[1] or '—'} → {new[0] or '—'} : {new[1] or '—'}")
+    return "; ".join(words)
+
+

@@ -1,0 +1,115 @@
+"""The score sheet as the templates show it: the core's game state plus who dealt, who bid, and each hand's story.
+
+Built from the stored hands on every view; the fold is cheap and it means the sheet can never drift from the
+rules it was played under.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import SUIT_SYMBOLS
+from ..scoring import KIND_WORDS, GameState, HandResult, play_game
+from ..seats import SEAT_NAMES, dealer_for, first_bidder, seat_label, seats_of, team_of
+from ..store import GameRecord, StoredHand
+
+
+@dataclass
+class Row:
+    number: int
+    stored: StoredHand
+    result: HandResult
+    running: tuple[int, int]
+    dealer: str
+    bidder: str
+    trump: str
+    history: list[dict] = field(default_factory=list)
+
+    @property
+    def hand(self):
+        return self.stored.hand
+
+    @property
+    def outcome(self) -> str:
+        """One word for the row: made, set, throw-in, no marriage, renege or redeal."""
+        if self.result.made is True:
+            return "made"
+        if self.result.made is False:
+            return "set"
+        if self.result.automatic_throw_in:
+            return "auto throw-in"
+        return KIND_WORDS[self.hand.kind]
+
+
+@dataclass
+class Sheet:
+    game: GameRecord
+    rows: list[Row]
+    state: GameState
+    deleted: list[dict] = field(default_factory=list)
+
+    @property
+    def next_number(self) -> int:
+        return len(self.rows) + 1
+
+    @property
+    def dealer_seat(self) -> int:
+        return dealer_for(self.game.first_dealer, len(self.rows))
+
+    @property
+    def first_bidder_seat(self) -> int:
+        return first_bidder(self.dealer_seat)
+
+    def seat(self, seat: int) -> str:
+        return seat_label(seat, self.game.players)
+
+    def seat_with_team(self, seat: int) -> str:
+        name = self.seat(seat)
+        return f"{name} ({self.game.teams[team_of(seat)]})"
+
+    @property
+    def finished(self) -> bool:
+        return self.state.winner is not None
+
+    def to_go(self, team: int) -> int | None:
+        rules = self.game.rules
+        if rules.hands_limit is not None:
+            return None
+        return max(0, rules.target - self.state.totals[team])
+
+    def hands_left(self) -> int | None:
+        limit = self.game.rules.hands_limit
+        return None if limit is None else max(0, limit - self.state.hands_scored)
+
+    def bidder_choices(self) -> list[tuple[str, str, int]]:
+        """(form value, label, team) for each tap target: the four players, or the two teams."""
+        if self.game.has_players:
+            order = [(self.first_bidder_seat + i) % 4 for i in range(4)]  # in bidding order
+            return [(f"s{s}", self.seat(s), team_of(s)) for s in order]
+        return [(f"t{t}", self.game.teams[t], t) for t in (0, 1)]
+
+    def team_players(self, team: int) -> str:
+        names = [self.game.players[s] for s in seats_of(team) if self.game.players[s]]
+        return " & ".join(names)
+
+
+def build_sheet(game: GameRecord, hands: list[StoredHand], history: dict | None = None,
+                deleted: list[dict] | None = None) -> Sheet:
+    state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
+    rows = []
+    history = history or {}
+    for i, (stored, result) in enumerate(zip(hands, state.results, strict=True)):
+        dealer = dealer_for(game.first_dealer, i)
+        hand = stored.hand
+        if hand.kind == "redeal":
+            bidder = "—"
+        elif stored.bidder_seat is not None:
+            bidder = seat_label(stored.bidder_seat, game.players)
+        else:
+            bidder = game.teams[hand.bidder]
+        rows.append(Row(i + 1, stored, result, state.running[i], seat_label(dealer, game.players), bidder,
+                        SUIT_SYMBOLS.get(stored.trump or "", ""), history.get(stored.id, [])))
+    return Sheet(game, rows, state, deleted or [])
+
+
+__all__ = ["Row", "SEAT_NAMES", "Sheet", "build_sheet"]
