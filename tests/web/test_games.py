@@ -1,0 +1,430 @@
+"""The score sheet through the Flask test client: every route, every refusal, nothing stored on a refusal."""
+
+import re
+
+import pytest
+
+from scorepad import store
+from tests.conftest import parse
+
+
+@pytest.fixture
+def app(tmp_path):
+    from scorepad import create_app
+
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "scorepad.db")})
+
+
+def csrf(client, url="/games/new") -> str:
+    return parse(client.get(url)).select_one("meta[name=csrf-token]")["content"]
+
+
+def new_game(client, **fields) -> int:
+    data = {"csrf_token": csrf(client), "preset": "double-deck", **fields}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(re.search(r"/games/(\d+)", response.headers["Location"])[1])
+
+
+def form_of(client, game_id) -> dict:
+    page = parse(client.get(f"/games/{game_id}"))
+    form = page.select_one("#hand-form")
+    return {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
+
+
+def record(client, game_id, **fields):
+    data = {**form_of(client, game_id), "kind": "played", **{k: str(v) for k, v in fields.items()}}
+    return client.post(f"/games/{game_id}/hands", data=data)
+
+
+def hands_stored(app, game_id) -> int:
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return len(store.live_hands(db, game_id))
+    finally:
+        db.close()
+
+
+def totals(page) -> tuple[int, int]:
+    return int(page.select_one("#total-0").get_text()), int(page.select_one("#total-1").get_text())
+
+
+# --- home and new game ---------------------------------------------------------------------------------------
+
+def test_home_puts_new_game_first_then_games_in_progress_then_finished(client):
+    page = parse(client.get("/"))
+    first = page.select_one("main a.button")
+    assert first.get_text(strip=True) == "New game" and first["href"] == "/games/new"
+    new_game(client, team_0="Ann & Bob", team_1="Cat & Dan")
+    page = parse(client.get("/"))
+    sections = page.select("main section.card h2")
+    assert [h.get_text() for h in sections] == ["In progress"]
+    assert "Ann & Bob" in page.select_one(".game-list").get_text()
+
+
+def test_a_game_starts_in_two_taps_with_the_defaults(client):
+    page = parse(client.get("/games/new"))
+    assert page.select_one("input[name=preset][value=double-deck]").has_attr("checked")
+    game_id = new_game(client)
+    page = parse(client.get(f"/games/{game_id}"))
+    assert [t.get_text() for t in page.select(".team-name")] == ["Us", "Them"]
+    assert totals(page) == (0, 0)
+    assert "Game to 500" in page.select_one(".scoreboard .target").get_text()
+    assert page.select_one(".scoreboard .deal").get_text(strip=True) == "North deals · East bids first"
+
+
+def test_each_preset_says_who_plays_it_that_way(client):
+    page = parse(client.get("/games/new"))
+    presets = page.select(".preset")
+    assert len(presets) == 5
+    assert all(p.select_one(".muted").get_text(strip=True) for p in presets)
+
+
+def test_players_are_remembered_and_offered_again(client):
+    new_game(client, player_0="Ann", player_1="Bob", player_2="Cat", player_3="Dan", first_dealer="2")
+    page = parse(client.get("/games/new"))
+    assert [o["value"] for o in page.select("#known-players option")] == ["Ann", "Bob", "Cat", "Dan"]
+
+
+def test_named_players_deal_in_turn_and_bid_by_tap(client):
+    game_id = new_game(client, player_0="Ann", player_1="Bob", player_2="Cat", player_3="Dan", first_dealer="2")
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one(".scoreboard .deal").get_text(strip=True) == "Cat deals · Dan bids first"
+    choices = [label.get_text(strip=True) for label in page.select("#field-bidder .choice")]
+    assert choices == ["Dan", "Ann", "Bob", "Cat"]  # in bidding order, from the dealer's left
+    assert record(client, game_id, bidder="s3", bid=50, meld_0=0, meld_1=20, counters_0=20,
+                  counters_1=30).status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one(".scoreboard .deal").get_text(strip=True) == "Dan deals · Ann bids first"
+    assert totals(page) == (20, 50)
+
+
+def test_house_rules_are_kept_with_the_game_and_shown_in_words(client, app):
+    game_id = new_game(client, target="1000", floor="minus_target", set_penalty="chips")
+    page = parse(client.get(f"/games/{game_id}"))
+    words = [li.get_text() for li in page.select(".rules-card li")]
+    assert "Game is 1,000; if both teams reach it on the same hand, the bidders win." in words
+    assert "A team at −1,000 or below loses." in words
+    db = store.connect(app.config["DATABASE"])
+    rules = store.load_game(db, game_id).rules
+    db.close()
+    assert (rules.target, rules.floor, rules.set_penalty) == (1000, -1000, "chips")
+
+
+@pytest.mark.parametrize(("fields", "field", "message"), [
+    ({"target": "lots"}, "target", "Game to: a whole number, or blank for the rule set's own."),
+    ({"team_0": "Us", "team_1": "us"}, "team_1", "The two teams need different names."),
+    ({"player_0": "Ann", "player_2": "ann"}, "players", "Each player sits in one seat only"),
+    ({"target": "0"}, "house_rules", "target must be a whole number above 0."),
+    ({"meld_table": "004"}, "meld_table", "That meld table is for the other deck"),
+])
+def test_a_refused_new_game_says_why_and_keeps_what_was_typed(client, fields, field, message):
+    response = client.post("/games/new", data={"csrf_token": csrf(client), "preset": "double-deck", **fields})
+    assert response.status_code == 422
+    page = parse(response)
+    assert message in page.select_one(f"#{field}-error").get_text()
+    for name, value in fields.items():
+        element = page.select_one(f"[name={name}]")
+        shown = element.select_one("option[selected]")["value"] if element.name == "select" else element["value"]
+        assert shown == value
+
+
+# --- recording ---------------------------------------------------------------------------------------------
+
+def test_a_recorded_hand_goes_on_the_sheet_with_its_explanation(client, app):
+    game_id = new_game(client)
+    response = record(client, game_id, bidder="t0", bid=55, trump="H", meld_0=30, meld_1=12, counters_0=28,
+                      counters_1=22)
+    assert response.status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    assert totals(page) == (58, 22)
+    row = page.select_one(".hands details")
+    assert row.select_one(".num").get_text() == "1"
+    assert "55" in row.select_one(".what").get_text() and "♥" in row.select_one(".trump").get_text()
+    assert [li.get_text() for li in row.select(".explanation li")][2] == \
+        "Bidders made 58 (meld 30 + counters 28) against a bid of 55: +58."
+    assert page.select_one("#record-heading").get_text(" ", strip=True).startswith("Hand 2")
+
+
+def test_typing_one_teams_counters_fills_in_the_other(client):
+    game_id = new_game(client)
+    assert record(client, game_id, bidder="t1", bid=50, meld_0=0, meld_1=25, counters_1=30).status_code == 303
+    assert totals(parse(client.get(f"/games/{game_id}"))) == (20, 55)
+
+
+def test_a_set_is_marked_on_the_sheet(client):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=65, meld_0=40, meld_1=0, counters_0=24, counters_1=26)
+    page = parse(client.get(f"/games/{game_id}"))
+    assert "is-set" in page.select_one(".hands details")["class"]
+    assert page.select_one(".badge-set").get_text() == "set"
+
+
+@pytest.mark.parametrize(("kind", "extra", "points"), [
+    ("throw_in", {}, (-60, 45)),
+    ("no_marriage", {}, (-60, 45)),
+    ("renege", {"renege_team": "1"}, (60, -60)),
+])
+def test_hands_that_are_not_played_need_no_counters(client, kind, extra, points):
+    game_id = new_game(client)
+    data = {**form_of(client, game_id), "kind": kind, "bidder": "t0", "bid": "60", "meld_0": "30",
+            "meld_1": "25", "counters_0": "", "counters_1": "", **extra}
+    assert client.post(f"/games/{game_id}/hands", data=data).status_code == 303
+    assert totals(parse(client.get(f"/games/{game_id}"))) == points
+
+
+REFUSED = [
+    ("an empty bid", {"bid": ""}, "bid", "Bid must be a whole number, 50 or more."),
+    ("a bid as text", {"bid": "fifty"}, "bid", "Bid must be a whole number, 50 or more."),
+    ("a huge bid", {"bid": "99999999999"}, "bid", "is more than any hand can make"),
+    ("a bid off the steps", {"bid": "63"}, "bid", "Bids from 60 go up in steps of 5: 60 or 65, not 63."),
+    ("negative meld", {"meld_0": "-5"}, "meld_0", "Meld can't be negative."),
+    ("meld as text", {"meld_1": "twenty"}, "meld_1", "Meld must be a whole number (0 or more)."),
+    ("counters not adding up", {"counters_0": "20", "counters_1": "28"}, "counters",
+     "Counters must add up to 50; these add up to 48."),
+    ("empty counters", {"counters_0": "", "counters_1": ""}, "counters",
+     "Enter the counters each team took (together 50)."),
+    ("counters as text", {"counters_0": "abc", "counters_1": "20"}, "counters_0",
+     "Counters must be a whole number (0 or more)."),
+    ("huge counters", {"counters_0": "5000", "counters_1": ""}, "counters_0", "5,000 counters is more than"),
+    ("no bidder", {"bidder": ""}, "bidder", "Tap the team that won the bid."),
+    ("a renege without a team", {"kind": "renege"}, "renege_team", "Choose the team that reneged."),
+    ("an unknown kind", {"kind": "misdeal"}, "kind", "Choose what happened"),
+]
+
+
+@pytest.mark.parametrize(("changes", "field", "message"), [r[1:] for r in REFUSED], ids=[r[0] for r in REFUSED])
+def test_a_refused_hand_is_422_with_the_message_by_the_field_everything_kept_nothing_stored(
+        client, app, changes, field, message):
+    game_id = new_game(client)
+    typed = {"bidder": "t0", "bid": "55", "meld_0": "30", "meld_1": "12", "counters_0": "28", "counters_1": "22",
+             **changes}
+    response = record(client, game_id, **typed)
+    assert response.status_code == 422
+    page = parse(response)
+    assert message in page.select_one(f"#{field}-error").get_text()
+    for name, value in typed.items():
+        if name in ("bidder", "kind"):
+            checked = page.select_one(f"input[name={name}][checked]")
+            assert (checked["value"] if checked else "") == value or name == "kind"
+        else:
+            assert page.select_one(f"input[name={name}]")["value"] == value
+    assert hands_stored(app, game_id) == 0
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_stores_nothing(app, tmp_path):
+    from scorepad import create_app
+
+    strict = create_app({"SECRET_KEY": "test", "DATABASE": str(tmp_path / "strict.db")})
+    client = strict.test_client()
+    game_id = new_game(client)
+    data = {k: v for k, v in form_of(client, game_id).items() if k != "csrf_token"}
+    response = client.post(f"/games/{game_id}/hands", data={**data, "kind": "played", "bidder": "t0",
+                                                            "bid": "50", "counters_0": "50"})
+    assert response.status_code == 400
+    assert "nothing was saved" in parse(response).get_text()
+    assert hands_stored(strict, game_id) == 0
+
+
+def test_the_same_hand_posted_twice_is_stored_once(client, app):
+    game_id = new_game(client)
+    data = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"}
+    first = client.post(f"/games/{game_id}/hands", data=data)
+    second = client.post(f"/games/{game_id}/hands", data=data)
+    assert first.status_code == second.status_code == 303
+    assert hands_stored(app, game_id) == 1
+    page = parse(client.get(second.headers["Location"]))
+    assert "already saved" in page.select_one(".flash").get_text()
+
+
+def test_two_phones_recording_the_same_hand_store_it_once(client, app):
+    game_id = new_game(client)
+    phone_a, phone_b = form_of(client, game_id), form_of(client, game_id)
+    assert phone_a["token"] != phone_b["token"] and phone_a["expected"] == phone_b["expected"] == "1"
+    hand = {"kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"}
+    assert client.post(f"/games/{game_id}/hands", data={**phone_a, **hand}).status_code == 303
+    response = client.post(f"/games/{game_id}/hands", data={**phone_b, **hand, "bid": "55"})
+    assert response.status_code == 409
+    page = parse(response)
+    assert "Hand 1 was just recorded on another phone" in page.select_one("#form-message").get_text()
+    assert page.select_one("input[name=bid]")["value"] == "55"  # what phone B typed is kept
+    assert page.select_one("#expected")["value"] == "2"
+    assert hands_stored(app, game_id) == 1
+
+
+# --- fragments and polling -----------------------------------------------------------------------------------
+
+def test_the_preview_is_a_fragment_for_htmx_and_a_page_without_it(client):
+    game_id = new_game(client)
+    query = {"bidder": "t0", "bid": "55", "meld_0": "30", "meld_1": "12", "counters_0": "28", "counters_1": "22"}
+    fragment = client.get(f"/games/{game_id}/preview", query_string=query, headers={"HX-Request": "true"})
+    assert fragment.headers["Vary"] == "HX-Request"
+    page = parse(fragment)
+    assert page.find("html") is None
+    assert page.select_one(".preview-score").get_text(" ", strip=True) == "Us +58 · Them +22 → 58 : 22"
+    whole = parse(client.post(f"/games/{game_id}/preview", data={"csrf_token": csrf(client), **query}))
+    assert whole.find("html") is not None
+    assert whole.select_one("#preview .preview-score") is not None
+    assert whole.select_one("input[name=meld_0]")["value"] == "30"
+
+
+def test_the_preview_announces_an_automatic_throw_in_before_counters(client):
+    game_id = new_game(client, preset="double-deck-shg")
+    page = parse(client.get(f"/games/{game_id}/preview", query_string={"bidder": "t0", "bid": "80",
+                                                                       "meld_0": "25", "meld_1": "30"},
+                            headers={"HX-Request": "true"}))
+    assert "Automatic throw-in" in page.select_one(".note-warn").get_text()
+
+
+def test_the_poll_answers_304_until_the_game_changes(client):
+    game_id = new_game(client)
+    etag = parse(client.get(f"/games/{game_id}")).select_one("#live")["hx-headers"]
+    etag = re.search(r'"If-None-Match": "(.*)"}', etag)[1].replace('\\"', '"')
+    unchanged = client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert unchanged.status_code == 304 and unchanged.get_data() == b""
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    changed = client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    page = parse(changed)
+    assert page.select_one("#scoreboard")["hx-swap-oob"] == "true"
+    assert totals(page) == (50, 0)
+    assert page.select_one("#expected")["value"] == "2"
+
+
+# --- editing, deleting, winning ---------------------------------------------------------------------------
+
+def play_to_500(client, game_id):
+    for _ in range(3):
+        record(client, game_id, bidder="t0", bid=150, meld_0=100, counters_0=50)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)  # 150 × 3 + 50 = 500
+
+
+def test_a_won_game_says_who_and_why_and_takes_no_more_hands(client, app):
+    game_id = new_game(client)
+    play_to_500(client, game_id)
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one(".winner-card h2").get_text() == "Us win!"
+    assert page.select_one(".winner-card p").get_text() == "Us reached 500 first (500 to 0)."
+    assert page.select_one("#hand-form") is None
+    response = client.post(f"/games/{game_id}/hands", data={"csrf_token": csrf(client), "token": "x",
+                                                            "expected": "5", "bidder": "t0", "bid": "50",
+                                                            "counters_0": "50"})
+    assert response.status_code == 409
+    assert hands_stored(app, game_id) == 4
+    assert "Latest finished" in parse(client.get("/")).get_text()
+
+
+def test_a_rematch_keeps_the_teams_and_moves_the_deal_on(client):
+    game_id = new_game(client, team_0="Ann & Bob", team_1="Cat & Dan")
+    play_to_500(client, game_id)
+    response = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf(client)})
+    assert response.status_code == 303
+    page = parse(client.get(response.headers["Location"]))
+    assert [t.get_text() for t in page.select(".team-name")] == ["Ann & Bob", "Cat & Dan"]
+    assert totals(page) == (0, 0)
+    assert page.select_one(".scoreboard .deal").get_text(strip=True).startswith("North deals")  # 4 hands on
+
+
+def test_editing_an_earlier_hand_rescores_revokes_the_win_and_keeps_the_change(client):
+    game_id = new_game(client)
+    play_to_500(client, game_id)
+    page = parse(client.get(f"/games/{game_id}"))
+    first = page.select(".hands details")[-1]  # newest first: the last row is hand 1
+    hand_id = first["id"].split("-")[1]
+    edit = parse(client.get(f"/games/{game_id}/hands/{hand_id}/edit"))
+    assert edit.select_one("input[name=bid]")["value"] == "150"
+    # the bidders really took 45 counters, and bid 145: 145 + 150 + 150 + 50 = 495, short of 500
+    data = {"csrf_token": csrf(client), "kind": "played", "bidder": "t0", "bid": "145", "meld_0": "100",
+            "meld_1": "0", "counters_0": "45", "counters_1": "5"}
+    assert client.post(f"/games/{game_id}/hands/{hand_id}/edit", data=data).status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    assert totals(page) == (495, 0)
+    assert page.select_one(".winner-card") is None and page.select_one("#hand-form") is not None
+    row = page.select_one(f"#hand-{hand_id}")
+    history = [li.get_text(" ", strip=True) for li in row.select(".history li")]
+    assert history[0].endswith("Recorded.")
+    assert history[1].endswith("Bid 150 → 145; Counters 50 : 0 → 45 : 5")
+    assert row.select_one(".badge-edited") is not None
+
+
+def test_an_edit_that_would_end_the_game_before_later_hands_is_refused(client, app):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    record(client, game_id, bidder="t1", bid=50, counters_1=50)
+    hand_id = parse(client.get(f"/games/{game_id}")).select(".hands details")[-1]["id"].split("-")[1]
+    data = {"csrf_token": csrf(client), "kind": "played", "bidder": "t0", "bid": "500", "meld_0": "460",
+            "meld_1": "0", "counters_0": "50", "counters_1": "0"}
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/edit", data=data)
+    assert response.status_code == 409
+    assert "Delete the hands after the winning one first" in parse(response).get_text()
+    assert totals(parse(client.get(f"/games/{game_id}"))) == (50, 50)
+
+
+def test_a_refused_edit_keeps_what_was_typed(client):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    hand_id = parse(client.get(f"/games/{game_id}")).select_one(".hands details")["id"].split("-")[1]
+    data = {"csrf_token": csrf(client), "kind": "played", "bidder": "t0", "bid": "52", "meld_0": "0",
+            "meld_1": "0", "counters_0": "30", "counters_1": "30"}
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/edit", data=data)
+    assert response.status_code == 422
+    page = parse(response)
+    assert page.select_one("#counters-error").get_text() == "Counters must add up to 50; these add up to 60."
+    assert page.select_one("input[name=bid]")["value"] == "52"
+
+
+def test_deleting_a_hand_asks_once_then_rescores_and_keeps_a_record(client, app):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    record(client, game_id, bidder="t1", bid=50, counters_1=50)
+    hand_id = parse(client.get(f"/games/{game_id}")).select(".hands details")[-1]["id"].split("-")[1]
+    confirm = parse(client.get(f"/games/{game_id}/hands/{hand_id}/delete"))
+    assert confirm.h1.get_text() == "Delete hand 1?"
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": csrf(client)})
+    assert response.status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    assert totals(page) == (0, 50)
+    assert [d.select_one(".num").get_text() for d in page.select(".hands details")] == ["1"]
+    assert "1 deleted hand" in page.select_one(".deleted summary").get_text()
+    assert hands_stored(app, game_id) == 1
+
+
+# --- the shell ---------------------------------------------------------------------------------------------------
+
+def test_a_team_called_script_shows_as_text(client):
+    game_id = new_game(client, team_0="<script>alert(1)</script>")
+    response = client.get(f"/games/{game_id}")
+    assert b"<script>alert(1)</script>" not in response.data
+    assert parse(response).select_one(".team-name").get_text() == "<script>alert(1)</script>"
+
+
+def test_an_unknown_game_or_hand_is_a_404(client):
+    assert client.get("/games/999").status_code == 404
+    game_id = new_game(client)
+    assert client.get(f"/games/{game_id}/hands/999/edit").status_code == 404
+
+
+def test_the_app_can_be_added_to_the_home_screen(client):
+    manifest = client.get("/manifest.webmanifest").get_json()
+    assert manifest["display"] == "standalone"
+    assert {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        with client.get(icon["src"]) as response:
+            assert response.status_code == 200
+
+
+def test_the_meld_calculator_carries_a_count_back_into_the_hand_form(client):
+    game_id = new_game(client)
+    data = {**form_of(client, game_id), "bidder": "t0", "bid": "55", "meld_1": "12", "count_meld": "0"}
+    response = client.post("/meld/start", data=data)
+    assert response.status_code == 303
+    calc = client.get(response.headers["Location"])
+    page = parse(calc)
+    assert page.select_one("input[name=table]")["value"] == "002"  # the game's own table, fixed
+    back = client.get(response.headers["Location"] + "&cards=QS+JD&use=1")
+    assert back.status_code == 303
+    form = parse(client.get(back.headers["Location"]))
+    assert form.select_one("input[name=meld_0]")["value"] == "4"
+    assert form.select_one("input[name=meld_1]")["value"] == "12"
+    assert form.select_one("input[name=bid]")["value"] == "55"
+    assert "csrf_token" not in back.headers["Location"]
