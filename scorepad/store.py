@@ -197,12 +197,19 @@ def _rows(db, sql: str, params=()) -> list[dict]:
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger id in a URL is simply not there
+
+
 def load_game(db, game_id: int) -> GameRecord | None:
+    if not 0 < game_id <= MAX_ID:
+        return None
     rows = _rows(db, _GAME_SELECT + " WHERE g.id = ?", [game_id])
     return _game(rows[0]) if rows else None
 
 
 def game_version(db, game_id: int) -> int | None:
+    if not 0 < game_id <= MAX_ID:
+        return None
     row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
     return row[0] if row else None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from pathlib import Path
 
 from flask import Flask, render_template
@@ -48,11 +49,28 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games_views.manifest)
     app.after_request(_security_headers)
+    app.jinja_env.filters["num"] = _number
+    app.jinja_env.filters["signed"] = _signed
+    app.jinja_env.filters["local_time"] = _local_time
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(CSRFError, _csrf_failed)
     app.register_error_handler(500, _server_error)
     return app
+
+
+def _number(n: int) -> str:
+    """A score as printed: a true minus sign, so −80 reads as a negative and not a dash."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _local_time(stamp: str) -> str:
+    """Stored in UTC; shown in the local time of the machine the table runs Scorepad on."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def _secret_key(path: Path) -> str:

@@ -46,7 +46,8 @@ def hands_stored(app, game_id) -> int:
 
 
 def totals(page) -> tuple[int, int]:
-    return int(page.select_one("#total-0").get_text()), int(page.select_one("#total-1").get_text())
+    """The two big numbers, read as a player reads them (a negative total has a true minus sign)."""
+    return tuple(int(page.select_one(f"#total-{t}").get_text().replace("−", "-")) for t in (0, 1))
 
 
 # --- home and new game ---------------------------------------------------------------------------------------
@@ -400,6 +401,8 @@ def test_a_team_called_script_shows_as_text(client):
 
 def test_an_unknown_game_or_hand_is_a_404(client):
     assert client.get("/games/999").status_code == 404
+    assert client.get("/games/99999999999999999999999").status_code == 404
+    assert client.get("/games/99999999999999999999999/live").status_code == 404
     game_id = new_game(client)
     assert client.get(f"/games/{game_id}/hands/999/edit").status_code == 404
 

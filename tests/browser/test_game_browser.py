@@ -1,0 +1,154 @@
+"""The score sheet in a real browser at a phone's size: games to a win under two rule sets, an edit that
+changes the winner, a refused input that keeps its value, and a second phone that sees a new hand."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE, no_sideways_scroll
+
+pytestmark = pytest.mark.browser
+
+
+class Taps:
+    """Counts what a player does: each tap and each key pressed."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def tap(self, locator):
+        locator.click()
+        self.count += 1
+
+    def type(self, locator, text):
+        locator.click()
+        self.count += 1
+        locator.press_sequentially(text)
+        self.count += len(text)
+
+
+def start_game(page, live_server, preset=None, players=None):
+    page.goto(f"{live_server}/")
+    page.get_by_role("link", name="New game").click()
+    if preset:
+        page.locator(f"input[name=preset][value={preset}]").check()
+    if players:
+        page.get_by_text("Players and first dealer").click()
+        for i, name in enumerate(players):
+            page.fill(f"#player_{i}", name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+
+
+def record_played(page, bidder, bid, meld, counters_of_bidder, trump="♥", taps=None):
+    taps = taps or Taps(page)
+    taps.tap(page.locator("#field-bidder .choice", has_text=bidder))
+    taps.type(page.locator("#bid"), str(bid))
+    taps.tap(page.locator("#field-trump .suit-choice", has_text=trump))
+    taps.type(page.locator("#meld_0"), str(meld[0]))
+    taps.type(page.locator("#meld_1"), str(meld[1]))
+    bidder_team = 0 if page.locator("#field-bidder input:checked").get_attribute("value") in ("t0", "s0", "s2") else 1
+    taps.type(page.locator(f"#counters_{bidder_team}"), str(counters_of_bidder))
+    expect(page.locator("#preview .preview-score")).to_be_visible()
+    taps.tap(page.locator("button.save-button"))
+    return taps
+
+
+def totals(page):
+    return page.locator("#total-0").inner_text(), page.locator("#total-1").inner_text()
+
+
+def test_a_game_of_family_double_deck_to_a_win(phone, live_server):
+    start_game(phone, live_server, players=["Ann", "Bob", "Cat", "Dan"])
+    no_sideways_scroll(phone)
+    taps = record_played(phone, "Ann", 65, (40, 12), 25)
+    expect(phone.locator("#total-0")).to_have_text("65")
+    expect(phone.locator("#total-1")).to_have_text("25")
+    # a typical played hand: bidder, bid (2 keys), trump, two melds (2 keys each), one team's counters
+    assert taps.count <= 16, f"a played hand took {taps.count} taps and keystrokes"
+    for _ in range(3):
+        record_played(phone, "Ann", 150, (100, 0), 50)
+    expect(phone.locator(".winner-card h2")).to_have_text("Us win!")
+    expect(phone.locator(".winner-card p").first).to_contain_text("Us reached 500 first (515 to 25)")
+    assert phone.locator("#hand-form").count() == 0
+    no_sideways_scroll(phone)
+    assert phone.js_errors == []
+
+
+def test_a_single_deck_game_to_1500_then_an_edit_takes_the_win_away(phone, live_server):
+    start_game(phone, live_server, preset="single-deck")
+    for _ in range(3):
+        record_played(phone, "Us", 500, (300, 0), 250)  # 550 a hand
+    expect(phone.locator(".winner-card h2")).to_have_text("Us win!")
+    expect(phone.locator("#total-0")).to_have_text("1650")
+    # the first hand was entered wrong: the bidders took 200, not 250
+    phone.locator(".hands details").last.locator("summary").click()
+    phone.locator(".hands details").last.get_by_role("link", name="Edit").click()
+    phone.fill("#counters_0", "200")
+    phone.get_by_role("button", name="Save changes").click()
+    expect(phone.locator("#total-0")).to_have_text("1600")
+    expect(phone.locator(".winner-card h2")).to_have_text("Us win!")
+    phone.locator(".hands details").last.locator("summary").click()
+    phone.locator(".hands details").last.get_by_role("link", name="Edit").click()
+    phone.fill("#bid", "600")  # now it is a set: 500 < 600
+    phone.get_by_role("button", name="Save changes").click()
+    expect(phone.locator("#total-0")).to_have_text("500")
+    assert phone.locator(".winner-card").count() == 0
+    expect(phone.locator("#hand-form")).to_be_visible()
+    expect(phone.locator(".hands details").last.locator(".badge-edited")).to_be_visible()
+    assert phone.js_errors == []
+
+
+def test_a_refused_input_keeps_its_value_and_says_why(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#bid", "63")
+    phone.fill("#counters_0", "30")
+    phone.fill("#counters_1", "18")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#bid-error")).to_have_text("Bids from 60 go up in steps of 5: 60 or 65, not 63.")
+    expect(phone.locator("#counters-error")).to_have_text("Counters must add up to 50; these add up to 48.")
+    assert phone.locator("#bid").input_value() == "63"
+    assert phone.locator("#counters_1").input_value() == "18"
+    expect(phone.locator("#total-0")).to_have_text("0")
+    no_sideways_scroll(phone)
+
+
+def test_fields_that_do_not_apply_disappear(phone, live_server):
+    start_game(phone, live_server)
+    expect(phone.locator("#counters_0")).to_be_visible()
+    expect(phone.locator("#field-renege_team")).to_be_hidden()
+    phone.locator("#field-kind .choice", has_text="Throw-in").click()
+    expect(phone.locator("#counters_0")).to_be_hidden()
+    phone.locator("#field-kind .choice", has_text="Renege").click()
+    expect(phone.locator("#field-renege_team")).to_be_visible()
+
+
+def test_a_second_phone_sees_a_new_hand_without_reloading(browser, phone, live_server):
+    start_game(phone, live_server)
+    game_url = phone.url
+    other = browser.new_context(viewport=PHONE).new_page()
+    other.goto(game_url)
+    expect(other.locator("#total-0")).to_have_text("0")
+    record_played(phone, "Us", 55, (30, 12), 28)
+    expect(other.locator("#total-0")).to_have_text("58", timeout=8000)
+    expect(other.locator("#expected")).to_have_value("2")
+    other.context.close()
+
+
+def test_the_whole_game_works_without_javascript(browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/new")
+    page.get_by_role("button", name="Start the game").click()
+    page.locator("#field-bidder .choice", has_text="Them").click()
+    page.fill("#bid", "50")
+    page.fill("#meld_1", "20")
+    page.fill("#counters_1", "30")
+    page.fill("#counters_0", "20")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#preview .preview-score")).to_contain_text("Them +50")
+    page.get_by_role("button", name=re.compile("Record hand 1")).click()
+    expect(page.locator("#total-1")).to_have_text("50")
+    context.close()
