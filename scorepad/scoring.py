@@ -149,13 +149,7 @@ def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
     pair = _pair(meld)
     if pair is None:
         return {"meld_0": "Enter each team's meld.", "meld_1": "Enter each team's meld."}
-    errors = {}
-    for team, value in enumerate(pair):
-        message = _amount_error(value, "Meld", rules.meld_step, rules.max_value,
-                                "more than any hand can hold")
-        if message:
-            errors[f"meld_{team}"] = message
-    return errors
+    return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value, "more than any hand can hold")
 
 
 def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
@@ -171,12 +165,8 @@ def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
     pair = _pair(hand.counters)
     if pair is None:
         return {"counters": f"Enter the counters each team took (together {rules.hand_points:,})."}
-    errors = {}
-    for team, value in enumerate(pair):
-        message = _amount_error(value, "Counters", rules.counter_step, rules.hand_points,
-                                "more than the whole hand holds")
-        if message:
-            errors[f"counters_{team}"] = message
+    errors = _team_amount_errors(pair, "Counters", rules.counter_step, rules.hand_points,
+                                 "more than the whole hand holds")
     if not errors and sum(pair) != rules.hand_points:
         errors["counters"] = (f"Counters must add up to {rules.hand_points:,}; "
                               f"these add up to {sum(pair):,}.")
@@ -188,6 +178,16 @@ _AMOUNT_WORDS = {
     "Meld": ("Meld", "is", "A meld of {value}"),
     "Counters": ("Counters", "are", "{value} counters"),
 }
+
+
+def _team_amount_errors(pair: tuple, what: str, step: int, most: int, too_big: str) -> dict[str, str]:
+    """Each team's value checked alone: {"meld_0": message, ...} for the ones that are wrong."""
+    errors = {}
+    for team, value in enumerate(pair):
+        message = _amount_error(value, what, step, most, too_big)
+        if message:
+            errors[f"{what.lower()}_{team}"] = message
+    return errors
 
 
 def _auto_throw_in_can_be_judged(hand: Hand) -> bool:

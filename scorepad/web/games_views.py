@@ -232,6 +232,17 @@ def _find(sheet, hand_id: int):
     abort(404)
 
 
+def _hand_in_game(game_id: int, hand_id: int):
+    """(game, sheet, row) for a live hand of a game, or 404."""
+    game = _load(game_id)
+    sheet = _sheet(game)
+    return game, sheet, _find(sheet, hand_id)
+
+
+def _entry(row) -> store.HandEntry:
+    return store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
+
+
 def _edit_page(game, sheet, row, values, errors=None, message=None, status=200):
     return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
                            errors=errors or {}, message=message, form=CsrfForm()), status
@@ -239,23 +250,18 @@ def _edit_page(game, sheet, row, values, errors=None, message=None, status=200):
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
 def edit_hand(game_id: int, hand_id: int):
-    game = _load(game_id)
-    sheet = _sheet(game)
-    row = _find(sheet, hand_id)
-    entry = store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
-    return _edit_page(game, sheet, row, hand_values(entry))
+    game, sheet, row = _hand_in_game(game_id, hand_id)
+    return _edit_page(game, sheet, row, hand_values(_entry(row)))
 
 
 @bp.post("/<int:game_id>/hands/<int:hand_id>/edit")
 def save_hand(game_id: int, hand_id: int):
     db = get_db()
-    game = _load(game_id)
-    sheet = _sheet(game)
-    row = _find(sheet, hand_id)
+    game, sheet, row = _hand_in_game(game_id, hand_id)
     parsed = parse_hand(request.form, game.rules, game.first_dealer, row.number - 1, game.has_players)
     if parsed.errors:
         return _edit_page(game, sheet, row, parsed.values, parsed.errors, status=422)
-    before = store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
+    before = _entry(row)
     summary = describe_change(before, parsed.entry, game, sheet)
     if not summary:
         return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
@@ -279,22 +285,19 @@ def save_hand(game_id: int, hand_id: int):
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/delete")
 def confirm_delete(game_id: int, hand_id: int):
-    game = _load(game_id)
-    sheet = _sheet(game)
-    return render_template("delete_hand.html", game=game, sheet=sheet, row=_find(sheet, hand_id), form=CsrfForm())
+    game, sheet, row = _hand_in_game(game_id, hand_id)
+    return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm())
 
 
 @bp.post("/<int:game_id>/hands/<int:hand_id>/delete")
 def delete_hand(game_id: int, hand_id: int):
     db = get_db()
-    game = _load(game_id)
-    sheet = _sheet(game)
-    row = _find(sheet, hand_id)
+    game, sheet, row = _hand_in_game(game_id, hand_id)
     try:
         with store.write_lock(db):
             hands = [h.hand for h in store.live_hands(db, game_id) if h.id != hand_id]
             state = play_game(game.rules, hands, names=game.teams)
-            store.delete_hand(db, hand_id, store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat))
+            store.delete_hand(db, hand_id, _entry(row))
             store.save_summary(db, game_id, state.totals, len(hands), state.winner)
     except GameOver:
         return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(), message=(
