@@ -16,7 +16,7 @@ import sqlite_utils
 from sqlite_utils import Migrations
 
 from .rules import Rules
-from .scoring import Hand
+from .scoring import Hand, play_game
 
 migrations = Migrations("scorepad")
 
@@ -90,6 +90,32 @@ def m002_games_and_hands(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m003_results_and_seats(db: sqlite_utils.Database) -> None:
+    """Each hand's points and outcome kept beside it, and who sat where as rows: records are then plain SQL."""
+    db.executescript("""
+    ALTER TABLE hands ADD COLUMN points_0 INTEGER;
+    ALTER TABLE hands ADD COLUMN points_1 INTEGER;
+    ALTER TABLE hands ADD COLUMN outcome TEXT;
+    CREATE TABLE game_seats (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        team INTEGER NOT NULL CHECK (team IN (0, 1)),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        PRIMARY KEY (game_id, seat)
+    ) STRICT;
+    CREATE INDEX game_seats_by_player ON game_seats (player_id, game_id);
+    CREATE INDEX hands_live ON hands (game_id, deleted_at, seq);
+    CREATE INDEX games_by_created ON games (created_at);
+    """)
+    for seat in range(4):
+        db.execute(f"INSERT INTO game_seats SELECT id, {seat}, {seat % 2}, seat_{seat} FROM games "
+                   f"WHERE seat_{seat} IS NOT NULL")
+    for (game_id,) in db.execute("SELECT id FROM games").fetchall():
+        game = load_game(db, game_id)
+        rescore(db, game, live_hands(db, game_id))
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -159,17 +185,23 @@ def _player_id(db, name: str | None) -> int | None:
 
 
 def create_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer: int,
-                rematch_of: int | None = None) -> int:
+                rematch_of: int | None = None, created_at: str | None = None) -> int:
     with db.atomic():
         seat_ids = [_player_id(db, name) for name in players]
-        return db["games"].insert({
+        game_id = db["games"].insert({
             "created_at": now(),
             "rules": json.dumps(rules.to_dict()),
             "team_0": teams[0], "team_1": teams[1],
             **{f"seat_{i}": seat_ids[i] for i in range(4)},
             "first_dealer": first_dealer,
             "rematch_of": rematch_of,
+            **({"created_at": created_at} if created_at else {}),
         }).last_pk
+        for seat, player_id in enumerate(seat_ids):
+            if player_id is not None:
+                db["game_seats"].insert({"game_id": game_id, "seat": seat, "team": seat % 2,
+                                         "player_id": player_id})
+        return game_id
 
 
 _GAME_SELECT = """
@@ -223,6 +255,25 @@ def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
 
 def player_names(db) -> list[str]:
     return [r[0] for r in db.execute("SELECT name FROM players ORDER BY name COLLATE NOCASE").fetchall()]
+
+
+def rescore(db, game: GameRecord, hands: list[StoredHand]):
+    """Fold the live hands again and keep what the fold says beside them: each hand's points and outcome,
+    the game's totals and winner. Inside the caller's transaction; returns the GameState."""
+    state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
+    for stored, result in zip(hands, state.results, strict=True):
+        db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?",
+                   [result.points[0], result.points[1], outcome(result), stored.id])
+    save_summary(db, game.id, state.totals, len(hands), state.winner)
+    return state
+
+
+def outcome(result) -> str:
+    if result.made is True:
+        return "made"
+    if result.made is False:
+        return "set"
+    return result.scored_as
 
 
 def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None) -> None:
@@ -331,3 +382,143 @@ def hand_history(db, game_id: int) -> dict[int, list[dict]]:
 def deleted_hands(db, game_id: int) -> list[dict]:
     return _rows(db, """SELECT id, seq, bid, bidder, kind, deleted_at FROM hands
                         WHERE game_id = ? AND deleted_at IS NOT NULL ORDER BY seq""", [game_id])
+
+
+# --- history and records ------------------------------------------------------------------------------------
+
+def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
+                  limit: int = 200) -> list[GameRecord]:
+    """Games newest first, optionally only those a player sat in, started within [start, end) (UTC ISO)."""
+    where, params = [], []
+    if player_id is not None:
+        where.append("g.id IN (SELECT game_id FROM game_seats WHERE player_id = ?)")
+        params.append(player_id)
+    if start:
+        where.append("g.created_at >= ?")
+        params.append(start)
+    if end:
+        where.append("g.created_at < ?")
+        params.append(end)
+    sql = _GAME_SELECT + (" WHERE " + " AND ".join(where) if where else "") + \
+        " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
+    return [_game(r) for r in _rows(db, sql, [*params, limit])]
+
+
+def players(db) -> list[dict]:
+    """Every player with games, wins and hands bid, for the records page (one grouped query)."""
+    return _rows(db, """
+        SELECT p.id, p.name,
+               count(DISTINCT CASE WHEN g.finished_at IS NOT NULL THEN g.id END) AS games,
+               count(DISTINCT CASE WHEN g.winner = s.team THEN g.id END) AS wins
+        FROM players p
+        LEFT JOIN game_seats s ON s.player_id = p.id
+        LEFT JOIN games g ON g.id = s.game_id
+        GROUP BY p.id ORDER BY p.name COLLATE NOCASE""")
+
+
+def player(db, player_id: int) -> dict | None:
+    rows = _rows(db, "SELECT id, name FROM players WHERE id = ?", [player_id]) if 0 < player_id <= MAX_ID else []
+    return rows[0] if rows else None
+
+
+# A "side" is one player, or two partners, sitting on one team of a game. Its games are those where all of
+# its players sat on the same team; its hands bid are the player's own bids (one player) or the team's (two).
+_SIDE = """
+sides AS (
+    SELECT s.game_id, s.team, min(s.seat) AS seat
+    FROM game_seats s WHERE s.player_id IN ({marks})
+    GROUP BY s.game_id, s.team HAVING count(*) = {n}
+),
+finished AS (
+    SELECT g.id, g.finished_at, (g.winner = sides.team) AS won
+    FROM games g JOIN sides ON sides.game_id = g.id WHERE g.finished_at IS NOT NULL
+),
+played AS (
+    SELECT h.*, sides.team AS side_team,
+           CASE WHEN {n} = 1 THEN h.bidder_seat = sides.seat ELSE h.bidder = sides.team END AS side_bid
+    FROM hands h JOIN sides ON sides.game_id = h.game_id
+    WHERE h.deleted_at IS NULL AND h.kind != 'redeal'
+)"""
+
+
+def side_record(db, player_ids: list[int]) -> dict:
+    """Games, wins, win rate, hands bid, made, set, average bid, average meld, biggest hand, longest
+    winning streak, for one player or a partnership, over the whole history."""
+    ids = list(dict.fromkeys(player_ids))
+    cte = _SIDE.format(marks=", ".join("?" * len(ids)), n=len(ids))
+    row = _rows(db, f"""WITH {cte},
+        ordered AS (
+            SELECT won, row_number() OVER (ORDER BY finished_at, id)
+                        - row_number() OVER (PARTITION BY won ORDER BY finished_at, id) AS run
+            FROM finished
+        )
+        SELECT
+            (SELECT count(*) FROM finished) AS games,
+            (SELECT count(*) FROM finished WHERE won) AS wins,
+            (SELECT count(*) FROM played WHERE side_bid) AS hands_bid,
+            (SELECT count(*) FROM played WHERE side_bid AND outcome = 'made') AS made,
+            (SELECT count(*) FROM played WHERE side_bid AND outcome = 'set') AS went_set,
+            (SELECT avg(bid) FROM played WHERE side_bid) AS average_bid,
+            (SELECT avg(CASE side_team WHEN 0 THEN meld_0 ELSE meld_1 END) FROM played) AS average_meld,
+            (SELECT max(CASE side_team WHEN 0 THEN points_0 ELSE points_1 END) FROM played) AS biggest_hand,
+            (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM ordered WHERE won GROUP BY run))
+                AS longest_streak
+        """, ids)[0]
+    row["win_rate"] = row["wins"] / row["games"] if row["games"] else None
+    return row
+
+
+def partners(db, player_id: int) -> list[dict]:
+    """Everyone a player has partnered, with how many games together."""
+    return _rows(db, """
+        SELECT p.id, p.name, count(*) AS games
+        FROM game_seats me JOIN game_seats mate
+             ON mate.game_id = me.game_id AND mate.team = me.team AND mate.player_id != me.player_id
+        JOIN players p ON p.id = mate.player_id
+        WHERE me.player_id = ? GROUP BY p.id ORDER BY games DESC, p.name""", [player_id])
+
+
+def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
+    """Finished games between two sides (each a player or a partnership) and who won them."""
+    def side_cte(name, ids):
+        marks = ", ".join("?" * len(ids))
+        return f"""{name} AS (SELECT game_id, team FROM game_seats WHERE player_id IN ({marks})
+                   GROUP BY game_id, team HAVING count(*) = {len(ids)})"""
+    row = _rows(db, f"""WITH {side_cte('a', side_a)}, {side_cte('b', side_b)}
+        SELECT count(*) AS games, coalesce(sum(g.winner = a.team), 0) AS wins_a,
+               coalesce(sum(g.winner = b.team), 0) AS wins_b
+        FROM a JOIN b ON b.game_id = a.game_id AND b.team != a.team
+        JOIN games g ON g.id = a.game_id WHERE g.finished_at IS NOT NULL""", [*side_a, *side_b])[0]
+    return row
+
+
+def rename_player(db, player_id: int, name: str) -> None:
+    with db.atomic():
+        db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
+        db.execute("UPDATE games SET version = version + 1 WHERE id IN "
+                   "(SELECT game_id FROM game_seats WHERE player_id = ?)", [player_id])
+
+
+class MergeRefused(Exception):
+    pass
+
+
+def merge_players(db, source_id: int, target_id: int) -> None:
+    """The same person typed twice: every seat of `source` becomes `target`'s, and `source` goes. Scores are
+    not touched. Refused when both sat in one game: one person cannot hold two seats."""
+    with db.atomic():
+        shared = db.execute("""SELECT a.game_id FROM game_seats a JOIN game_seats b ON a.game_id = b.game_id
+                               WHERE a.player_id = ? AND b.player_id = ? LIMIT 1""",
+                            [source_id, target_id]).fetchone()
+        if shared:
+            raise MergeRefused(f"Both played in game {shared[0]}, in different seats: they are two people.")
+        db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
+        for seat in range(4):
+            db.execute(f"UPDATE games SET seat_{seat} = ?, version = version + 1 WHERE seat_{seat} = ?",
+                       [target_id, source_id])
+        db.execute("DELETE FROM players WHERE id = ?", [source_id])
+
+
+def edits_of_hand(db, hand_id: int) -> list[dict]:
+    return _rows(db, "SELECT at, action, before, after, summary FROM hand_edits WHERE hand_id = ? ORDER BY id",
+                 [hand_id])

@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import database, games_views, meld_views, rules_views
+from . import database, games_views, history_views, meld_views, players_views, rules_views, transfer_views
 
 csrf = CSRFProtect()
 
@@ -46,6 +46,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(rules_views.bp)
     app.register_blueprint(meld_views.bp)
     app.register_blueprint(games_views.bp)
+    app.register_blueprint(history_views.bp)
+    app.register_blueprint(players_views.bp)
+    app.register_blueprint(transfer_views.bp)
+    transfer_views.init_app(app)
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games_views.manifest)
     app.after_request(_security_headers)

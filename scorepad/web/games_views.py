@@ -199,9 +199,9 @@ def record(game_id: int):
             hands = store.live_hands(db, game_id)
             if len(hands) + 1 != int(expected):
                 raise _Conflict(len(hands))
-            state = play_game(game.rules, [h.hand for h in hands] + [parsed.entry.hand], names=game.teams)
+            play_game(game.rules, [h.hand for h in hands] + [parsed.entry.hand], names=game.teams)
             store.insert_hand(db, game_id, token, parsed.entry)
-            store.save_summary(db, game_id, state.totals, len(hands) + 1, state.winner)
+            store.rescore(db, game, store.live_hands(db, game_id))
     except _AlreadySaved:
         flash("That hand was already saved (a second tap or a retry); it is on the sheet once.")
         return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
@@ -268,11 +268,10 @@ def save_hand(game_id: int, hand_id: int):
     try:
         with store.write_lock(db):
             hands = [h.hand for h in store.live_hands(db, game_id)]
-            index = row.number - 1
-            hands[index] = parsed.entry.hand
-            state = play_game(game.rules, hands, names=game.teams)
+            hands[row.number - 1] = parsed.entry.hand
+            play_game(game.rules, hands, names=game.teams)  # refuses an edit that ends the game too early
             store.update_hand(db, hand_id, parsed.entry, summary, before)
-            store.save_summary(db, game_id, state.totals, len(hands), state.winner)
+            store.rescore(db, game, store.live_hands(db, game_id))
     except GameOver:
         return _edit_page(game, sheet, row, parsed.values, status=409, message=(
             "With this change the game would be won before the last hands on the sheet. Delete the hands "
@@ -295,10 +294,10 @@ def delete_hand(game_id: int, hand_id: int):
     game, sheet, row = _hand_in_game(game_id, hand_id)
     try:
         with store.write_lock(db):
-            hands = [h.hand for h in store.live_hands(db, game_id) if h.id != hand_id]
-            state = play_game(game.rules, hands, names=game.teams)
+            play_game(game.rules, [h.hand for h in store.live_hands(db, game_id) if h.id != hand_id],
+                      names=game.teams)
             store.delete_hand(db, hand_id, _entry(row))
-            store.save_summary(db, game_id, state.totals, len(hands), state.winner)
+            store.rescore(db, game, store.live_hands(db, game_id))
     except GameOver:
         return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(), message=(
             "Without this hand the game would be won before the last hands on the sheet. Delete the later "

@@ -1,0 +1,55 @@
+"""A game's score chart as inline SVG: both running totals hand by hand, the target, sets marked. Pure; no
+chart library and no JavaScript, so it draws on any phone and prints."""
+
+from __future__ import annotations
+
+from html import escape
+
+WIDTH, HEIGHT = 360, 200
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 12, 14, 24
+
+
+def score_chart(running: list[tuple[int, int]], target: int | None, sets: list[tuple[int, int]],
+                teams: tuple[str, str]) -> str:
+    """`running`: totals after each hand; `sets`: (hand index, team) where that team was set."""
+    points = [(0, 0), *running]
+    values = [v for pair in points for v in pair] + ([target] if target else [])
+    low, high = min(0, *values), max(1, *values)
+    span = high - low or 1
+    last = max(1, len(points) - 1)
+
+    def x(i: int) -> float:
+        return round(PAD_LEFT + (WIDTH - PAD_LEFT - PAD_RIGHT) * i / last, 1)
+
+    def y(v: int) -> float:
+        return round(PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (high - v) / span, 1)
+
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+             f'aria-label="{escape(_summary(running, teams))}" xmlns="http://www.w3.org/2000/svg">']
+    parts.append(f'<line class="axis" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}"/>')
+    for v in sorted({low, 0, high}):
+        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + 4}" text-anchor="end">{v}</text>')
+    if target:
+        parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(target)}" '
+                     f'y2="{y(target)}"/>')
+        parts.append(f'<text class="tick" x="{WIDTH - PAD_RIGHT}" y="{y(target) - 4}" text-anchor="end">'
+                     f'{target}</text>')
+    for team in (0, 1):
+        path = " ".join(f"{x(i)},{y(p[team])}" for i, p in enumerate(points))
+        parts.append(f'<polyline class="line team-{team}" points="{path}"/>')
+    for index, team in sets:
+        px, py = x(index + 1), y(points[index + 1][team])
+        parts.append(f'<circle class="set-mark" cx="{px}" cy="{py}" r="5"><title>{escape(teams[team])} set '
+                     f'on hand {index + 1}</title></circle>')
+    parts.append(f'<text class="tick" x="{PAD_LEFT}" y="{HEIGHT - 6}">hand 0</text>')
+    parts.append(f'<text class="tick" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 6}" text-anchor="end">'
+                 f'hand {len(running)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _summary(running, teams) -> str:
+    if not running:
+        return "No hands yet."
+    a, b = running[-1]
+    return f"Score chart: {teams[0]} {a}, {teams[1]} {b} after {len(running)} hands."

@@ -1,0 +1,32 @@
+"""Games grouped by evening. Pure: times in, groups out.
+
+An evening runs from 06:00 to 06:00 the next morning, local time: a game started at half past one at night
+belongs to the evening before, as the players remember it.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+EVENING_STARTS = time(6, 0)
+
+
+def evening_of(moment: datetime) -> date:
+    """The evening a game started at `moment` (local, aware or naive) belongs to."""
+    shifted = moment - timedelta(hours=EVENING_STARTS.hour, minutes=EVENING_STARTS.minute)
+    return shifted.date()
+
+
+def evening_bounds(first: date | None, last: date | None, tz) -> tuple[datetime | None, datetime | None]:
+    """The moments (aware, in `tz`) from the start of evening `first` to the end of evening `last`."""
+    start = datetime.combine(first, EVENING_STARTS, tz) if first else None
+    end = datetime.combine(last + timedelta(days=1), EVENING_STARTS, tz) if last else None
+    return start, end
+
+
+def group_by_evening(items, moment_of) -> list[tuple[date, list]]:
+    """[(evening, items)], newest evening first, items keeping their order within it."""
+    groups: dict[date, list] = {}
+    for item in items:
+        groups.setdefault(evening_of(moment_of(item)), []).append(item)
+    return sorted(groups.items(), key=lambda pair: pair[0], reverse=True)

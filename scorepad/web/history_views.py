@@ -1,0 +1,120 @@
+"""Looking back: past evenings, any game as a read-only sheet with its chart, and a hand's whole story."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+
+from flask import Blueprint, abort, render_template, request
+from markupsafe import Markup
+
+from .. import store
+from ..chart import score_chart
+from ..evenings import evening_bounds, group_by_evening
+from ..rules import describe
+from ..seats import seat_label
+from .database import get_db
+from .sheet import build_sheet
+
+bp = Blueprint("history", __name__, url_prefix="/history")
+
+
+def _local_zone():
+    return datetime.now().astimezone().tzinfo
+
+
+def _date(text: str | None) -> tuple[date | None, str | None]:
+    if not text:
+        return None, None
+    try:
+        return date.fromisoformat(text), None
+    except ValueError:
+        return None, "A date is written like 2026-11-20."
+
+
+@bp.get("/")
+def evenings():
+    db = get_db()
+    args = request.args
+    errors = {}
+    first, errors["from"] = _date(args.get("from"))
+    last, errors["to"] = _date(args.get("to"))
+    errors = {k: v for k, v in errors.items() if v}
+    if first and last and first > last:
+        errors["to"] = "The last evening comes after the first."
+    player_id = int(args["player"]) if args.get("player", "").isdigit() else None
+    start, end = evening_bounds(first, last, _local_zone()) if not errors else (None, None)
+    games = store.history_games(db, player_id, _utc(start), _utc(end))
+    groups = group_by_evening(games, lambda g: datetime.fromisoformat(g.created_at).astimezone())
+    return render_template("history.html", groups=groups, players=store.players(db), player_id=player_id,
+                           values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \
+        422 if errors else 200
+
+
+def _utc(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).isoformat(timespec="seconds") if moment else None
+
+
+def chart_for(sheet) -> Markup:
+    """The SVG is built from numbers and escaped names only, so it is safe to place in the page."""
+    sets = [(row.number - 1, row.hand.bidder) for row in sheet.rows if row.result.was_set]
+    target = None if sheet.game.rules.hands_limit else sheet.game.rules.target
+    return Markup(score_chart(sheet.state.running, target, sets, sheet.game.teams))
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
+    db = get_db()
+    record = store.load_game(db, game_id)
+    if record is None:
+        abort(404)
+    sheet = build_sheet(record, store.live_hands(db, game_id), store.hand_history(db, game_id),
+                        store.deleted_hands(db, game_id))
+    return render_template("history_game.html", game=record, sheet=sheet, chart=chart_for(sheet),
+                           rules_words=describe(record.rules), readonly=True)
+
+
+@bp.get("/games/<int:game_id>/hands/<int:hand_id>")
+def hand(game_id: int, hand_id: int):
+    db = get_db()
+    record = store.load_game(db, game_id)
+    if record is None:
+        abort(404)
+    sheet = build_sheet(record, store.live_hands(db, game_id))
+    row = next((r for r in sheet.rows if r.stored.id == hand_id), None)
+    if row is None:
+        abort(404)
+    edits = [_edit_view(e, record) for e in store.edits_of_hand(db, hand_id)]
+    return render_template("hand.html", game=record, sheet=sheet, row=row, edits=edits,
+                           rules_words=describe(record.rules))
+
+
+FIELD_WORDS = [("kind", "Kind"), ("bidder", "Bidding team"), ("bidder_seat", "Bidder"), ("bid", "Bid"),
+               ("trump", "Trump"), ("meld_0", "Meld {0}"), ("meld_1", "Meld {1}"), ("counters_0", "Counters {0}"),
+               ("counters_1", "Counters {1}"), ("renege_team", "Reneged"), ("forced", "Dealer stuck")]
+
+
+def _edit_view(edit: dict, game) -> dict:
+    """An edit as rows of (what, before, after), every field, the changed ones marked."""
+    before = json.loads(edit["before"]) if edit["before"] else {}
+    after = json.loads(edit["after"]) if edit["after"] else {}
+    rows = []
+    for key, label in FIELD_WORDS:
+        old, new = before.get(key), after.get(key)
+        rows.append({"what": label.format(*game.teams), "before": _show(key, old, game),
+                     "after": _show(key, new, game), "changed": bool(before) and bool(after) and old != new})
+    return {**edit, "rows": rows}
+
+
+def _show(key: str, value, game) -> str:
+    if value is None or value == "":
+        return "—"
+    if key in ("bidder", "renege_team"):
+        return game.teams[value]
+    if key == "bidder_seat":
+        return seat_label(value, game.players)
+    if key == "forced":
+        return "yes" if value else "no"
+    if key == "kind":
+        return str(value).replace("_", " ")
+    return str(value)

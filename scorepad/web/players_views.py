@@ -1,0 +1,95 @@
+"""Records: each player, each partnership, head to head; and putting names right without touching a score."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from .. import store
+from .database import get_db
+from .forms import CsrfForm
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+@bp.get("/")
+def records():
+    db = get_db()
+    everyone = store.players(db)
+    h2h = _head_to_head(db, everyone)
+    return render_template("players.html", players=everyone, h2h=h2h, form=CsrfForm())
+
+
+def _side(args, prefix: str) -> list[int]:
+    ids = [int(args[k]) for k in (f"{prefix}1", f"{prefix}2") if args.get(k, "").isdigit()]
+    return list(dict.fromkeys(ids))
+
+
+def _head_to_head(db, everyone) -> dict | None:
+    a, b = _side(request.args, "a"), _side(request.args, "b")
+    if not a or not b:
+        return None
+    names = {p["id"]: p["name"] for p in everyone}
+    if set(a) & set(b) or any(i not in names for i in a + b):
+        return {"error": "Choose different players on the two sides."}
+    result = store.head_to_head(db, a, b)
+    return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b),
+            "values": request.args}
+
+
+def _player_or_404(player_id: int) -> dict:
+    found = store.player(get_db(), player_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _player_page(player_id: int, errors=None, values=None, status=200):
+    db = get_db()
+    me = _player_or_404(player_id)
+    mates = [{**m, "record": store.side_record(db, [player_id, m["id"]])} for m in store.partners(db, player_id)]
+    others = [p for p in store.players(db) if p["id"] != player_id]
+    return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
+                           others=others, recent=store.history_games(db, player_id, limit=10),
+                           errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status
+
+
+@bp.get("/<int:player_id>")
+def show(player_id: int):
+    return _player_page(player_id)
+
+
+@bp.post("/<int:player_id>/rename")
+def rename(player_id: int):
+    db = get_db()
+    me = _player_or_404(player_id)
+    name = request.form.get("name", "").strip()[:40]
+    error = None
+    if not name:
+        error = "A player needs a name."
+    else:
+        same = next((p for p in store.players(db) if p["name"].casefold() == name.casefold()
+                     and p["id"] != player_id), None)
+        if same:
+            error = f"{same['name']} is another player already. To say they are the same person, merge them."
+    if error:
+        return _player_page(player_id, {"name": error}, {"name": name}, 422)
+    store.rename_player(db, player_id, name)
+    flash(f"{me['name']} is now {name}. No score changed.")
+    return redirect(url_for("players.show", player_id=player_id), 303)
+
+
+@bp.post("/<int:player_id>/merge")
+def merge(player_id: int):
+    db = get_db()
+    me = _player_or_404(player_id)
+    into = request.form.get("into", "")
+    target = store.player(db, int(into)) if into.isdigit() else None
+    if target is None or target["id"] == player_id:
+        return _player_page(player_id, {"into": "Choose the other name of the same person."}, status=422)
+    try:
+        store.merge_players(db, player_id, target["id"])
+    except store.MergeRefused as refused:
+        return _player_page(player_id, {"into": f"{me['name']} and {target['name']} cannot be merged: {refused}"},
+                            status=409)
+    flash(f"{me['name']} and {target['name']} are one player now. No score changed.")
+    return redirect(url_for("players.show", player_id=target["id"]), 303)

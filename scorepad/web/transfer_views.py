@@ -1,0 +1,136 @@
+"""Export (JSON that imports back, CSV for a spreadsheet), import, and the backup commands."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import click
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+
+from .. import store, transfer
+from .database import get_db
+from .forms import CsrfForm
+from .sheet import build_sheet
+
+bp = Blueprint("transfer", __name__)
+MAX_IMPORT_BYTES = 50 * 1024 * 1024
+
+
+def _download(body: str, name: str, kind: str) -> Response:
+    return Response(body, mimetype=kind, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _game_or_404(game_id: int):
+    if store.load_game(get_db(), game_id) is None:
+        abort(404)
+
+
+@bp.get("/export.json")
+def export_all():
+    document = transfer.export_games(get_db())
+    return _download(json.dumps(document, ensure_ascii=False, indent=1), f"scorepad-{transfer.stamp()}.json",
+                     "application/json")
+
+
+@bp.get("/games/<int:game_id>/export.json")
+def export_game(game_id: int):
+    _game_or_404(game_id)
+    document = transfer.export_games(get_db(), [game_id])
+    return _download(json.dumps(document, ensure_ascii=False, indent=1), f"scorepad-game-{game_id}.json",
+                     "application/json")
+
+
+@bp.get("/export.csv")
+def export_all_csv():
+    return _download(sheets_csv(get_db()), f"scorepad-sheets-{transfer.stamp()}.csv", "text/csv")
+
+
+@bp.get("/games/<int:game_id>/export.csv")
+def export_game_csv(game_id: int):
+    _game_or_404(game_id)
+    return _download(sheets_csv(get_db(), [game_id]), f"scorepad-game-{game_id}.csv", "text/csv")
+
+
+CSV_COLUMNS = ["game", "started", "team_1", "team_2", "hand", "dealer", "bidder", "bid", "trump", "kind",
+               "result", "meld_1", "meld_2", "counters_1", "counters_2", "points_1", "points_2", "total_1",
+               "total_2"]
+
+
+def sheets_csv(db, game_ids: list[int] | None = None) -> str:
+    """Score sheets for a spreadsheet: one row a hand, in order, with the running totals."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    ids = game_ids or [r[0] for r in db.execute("SELECT id FROM games ORDER BY id").fetchall()]
+    for game_id in ids:
+        game = store.load_game(db, game_id)
+        sheet = build_sheet(game, store.live_hands(db, game_id))
+        for row in sheet.rows:
+            h = row.hand
+            counters = h.counters or ("", "")
+            writer.writerow([game.id, game.created_at, *game.teams, row.number, row.dealer, row.bidder,
+                             h.bid if h.kind != "redeal" else "", row.stored.trump or "", h.kind, row.outcome,
+                             *h.meld, *counters, *row.result.points, *row.running])
+    return out.getvalue()
+
+
+
+
+@bp.get("/import")
+def import_form():
+    return render_template("import.html", form=CsrfForm(), error=None)
+
+
+@bp.post("/import")
+def import_file():
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return render_template("import.html", form=CsrfForm(), error="Choose a Scorepad export file (.json)."), 422
+    raw = upload.read(MAX_IMPORT_BYTES + 1)
+    if len(raw) > MAX_IMPORT_BYTES:
+        return render_template("import.html", form=CsrfForm(), error="That file is too large to be an export."), 422
+    try:
+        ids = transfer.import_document(get_db(), transfer.parse_document(raw))
+    except transfer.ImportRefused as refused:
+        return render_template("import.html", form=CsrfForm(), error=str(refused)), 422
+    flash(f"Imported {len(ids)} game{'s' if len(ids) != 1 else ''}.")
+    return redirect(url_for("history.evenings"), 303)
+
+
+@click.command("backup")
+@click.argument("target", required=False)
+def backup_command(target: str | None) -> None:
+    """Write a consistent copy of the database (safe while Scorepad runs). TARGET defaults to
+    instance/backups/scorepad-<time>.db."""
+    live = current_app.config["DATABASE"]
+    if target is None:
+        folder = Path(current_app.instance_path) / "backups"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = str(folder / f"scorepad-{transfer.stamp()}.db")
+    transfer.backup(live, target)
+    click.echo(f"Backed up {live} to {target}")
+
+
+@click.command("restore")
+@click.argument("source")
+@click.option("--yes", is_flag=True, help="Do not ask: replace the live database.")
+def restore_command(source: str, yes: bool) -> None:
+    """Put a backup back in place of the live database (everything since the backup is replaced)."""
+    live = current_app.config["DATABASE"]
+    problem = transfer.check_backup(source)
+    if problem:
+        raise click.ClickException(f"{source} {problem}. Nothing was changed.")
+    if not yes:
+        click.confirm(f"Replace {live} with {source}? Everything recorded since that backup is lost", abort=True)
+    safety = str(Path(live).with_name(f"before-restore-{transfer.stamp()}.db"))
+    transfer.backup(live, safety)
+    transfer.restore(source, live)
+    click.echo(f"Restored {source}. The database as it was is kept in {safety}.")
+
+
+def init_app(app) -> None:
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
