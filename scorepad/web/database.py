@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from flask import current_app, g
+from flask.cli import with_appcontext
 
 from .. import store
 
@@ -21,6 +22,7 @@ def close_db(_error=None) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the database, or bring its schema up to date."""
     store.migrate(current_app.config["DATABASE"])

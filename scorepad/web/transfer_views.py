@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask.cli import with_appcontext
 
 from .. import store, transfer
 from .database import get_db
@@ -101,13 +102,14 @@ def import_file():
 
 
 @click.command("backup")
+@with_appcontext
 @click.argument("target", required=False)
 def backup_command(target: str | None) -> None:
     """Write a consistent copy of the database (safe while Scorepad runs). TARGET defaults to
     instance/backups/scorepad-<time>.db."""
     live = current_app.config["DATABASE"]
     if target is None:
-        folder = Path(current_app.instance_path) / "backups"
+        folder = Path(current_app.config.get("BACKUP_DIR") or Path(current_app.instance_path) / "backups")
         folder.mkdir(parents=True, exist_ok=True)
         target = str(folder / f"scorepad-{transfer.stamp()}.db")
     transfer.backup(live, target)
@@ -115,6 +117,7 @@ def backup_command(target: str | None) -> None:
 
 
 @click.command("restore")
+@with_appcontext
 @click.argument("source")
 @click.option("--yes", is_flag=True, help="Do not ask: replace the live database.")
 def restore_command(source: str, yes: bool) -> None:

@@ -1,0 +1,34 @@
+"""Looking back on a phone: history, a game's chart, a player's page."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import no_sideways_scroll
+from tests.browser.test_game_browser import record_played, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_history_a_chart_and_a_players_page_on_a_phone(phone, live_server):
+    start_game(phone, live_server, players=["Eve", "Fay", "Gus", "Hal"])
+    record_played(phone, "Fay", 60, (10, 30), 20)  # Fay's team is set
+    for _ in range(3):
+        record_played(phone, "Eve", 150, (100, 0), 50)
+    phone.get_by_role("link", name="History").click()
+    expect(phone.locator("section.evening").first).to_be_visible()
+    no_sideways_scroll(phone)
+    phone.locator(".game-item", has_text="Us").first.click()
+    expect(phone.locator("svg.chart")).to_be_visible()
+    assert phone.locator("svg.chart polyline").count() == 2
+    assert phone.locator("svg.chart circle.set-mark").count() == 1
+    box = phone.locator("svg.chart").bounding_box()
+    assert box["width"] <= 390 and box["height"] > 100
+    no_sideways_scroll(phone)
+    phone.get_by_role("link", name="Players").click()
+    phone.get_by_role("link", name=re.compile("^Eve")).click()
+    expect(phone.locator("h1")).to_have_text("Eve")
+    expect(phone.locator(".record-grid").first).to_contain_text("Hands bid")
+    no_sideways_scroll(phone)
+    assert phone.js_errors == []

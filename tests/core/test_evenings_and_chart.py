@@ -1,0 +1,56 @@
+"""Evenings (a night's games stay together past midnight) and the score chart's drawing."""
+
+from datetime import date, datetime, timedelta, timezone
+from xml.etree import ElementTree
+
+import pytest
+
+from scorepad.chart import score_chart
+from scorepad.evenings import evening_bounds, evening_of, group_by_evening
+
+TZ = timezone(timedelta(hours=-5))
+
+
+@pytest.mark.parametrize(("moment", "evening"), [
+    (datetime(2026, 11, 20, 19, 30, tzinfo=TZ), date(2026, 11, 20)),
+    (datetime(2026, 11, 20, 23, 59, tzinfo=TZ), date(2026, 11, 20)),
+    (datetime(2026, 11, 21, 0, 30, tzinfo=TZ), date(2026, 11, 20)),   # past midnight: still Friday's evening
+    (datetime(2026, 11, 21, 5, 59, tzinfo=TZ), date(2026, 11, 20)),
+    (datetime(2026, 11, 21, 6, 0, tzinfo=TZ), date(2026, 11, 21)),    # breakfast is a new day
+    (datetime(2026, 11, 21, 14, 0, tzinfo=TZ), date(2026, 11, 21)),
+])
+def test_a_game_belongs_to_the_evening_it_started_in(moment, evening):
+    assert evening_of(moment) == evening
+
+
+def test_games_are_grouped_by_evening_newest_first_across_midnight():
+    games = [datetime(2026, 11, 21, 1, 15, tzinfo=TZ), datetime(2026, 11, 20, 22, 0, tzinfo=TZ),
+             datetime(2026, 11, 20, 20, 0, tzinfo=TZ), datetime(2026, 11, 14, 21, 0, tzinfo=TZ)]
+    groups = group_by_evening(games, lambda g: g)
+    assert [(evening, len(items)) for evening, items in groups] == [(date(2026, 11, 20), 3), (date(2026, 11, 14), 1)]
+    assert groups[0][1] == games[:3]  # order within the evening is kept
+
+
+def test_an_evening_range_runs_from_six_to_six():
+    start, end = evening_bounds(date(2026, 11, 20), date(2026, 11, 21), TZ)
+    assert start == datetime(2026, 11, 20, 6, 0, tzinfo=TZ)
+    assert end == datetime(2026, 11, 22, 6, 0, tzinfo=TZ)
+    assert evening_bounds(None, None, TZ) == (None, None)
+
+
+def test_the_chart_draws_both_lines_the_target_and_the_sets():
+    svg = score_chart([(65, 25), (-5, 50), (60, 70)], 500, [(1, 0)], ("Us", "<Them>"))
+    root = ElementTree.fromstring(svg)  # well-formed XML: names are escaped
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = root.findall(f"{ns}polyline")
+    assert [line.get("class") for line in lines] == ["line team-0", "line team-1"]
+    assert all(len(line.get("points").split()) == 4 for line in lines)  # hand 0 and three hands
+    assert root.find(f"{ns}line[@class='target']") is not None
+    marks = root.findall(f"{ns}circle")
+    assert len(marks) == 1 and marks[0].find(f"{ns}title").text == "Us set on hand 2"
+    assert "&lt;Them&gt;" in svg
+
+
+def test_a_chart_with_no_hands_or_no_target_still_draws():
+    root = ElementTree.fromstring(score_chart([], None, [], ("A", "B")))
+    assert root.get("aria-label") == "No hands yet."
