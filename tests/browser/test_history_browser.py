@@ -32,3 +32,23 @@ def test_history_a_chart_and_a_players_page_on_a_phone(phone, live_server):
     expect(phone.locator(".record-grid").first).to_contain_text("Hands bid")
     no_sideways_scroll(phone)
     assert phone.js_errors == []
+
+
+def test_a_game_prints_on_one_page(phone, live_server):
+    start_game(phone, live_server)
+    for _ in range(3):
+        record_played(phone, "Us", 150, (100, 0), 50)
+        record_played(phone, "Them", 50, (0, 20), 30)
+    phone.get_by_role("link", name="Chart, printable sheet and export").click()
+    expect(phone.locator("svg.chart")).to_be_visible()
+    pdf = phone.pdf(format="A4")
+    assert pages(pdf) == 1
+
+
+def pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+
+
+def test_page_counting_sees_more_than_one_page(phone, live_server):
+    phone.goto(f"{live_server}/rules/")
+    assert pages(phone.pdf(format="A4")) > 1
