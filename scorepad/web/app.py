@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from datetime import datetime
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import database, games_views, history_views, meld_views, players_views, rules_views, transfer_views
+from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 
 csrf = CSRFProtect()
 
@@ -39,9 +40,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "scorepad.db"))
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a game evening is long; the token lives with the session
     app.config.setdefault("POLL_SECONDS", 3)
+    # Settings a Pi's service file can give without an instance/config.py.
+    for name in ("DATABASE", "PASSCODE"):
+        if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
+            app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
     database.init_app(app)
     csrf.init_app(app)
+    passcode.init_app(app)
 
     app.register_blueprint(rules_views.bp)
     app.register_blueprint(meld_views.bp)

@@ -196,10 +196,11 @@ def parse_new_game(form) -> NewGame:
     named = [p.casefold() for p in players if p]
     if len(named) != len(set(named)):
         errors["players"] = "Each player sits in one seat only: two seats have the same name."
-    if values["first_dealer"] not in ("", "0", "1", "2", "3"):
+    if values["first_dealer"] in ("", "0", "1", "2", "3"):
+        game.first_dealer = int(values["first_dealer"] or 0)
+    else:
         errors["first_dealer"] = "Choose who deals first."
     game.teams, game.players = teams, players
-    game.first_dealer = int(values["first_dealer"] or 0)
     rules, rule_errors = house_rules(PRESETS[values["preset"]], values)
     errors.update(rule_errors)
     game.rules = rules
