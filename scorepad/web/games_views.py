@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
 from .. import store
 from ..errors import GameOver, InvalidHand
@@ -113,8 +113,10 @@ def live(game_id: int):
         response.headers["ETag"] = etag
         return response
     game = _load(game_id)
+    # A poll that was on its way while this device saved sees the new version too: that is no news to it.
+    news = session.get("wrote") != [game_id, version]
     response = vary_on_htmx(render_template("_live.html", game=game, sheet=_sheet(game), is_live_update=True,
-                                            poll=current_app.config["POLL_SECONDS"]))
+                                            news=news, poll=current_app.config["POLL_SECONDS"]))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -213,7 +215,13 @@ def record(game_id: int):
     except GameOver:
         game = _load(game_id)
         return _game_page(game, message="The game is over: it takes no more hands.", status=409)
+    _wrote(game_id)
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+
+
+def _wrote(game_id: int) -> None:
+    """Remember the version this device's own change made, so its poll does not announce it as news."""
+    session["wrote"] = [game_id, store.game_version(get_db(), game_id)]
 
 
 class _AlreadySaved(Exception):
@@ -278,6 +286,7 @@ def save_hand(game_id: int, hand_id: int):
             "after the winning one first, then make this change."))
     except InvalidHand as exc:
         return _edit_page(game, sheet, row, parsed.values, exc.errors, status=422)
+    _wrote(game_id)
     flash(f"Hand {row.number} changed: {summary}")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
 
@@ -302,6 +311,7 @@ def delete_hand(game_id: int, hand_id: int):
         return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(), message=(
             "Without this hand the game would be won before the last hands on the sheet. Delete the later "
             "hands first.")), 409
+    _wrote(game_id)
     flash(f"Hand {row.number} deleted. Its record stays in the history below the sheet.")
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
 

@@ -431,3 +431,15 @@ def test_the_meld_calculator_carries_a_count_back_into_the_hand_form(client):
     assert form.select_one("input[name=meld_1]")["value"] == "12"
     assert form.select_one("input[name=bid]")["value"] == "55"
     assert "csrf_token" not in back.headers["Location"]
+
+
+def test_only_another_phones_change_is_announced_as_news(client, app):
+    game_id = new_game(client)
+    etag = '"stale"'
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    own = parse(client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"}))
+    assert own.select_one("#live-notice") is None  # this phone saved it: no news
+    other = app.test_client()
+    record(other, game_id, bidder="t1", bid=50, counters_1=50)
+    news = parse(client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"}))
+    assert "another phone" in news.select_one("#live-notice").get_text()
