@@ -442,4 +442,4 @@ def test_only_another_phones_change_is_announced_as_news(client, app):
     other = app.test_client()
     record(other, game_id, bidder="t1", bid=50, counters_1=50)
     news = parse(client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"}))
-    assert "another phone" in news.select_one("#live-notice").get_text()
+    assert "from another phone" in news.select_one("#live-notice").get_text(" ", strip=True).replace("\n    ", " ")
