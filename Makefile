@@ -37,3 +37,7 @@ test: install chromium
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis test-artifacts
+
+# Benchmarks against the production server on loopback: prints a table of figures.
+bench: install chromium
+	$(BIN)/python bench/run.py $(BENCH_ARGS)

@@ -7,8 +7,10 @@ check "is this still hand N?" and the insert cannot interleave with another phon
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import sqlite3
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -113,7 +115,68 @@ def m003_results_and_seats(db: sqlite_utils.Database) -> None:
                    f"WHERE seat_{seat} IS NOT NULL")
     for (game_id,) in db.execute("SELECT id FROM games").fetchall():
         game = load_game(db, game_id)
-        rescore(db, game, live_hands(db, game_id))
+        rescore(db, game, live_hands(db, game_id), summaries=False)  # m004 makes the summaries
+
+
+_RESULTS_SQL = """
+INSERT INTO team_results (game_id, team, hands, sum_meld, max_points, hands_bid, made, went_set, sum_bid)
+SELECT g.id, t.team,
+       count(h.id),
+       coalesce(sum(CASE t.team WHEN 0 THEN h.meld_0 ELSE h.meld_1 END), 0),
+       max(CASE t.team WHEN 0 THEN h.points_0 ELSE h.points_1 END),
+       count(h.id) FILTER (WHERE h.bidder = t.team),
+       count(h.id) FILTER (WHERE h.bidder = t.team AND h.outcome = 'made'),
+       count(h.id) FILTER (WHERE h.bidder = t.team AND h.outcome = 'set'),
+       coalesce(sum(h.bid) FILTER (WHERE h.bidder = t.team), 0)
+FROM games g CROSS JOIN (SELECT 0 AS team UNION ALL SELECT 1) t
+LEFT JOIN hands h ON h.game_id = g.id AND h.deleted_at IS NULL AND h.kind != 'redeal'
+WHERE {where} GROUP BY g.id, t.team;
+INSERT INTO seat_results (game_id, seat, hands_bid, made, went_set, sum_bid)
+SELECT h.game_id, h.bidder_seat, count(*), count(*) FILTER (WHERE h.outcome = 'made'),
+       count(*) FILTER (WHERE h.outcome = 'set'), sum(h.bid)
+FROM hands h JOIN games g ON g.id = h.game_id
+WHERE h.deleted_at IS NULL AND h.kind != 'redeal' AND h.bidder_seat IS NOT NULL AND {where}
+GROUP BY h.game_id, h.bidder_seat;
+"""
+
+
+@migrations()
+def m004_game_summaries(db: sqlite_utils.Database) -> None:
+    """Each game's figures per team and per seat, kept with every re-score: records then read one row a game,
+    not every hand, and stay fast after years of evenings."""
+    db.executescript("""
+    CREATE TABLE team_results (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        team INTEGER NOT NULL CHECK (team IN (0, 1)),
+        hands INTEGER NOT NULL, sum_meld INTEGER NOT NULL, max_points INTEGER,
+        hands_bid INTEGER NOT NULL, made INTEGER NOT NULL, went_set INTEGER NOT NULL, sum_bid INTEGER NOT NULL,
+        PRIMARY KEY (game_id, team)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE seat_results (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        hands_bid INTEGER NOT NULL, made INTEGER NOT NULL, went_set INTEGER NOT NULL, sum_bid INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX games_finished_order ON games (finished_at, id);
+    """ + _RESULTS_SQL.format(where="1"))
+
+
+@migrations()
+def m005_records_counter(db: sqlite_utils.Database) -> None:
+    """A number that changes whenever any record could: records are cached under it."""
+    db.executescript("""
+    CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+    INSERT INTO counters (name, value) VALUES ('records', 0);
+    """)
+
+
+def refresh_results(db, game_id: int) -> None:
+    db.execute("DELETE FROM team_results WHERE game_id = ?", [game_id])
+    db.execute("DELETE FROM seat_results WHERE game_id = ?", [game_id])
+    for statement in _RESULTS_SQL.strip().split(";\n"):
+        if statement.strip():
+            db.execute(statement.format(where="g.id = ?").rstrip(";"), [game_id])
 
 
 def now() -> str:
@@ -181,6 +244,7 @@ def _player_id(db, name: str | None) -> int | None:
     row = db.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
     if row:
         return row[0]
+    bump_records(db)
     return db["players"].insert({"name": name, "created_at": now()}).last_pk
 
 
@@ -257,7 +321,7 @@ def player_names(db) -> list[str]:
     return [r[0] for r in db.execute("SELECT name FROM players ORDER BY name COLLATE NOCASE").fetchall()]
 
 
-def rescore(db, game: GameRecord, hands: list[StoredHand]):
+def rescore(db, game: GameRecord, hands: list[StoredHand], summaries: bool = True):
     """Fold the live hands again and keep what the fold says beside them: each hand's points and outcome,
     the game's totals and winner. Inside the caller's transaction; returns the GameState."""
     state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
@@ -265,6 +329,8 @@ def rescore(db, game: GameRecord, hands: list[StoredHand]):
         db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?",
                    [result.points[0], result.points[1], outcome(result), stored.id])
     save_summary(db, game.id, state.totals, len(hands), state.winner)
+    if summaries:
+        refresh_results(db, game.id)
     return state
 
 
@@ -276,8 +342,20 @@ def outcome(result) -> str:
     return result.scored_as
 
 
+def bump_records(db) -> None:
+    db.execute("UPDATE counters SET value = value + 1 WHERE name = 'records'")
+
+
+def records_version(db) -> int:
+    return db.execute("SELECT value FROM counters WHERE name = 'records'").fetchone()[0]
+
+
 def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None) -> None:
-    """Keep the game's summary in step with its sheet, and bump its version (inside the caller's transaction)."""
+    """Keep the game's summary in step with its sheet, and bump its version (inside the caller's transaction).
+    Records count finished games, so they change when a game is, or was, finished."""
+    was_finished = db.execute("SELECT finished_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()[0]
+    if was_finished or winner is not None:
+        bump_records(db)
     db.execute(
         """UPDATE games SET total_0 = ?, total_1 = ?, hands_count = ?, winner = ?,
            finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END,
@@ -386,10 +464,35 @@ def deleted_hands(db, game_id: int) -> list[dict]:
 
 # --- history and records ------------------------------------------------------------------------------------
 
+# Records are read far more often than they change (only when a game finishes, or a finished one is edited,
+# or a name changes): each answer is kept under the records counter it was computed at.
+_CACHE: dict = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _cached(db, kind: str, key, compute):
+    path = db.execute("PRAGMA database_list").fetchone()[2]
+    version = records_version(db)
+    slot = (path, kind, key)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(slot)
+    if hit is not None and hit[0] == version:
+        return copy.deepcopy(hit[1])
+    value = compute(db, key) if key is not None else compute(db)
+    with _CACHE_LOCK:
+        if len(_CACHE) > 2048:
+            _CACHE.clear()
+        _CACHE[slot] = (version, value)
+    return copy.deepcopy(value)
+
 def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
-                  limit: int = 200) -> list[GameRecord]:
-    """Games newest first, optionally only those a player sat in, started within [start, end) (UTC ISO)."""
+                  limit: int = 200, before: str | None = None) -> list[GameRecord]:
+    """Games newest first, optionally only those a player sat in, started within [start, end) (UTC ISO), and
+    (for the next page) started before `before`."""
     where, params = [], []
+    if before:
+        where.append("g.created_at < ?")
+        params.append(before)
     if player_id is not None:
         where.append("g.id IN (SELECT game_id FROM game_seats WHERE player_id = ?)")
         params.append(player_id)
@@ -405,7 +508,15 @@ def history_games(db, player_id: int | None = None, start: str | None = None, en
 
 
 def players(db) -> list[dict]:
-    """Every player with games, wins and hands bid, for the records page (one grouped query)."""
+    """Every player with finished games and wins, for the records page."""
+    return _cached(db, "players", None, _players)
+
+
+def player_choices(db) -> list[dict]:
+    return _rows(db, "SELECT id, name FROM players ORDER BY name COLLATE NOCASE")
+
+
+def _players(db, _=None) -> list[dict]:
     return _rows(db, """
         SELECT p.id, p.name,
                count(DISTINCT CASE WHEN g.finished_at IS NOT NULL THEN g.id END) AS games,
@@ -421,65 +532,95 @@ def player(db, player_id: int) -> dict | None:
     return rows[0] if rows else None
 
 
-# A "side" is one player, or two partners, sitting on one team of a game. Its games are those where all of
-# its players sat on the same team; its hands bid are the player's own bids (one player) or the team's (two).
-_SIDE = """
-sides AS (
-    SELECT s.game_id, s.team, min(s.seat) AS seat
-    FROM game_seats s WHERE s.player_id IN ({marks})
-    GROUP BY s.game_id, s.team HAVING count(*) = {n}
-),
-finished AS (
-    SELECT g.id, g.finished_at, (g.winner = sides.team) AS won
-    FROM games g JOIN sides ON sides.game_id = g.id WHERE g.finished_at IS NOT NULL
-),
-played AS (
-    SELECT h.*, sides.team AS side_team,
-           CASE WHEN {n} = 1 THEN h.bidder_seat = sides.seat ELSE h.bidder = sides.team END AS side_bid
-    FROM hands h JOIN sides ON sides.game_id = h.game_id
-    WHERE h.deleted_at IS NULL AND h.kind != 'redeal'
-)"""
+# A "side" is one player, or two partners, sitting on one team of a game. Its figures come from the per-game
+# summaries (team_results, seat_results): one row a game, however many hands. A player's own bids are its
+# seat's; a partnership's are its team's.
+_STREAK = """(SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM (
+    SELECT (winner = team) AS won,
+           row_number() OVER (ORDER BY finished_at, game_id)
+           - row_number() OVER (PARTITION BY winner = team ORDER BY finished_at, game_id) AS run
+    FROM side WHERE finished_at IS NOT NULL) WHERE won GROUP BY run))"""
 
 
 def side_record(db, player_ids: list[int]) -> dict:
     """Games, wins, win rate, hands bid, made, set, average bid, average meld, biggest hand, longest
-    winning streak, for one player or a partnership, over the whole history."""
+    winning streak, for one player or a partnership, over every finished game."""
+    return _cached(db, "side", tuple(player_ids), _side_record)
+
+
+def _side_record(db, player_ids) -> dict:
     ids = list(dict.fromkeys(player_ids))
-    cte = _SIDE.format(marks=", ".join("?" * len(ids)), n=len(ids))
-    row = _rows(db, f"""WITH {cte},
-        ordered AS (
-            SELECT won, row_number() OVER (ORDER BY finished_at, id)
-                        - row_number() OVER (PARTITION BY won ORDER BY finished_at, id) AS run
-            FROM finished
-        )
-        SELECT
-            (SELECT count(*) FROM finished) AS games,
-            (SELECT count(*) FROM finished WHERE won) AS wins,
-            (SELECT count(*) FROM played WHERE side_bid) AS hands_bid,
-            (SELECT count(*) FROM played WHERE side_bid AND outcome = 'made') AS made,
-            (SELECT count(*) FROM played WHERE side_bid AND outcome = 'set') AS went_set,
-            (SELECT avg(bid) FROM played WHERE side_bid) AS average_bid,
-            (SELECT avg(CASE side_team WHEN 0 THEN meld_0 ELSE meld_1 END) FROM played) AS average_meld,
-            (SELECT max(CASE side_team WHEN 0 THEN points_0 ELSE points_1 END) FROM played) AS biggest_hand,
-            (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM ordered WHERE won GROUP BY run))
-                AS longest_streak
-        """, ids)[0]
+    if len(ids) == 1:
+        side = """SELECT s.game_id, s.team, s.seat, g.finished_at, g.winner FROM game_seats s
+                  JOIN games g ON g.id = s.game_id WHERE s.player_id = ? AND g.finished_at IS NOT NULL"""
+        bids, join_bids = "r", "LEFT JOIN seat_results r ON r.game_id = side.game_id AND r.seat = side.seat"
+    else:
+        side = f"""SELECT s.game_id, s.team, NULL AS seat, g.finished_at, g.winner FROM game_seats s
+                   JOIN games g ON g.id = s.game_id
+                   WHERE s.player_id IN ({', '.join('?' * len(ids))}) AND g.finished_at IS NOT NULL
+                   GROUP BY s.game_id, s.team HAVING count(*) = {len(ids)}"""
+        bids, join_bids = "t", ""
+    row = _rows(db, f"""WITH side AS MATERIALIZED ({side})
+        SELECT count(side.finished_at) AS games,
+               count(*) FILTER (WHERE side.winner = side.team) AS wins,
+               coalesce(sum({bids}.hands_bid), 0) AS hands_bid,
+               coalesce(sum({bids}.made), 0) AS made,
+               coalesce(sum({bids}.went_set), 0) AS went_set,
+               sum({bids}.sum_bid) * 1.0 / nullif(sum({bids}.hands_bid), 0) AS average_bid,
+               sum(t.sum_meld) * 1.0 / nullif(sum(t.hands), 0) AS average_meld,
+               max(t.max_points) AS biggest_hand,
+               {_STREAK} AS longest_streak
+        FROM side JOIN team_results t ON t.game_id = side.game_id AND t.team = side.team {join_bids}""", ids)[0]
     row["win_rate"] = row["wins"] / row["games"] if row["games"] else None
     return row
 
 
 def partners(db, player_id: int) -> list[dict]:
-    """Everyone a player has partnered, with how many games together."""
-    return _rows(db, """
-        SELECT p.id, p.name, count(*) AS games
-        FROM game_seats me JOIN game_seats mate
-             ON mate.game_id = me.game_id AND mate.team = me.team AND mate.player_id != me.player_id
-        JOIN players p ON p.id = mate.player_id
-        WHERE me.player_id = ? GROUP BY p.id ORDER BY games DESC, p.name""", [player_id])
+    """Everyone a player has partnered in a finished game, each with the partnership's record: one query."""
+    return _cached(db, "partners", player_id, _partners)
+
+
+def _partners(db, player_id: int) -> list[dict]:
+    rows = _rows(db, """
+        WITH pairs AS MATERIALIZED (
+            SELECT mate.player_id AS partner, me.game_id, me.team, g.finished_at, g.winner
+            FROM game_seats me
+            JOIN game_seats mate ON mate.game_id = me.game_id AND mate.team = me.team
+                                AND mate.player_id != me.player_id
+            JOIN games g ON g.id = me.game_id WHERE me.player_id = ? AND g.finished_at IS NOT NULL
+        ),
+        runs AS (
+            SELECT partner, (winner = team) AS won,
+                   row_number() OVER (PARTITION BY partner ORDER BY finished_at, game_id)
+                   - row_number() OVER (PARTITION BY partner, winner = team ORDER BY finished_at, game_id) AS run
+            FROM pairs WHERE finished_at IS NOT NULL
+        ),
+        streaks AS (
+            SELECT partner, max(c) AS longest FROM (SELECT partner, count(*) AS c FROM runs WHERE won
+                                                    GROUP BY partner, run) GROUP BY partner
+        )
+        SELECT p.id, p.name, count(*) AS together, count(pairs.finished_at) AS games,
+               count(*) FILTER (WHERE pairs.winner = pairs.team) AS wins,
+               sum(t.hands_bid) AS hands_bid, sum(t.made) AS made, sum(t.went_set) AS went_set,
+               sum(t.sum_bid) * 1.0 / nullif(sum(t.hands_bid), 0) AS average_bid,
+               sum(t.sum_meld) * 1.0 / nullif(sum(t.hands), 0) AS average_meld,
+               max(t.max_points) AS biggest_hand, coalesce(streaks.longest, 0) AS longest_streak
+        FROM pairs
+        JOIN team_results t ON t.game_id = pairs.game_id AND t.team = pairs.team
+        JOIN players p ON p.id = pairs.partner
+        LEFT JOIN streaks ON streaks.partner = pairs.partner
+        GROUP BY pairs.partner ORDER BY together DESC, p.name""", [player_id])
+    for row in rows:
+        row["win_rate"] = row["wins"] / row["games"] if row["games"] else None
+    return rows
 
 
 def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
     """Finished games between two sides (each a player or a partnership) and who won them."""
+    return _cached(db, "h2h", (tuple(side_a), tuple(side_b)), lambda db, key: _head_to_head(db, *key))
+
+
+def _head_to_head(db, side_a, side_b) -> dict:
     def side_cte(name, ids):
         marks = ", ".join("?" * len(ids))
         return f"""{name} AS (SELECT game_id, team FROM game_seats WHERE player_id IN ({marks})
@@ -495,6 +636,7 @@ def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
 def rename_player(db, player_id: int, name: str) -> None:
     with db.atomic():
         db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
+        bump_records(db)
         db.execute("UPDATE games SET version = version + 1 WHERE id IN "
                    "(SELECT game_id FROM game_seats WHERE player_id = ?)", [player_id])
 
@@ -517,6 +659,7 @@ def merge_players(db, source_id: int, target_id: int) -> None:
             db.execute(f"UPDATE games SET seat_{seat} = ?, version = version + 1 WHERE seat_{seat} = ?",
                        [target_id, source_id])
         db.execute("DELETE FROM players WHERE id = ?", [source_id])
+        bump_records(db)
 
 
 def edits_of_hand(db, hand_id: int) -> list[dict]:

@@ -216,7 +216,19 @@ def restore(backup_path: str, live_path: str) -> None:
     problem = check_backup(backup_path)
     if problem:
         raise ImportRefused(f"{backup_path} {problem}. Nothing was changed.")
+    before = _records_counter(live_path)
     backup(backup_path, live_path)
+    # Cached records are kept under this counter: move it past anything either database has seen.
+    with sqlite3.connect(live_path) as db:
+        db.execute("UPDATE counters SET value = max(value, ?) + 1 WHERE name = 'records'", [before])
+
+
+def _records_counter(path: str) -> int:
+    try:
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT value FROM counters WHERE name = 'records'").fetchone()[0]
+    except (sqlite3.Error, TypeError):
+        return 0
 
 
 def stamp() -> str:

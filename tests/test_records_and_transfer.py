@@ -65,19 +65,30 @@ def history(db):
     return ids, players
 
 
-def test_a_players_record_is_counted_over_the_whole_history(db, history):
+def test_a_players_record_is_counted_over_every_finished_game(db, history):
     _, p = history
     ann = store.side_record(db, [p["Ann"]])
     # five finished games, four won (1, 3, 4, 5), streak 3 (3, 4, 5); bids: 2 in each game she won (team 0,
-    # seat 0) = 8 made, plus the set 65 in game 6
+    # seat 0) = 8, all made. Game 6 is not finished: its set does not count yet.
     assert (ann["games"], ann["wins"], ann["longest_streak"]) == (5, 4, 3)
     assert ann["win_rate"] == pytest.approx(0.8)
-    assert (ann["hands_bid"], ann["made"], ann["went_set"]) == (9, 8, 1)
-    assert ann["average_bid"] == pytest.approx((4 * (450 + 50) + 65) / 9)
+    assert (ann["hands_bid"], ann["made"], ann["went_set"]) == (8, 8, 0)
+    assert ann["average_bid"] == pytest.approx(4 * (450 + 50) / 8)
     # her team's meld in every hand she played: games 1-5 two hands each (400 and 0 when her team bid,
-    # 0 and 0 in game 2), game 6: 40
-    assert ann["average_meld"] == pytest.approx((4 * 400 + 0 + 40) / 11)
+    # 0 and 0 in game 2)
+    assert ann["average_meld"] == pytest.approx(4 * 400 / 10)
     assert ann["biggest_hand"] == 450  # 400 meld + 50 counters
+
+
+def test_a_record_changes_when_a_game_finishes(db, history):
+    ids, p = history
+    before = store.side_record(db, [p["Ann"]])
+    with store.write_lock(db):  # game 6 goes on to a win for Ann's team: −65 + 450 + 450
+        for n, (hand, seat) in enumerate([won_by(0)[0]] * 2):
+            store.insert_hand(db, ids[5], f"late-{n}", HandEntry(hand, None, seat))
+        store.rescore(db, store.load_game(db, ids[5]), store.live_hands(db, ids[5]))
+    after = store.side_record(db, [p["Ann"]])
+    assert (after["games"], after["wins"], after["went_set"]) == (before["games"] + 1, before["wins"] + 1, 1)
 
 
 def test_a_player_who_never_bid_has_no_average_bid(db, history):
@@ -90,7 +101,7 @@ def test_a_partnerships_record_counts_only_games_together(db, history):
     _, p = history
     pair = store.side_record(db, [p["Ann"], p["Cat"]])
     assert (pair["games"], pair["wins"], pair["longest_streak"]) == (4, 3, 2)
-    assert (pair["hands_bid"], pair["made"], pair["went_set"]) == (7, 6, 1)  # the team's bids
+    assert (pair["hands_bid"], pair["made"], pair["went_set"]) == (6, 6, 0)  # the team's bids
     assert store.side_record(db, [p["Ann"], p["Bob"]])["games"] == 1
 
 
@@ -104,7 +115,11 @@ def test_head_to_head_between_partnerships(db, history):
 
 def test_partners_are_listed_with_games_together(db, history):
     _, p = history
-    assert [(m["name"], m["games"]) for m in store.partners(db, p["Ann"])] == [("Cat", 5), ("Bob", 1)]
+    assert [(m["name"], m["together"], m["games"]) for m in store.partners(db, p["Ann"])] == \
+        [("Cat", 4, 4), ("Bob", 1, 1)]
+    with_cat = store.partners(db, p["Ann"])[0]
+    together = store.side_record(db, [p["Ann"], p["Cat"]])
+    assert {k: with_cat[k] for k in together} == together  # the one-query list agrees with side_record
 
 
 def test_renaming_and_merging_players_touch_no_score(db, history):

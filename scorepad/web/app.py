@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import os
 import secrets
 from datetime import datetime
 from pathlib import Path
 
-from flask import Flask, render_template
+from flask import Flask, current_app, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
@@ -59,6 +61,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games_views.manifest)
     app.after_request(_security_headers)
+    app.after_request(compress)
+    if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
+        app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
+    app.jinja_env.globals["asset"] = _asset_url
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["local_time"] = _local_time
@@ -67,6 +73,50 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(CSRFError, _csrf_failed)
     app.register_error_handler(500, _server_error)
     return app
+
+
+_ASSET_HASHES: dict[str, str] = {}
+
+
+def _asset_url(filename: str) -> str:
+    """A static file's URL with its content hash, so phones may keep it for a year and still see a change."""
+    if filename not in _ASSET_HASHES:
+        data = (Path(current_app.static_folder) / filename).read_bytes()
+        _ASSET_HASHES[filename] = hashlib.sha256(data).hexdigest()[:10]
+    return url_for("static", filename=filename, v=_ASSET_HASHES[filename])
+
+
+COMPRESSIBLE = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+                "text/csv", "image/svg+xml", "application/manifest+json"}
+_GZIPPED: dict[tuple[str, str], bytes] = {}
+
+
+def compress(response):
+    """gzip text answers for clients that take it: a game page and its assets arrive in a fraction of the bytes.
+    Static files are compressed once and kept."""
+    if ("gzip" not in request.headers.get("Accept-Encoding", "") or response.status_code != 200
+            or response.mimetype not in COMPRESSIBLE or "Content-Encoding" in response.headers):
+        return response
+    response.vary.add("Accept-Encoding")
+    static = request.endpoint == "static"
+    key = (request.path, response.headers.get("ETag", "")) if static else None
+    original = response.response
+    if key in _GZIPPED:
+        body = _GZIPPED[key]
+    else:
+        response.direct_passthrough = False
+        data = response.get_data()
+        if len(data) < 1024:
+            return response
+        body = gzip.compress(data, compresslevel=6, mtime=0)
+        if static:
+            _GZIPPED[key] = body
+    if hasattr(original, "close"):
+        original.close()  # the file behind a static answer, now that its bytes are not needed
+    response.direct_passthrough = False
+    response.set_data(body)
+    response.headers["Content-Encoding"] = "gzip"
+    return response
 
 
 def _number(n: int) -> str:

@@ -16,6 +16,10 @@ from .forms import HOUSE_RULES, CsrfForm, bidder_of, hand_values, new_game_value
 from .htmx import is_htmx, vary_on_htmx
 from .sheet import build_sheet
 
+
+def asset(filename: str) -> str:
+    return current_app.jinja_env.globals["asset"](filename)
+
 bp = Blueprint("games", __name__, url_prefix="/games")
 
 BLANK_HAND = {"kind": "played", "bidder": "", "trump": "", "meld_0": "", "meld_1": "", "counters_0": "",
@@ -35,9 +39,9 @@ def manifest():
         "name": "Scorepad", "short_name": "Scorepad", "start_url": url_for("home"), "display": "standalone",
         "background_color": "#0f3d2e", "theme_color": "#0f3d2e",
         "description": "Pinochle score keeper for the kitchen table.",
-        "icons": [{"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
-                  {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
-                  {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png"}],
+        "icons": [{"src": asset("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+                  {"src": asset("icon-192.png"), "sizes": "192x192", "type": "image/png"},
+                  {"src": asset("icon-512.png"), "sizes": "512x512", "type": "image/png"}],
     })
 
 
@@ -289,6 +293,14 @@ def save_hand(game_id: int, hand_id: int):
     _wrote(game_id)
     flash(f"Hand {row.number} changed: {summary}")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+
+
+@bp.get("/<int:game_id>/hands/<int:hand_id>/detail")
+def hand_detail(game_id: int, hand_id: int):
+    """One sheet row's story, for htmx to put in when the row is opened."""
+    game, sheet, row = _hand_in_game(game_id, hand_id)
+    return vary_on_htmx(render_template("_hand_detail.html", game=game, sheet=sheet, row=row,
+                                        readonly=request.args.get("readonly") == "1"))
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/delete")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, url_for
 from markupsafe import Markup
 
 from .. import store
@@ -44,11 +44,33 @@ def evenings():
         errors["to"] = "The last evening comes after the first."
     player_id = int(args["player"]) if args.get("player", "").isdigit() else None
     start, end = evening_bounds(first, last, _local_zone()) if not errors else (None, None)
-    games = store.history_games(db, player_id, _utc(start), _utc(end))
+    before = args.get("before", "")
+    if before and not _is_time(before):
+        before = ""
+    games = store.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
+    older = games[PAGE].created_at if len(games) > PAGE else None
+    games = games[:PAGE]
     groups = group_by_evening(games, lambda g: datetime.fromisoformat(g.created_at).astimezone())
-    return render_template("history.html", groups=groups, players=store.players(db), player_id=player_id,
+    return render_template("history.html", groups=groups, players=store.player_choices(db), player_id=player_id,
+                           older=_older_link(args, games[-1].created_at) if older else None,
                            values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \
         422 if errors else 200
+
+
+PAGE = 30  # games a page: a few evenings, quick to send and to read on a phone
+
+
+def _is_time(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _older_link(args, oldest_shown: str) -> str:
+    query = {k: v for k, v in args.items() if k != "before"}
+    return url_for("history.evenings", **query, before=oldest_shown)
 
 
 def _utc(moment: datetime | None) -> str | None:

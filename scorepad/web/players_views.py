@@ -46,8 +46,8 @@ def _player_or_404(player_id: int) -> dict:
 def _player_page(player_id: int, errors=None, values=None, status=200):
     db = get_db()
     me = _player_or_404(player_id)
-    mates = [{**m, "record": store.side_record(db, [player_id, m["id"]])} for m in store.partners(db, player_id)]
-    others = [p for p in store.players(db) if p["id"] != player_id]
+    mates = [{**m, "record": m} for m in store.partners(db, player_id)]
+    others = [p for p in store.player_choices(db) if p["id"] != player_id]
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
                            others=others, recent=store.history_games(db, player_id, limit=10),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status
@@ -67,7 +67,7 @@ def rename(player_id: int):
     if not name:
         error = "A player needs a name."
     else:
-        same = next((p for p in store.players(db) if p["name"].casefold() == name.casefold()
+        same = next((p for p in store.player_choices(db) if p["name"].casefold() == name.casefold()
                      and p["id"] != player_id), None)
         if same:
             error = f"{same['name']} is another player already. To say they are the same person, merge them."

@@ -71,6 +71,11 @@ def test_a_game_of_family_double_deck_to_a_win(phone, live_server):
         record_played(phone, "Ann", 150, (100, 0), 50)
     expect(phone.locator(".winner-card h2")).to_have_text("Us win!")
     expect(phone.locator(".winner-card p").first).to_contain_text("Us reached 500 first (515 to 25)")
+    # the oldest hand's story is fetched when its row is opened
+    oldest = phone.locator(".hands details").last
+    oldest.locator("summary").click()
+    expect(oldest.locator(".explanation li").nth(2)).to_have_text(
+        "Bidders made 65 (meld 40 + counters 25) against a bid of 65: +65.")
     assert phone.locator("#hand-form").count() == 0
     no_sideways_scroll(phone)
     assert phone.js_errors == []

@@ -342,7 +342,10 @@ def test_editing_an_earlier_hand_rescores_revokes_the_win_and_keeps_the_change(c
     assert totals(page) == (495, 0)
     assert page.select_one(".winner-card") is None and page.select_one("#hand-form") is not None
     row = page.select_one(f"#hand-{hand_id}")
-    history = [li.get_text(" ", strip=True) for li in row.select(".history li")]
+    # hand 1 of 4 is older than the latest three: its story comes when the row is opened
+    assert row.select_one(".hand-detail")["hx-trigger"] == "toggle from:closest details once"
+    detail = parse(client.get(f"/games/{game_id}/hands/{hand_id}/detail", headers={"HX-Request": "true"}))
+    history = [li.get_text(" ", strip=True) for li in detail.select(".history li")]
     assert history[0].endswith("Recorded.")
     assert history[1].endswith("Bid 150 → 145; Counters 50 : 0 → 45 : 5")
     assert row.select_one(".badge-edited") is not None
@@ -443,3 +446,19 @@ def test_only_another_phones_change_is_announced_as_news(client, app):
     record(other, game_id, bidder="t1", bid=50, counters_1=50)
     news = parse(client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"}))
     assert "from another phone" in news.select_one("#live-notice").get_text(" ", strip=True).replace("\n    ", " ")
+
+
+def test_pages_and_assets_are_gzipped_for_clients_that_take_it(client):
+    import gzip
+
+    game_id = new_game(client)
+    plain = client.get(f"/games/{game_id}")
+    packed = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    assert len(packed.data) < len(plain.data) / 3
+    assert gzip.decompress(packed.data).count(b'id="hand-form"') == 1
+    css = parse(plain).select_one("link[rel=stylesheet]")["href"]
+    assert "?v=" in css  # content-hashed: phones may keep it for a year
+    with client.get(css, headers={"Accept-Encoding": "gzip"}) as asset:
+        assert asset.headers["Content-Encoding"] == "gzip"
+        assert asset.cache_control.max_age >= 30 * 24 * 3600

@@ -1,0 +1,416 @@
+"""Scorepad's benchmarks, in one command (`make bench`): prints a table of figures against the goals.
+
+1. A generated history of 10,000 finished games (about 200,000 hands) in a fresh database.
+2. The production server the README starts (`python -m scorepad`, waitress) on a loopback port.
+3. A club night: an open loop at 100 requests a second for a bounded time (phones polling their games,
+   hands recorded, pages and fragments opened, history and records looked at); latency per kind of request
+   is measured from the moment each request was due, so a slow server cannot hide its queue.
+4. The most it serves: a closed loop of 20 clients.
+5. The server's peak memory, the bytes of a game page's first load and of one recorded hand.
+6. In a real browser at a phone's size: taps and keystrokes for a typical played hand and for correcting one.
+
+Every loop is bounded in count and time and talks only to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import queue
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.history import generate  # noqa: E402
+
+MIX = [("poll", 55), ("game page", 10), ("fragment", 10), ("record hand", 5), ("history", 10), ("records", 10)]
+GOALS = {"median_ms": 10, "p99_ms": 50, "first_load_kb": 100, "taps": 12}
+
+
+# --- the server -------------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(database: str, port: int) -> subprocess.Popen:
+    env = {**os.environ, "SCOREPAD_DATABASE": database}
+    env.pop("SCOREPAD_PASSCODE", None)
+    process = subprocess.Popen([sys.executable, "-m", "scorepad", "--host", "127.0.0.1", "--port", str(port),
+                                "--no-qr"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def peak_memory_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+# --- a phone's HTTP ---------------------------------------------------------------------------------------
+
+class Session:
+    """One keep-alive connection and one cookie, as a phone has."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookie = ""
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+        headers = {**(headers or {}), **({"Cookie": self.cookie} if self.cookie else {})}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data, response
+
+
+class Table:
+    """What the load knows about the server: games to read, games to write to, and a CSRF token."""
+
+    def __init__(self, port: int, history: dict):
+        self.port = port
+        self.finished = list(range(1, history["finished"] + 1))
+        self.open = history["open_games"]
+        self.lock = threading.Lock()
+        self.expected = {}
+        self.etags = {}
+        setup = Session(port)
+        _, page, _ = setup.request("GET", "/games/new")
+        self.cookie = setup.cookie
+        self.csrf = re.search(rb'name="csrf-token" content="([^"]+)"', page)[1].decode()
+        for game_id in self.open:
+            _, page, response = setup.request("GET", f"/games/{game_id}")
+            self.expected[game_id] = int(re.search(rb'id="expected" name="expected" value="(\d+)"', page)[1])
+            self.etags[game_id] = re.search(rb'If-None-Match": "\\"(g\d+-v\d+)\\""', page)[1].decode()
+        _, page, _ = setup.request("GET", "/players/")
+        self.players = [int(x) for x in re.findall(rb'href="/players/(\d+)"', page)]
+
+    def session(self) -> Session:
+        s = Session(self.port)
+        s.cookie = self.cookie
+        return s
+
+
+def one_request(kind: str, table: Table, session: Session, rng: random.Random) -> int:
+    if kind == "poll":
+        game_id = rng.choice(table.open)
+        status, _, _ = session.request("GET", f"/games/{game_id}/live",
+                                       headers={"HX-Request": "true", "If-None-Match": f'"{table.etags[game_id]}"'})
+        return status
+    if kind == "game page":
+        return session.request("GET", f"/games/{rng.choice(table.finished[-500:])}")[0]
+    if kind == "fragment":
+        query = urllib.parse.urlencode({"bidder": "t0", "bid": "55", "meld_0": "30", "meld_1": "12",
+                                        "counters_0": "28", "counters_1": "22", "kind": "played"})
+        return session.request("GET", f"/games/{rng.choice(table.open)}/preview?{query}",
+                               headers={"HX-Request": "true"})[0]
+    if kind == "record hand":
+        with table.lock:
+            game_id = rng.choice(table.open)
+            expected = table.expected[game_id]
+            table.expected[game_id] += 1
+        body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex,
+                                       "expected": expected, "kind": "played", "bidder": "t0", "bid": "50",
+                                       "meld_0": "20", "meld_1": "0", "counters_0": "30",
+                                       "counters_1": "20"}).encode()
+        status = session.request("POST", f"/games/{game_id}/hands", body=body)[0]
+        if status != 303:
+            with table.lock:  # another writer got there first: learn the sheet's real length
+                table.expected[game_id] = max(table.expected[game_id], expected)
+        return status
+    if kind == "history":
+        return session.request("GET", "/history/")[0]
+    if kind == "records":
+        if rng.random() < 0.5:
+            return session.request("GET", "/players/")[0]
+        return session.request("GET", f"/players/{rng.choice(table.players)}")[0]
+    raise ValueError(kind)
+
+
+def pick(rng: random.Random) -> str:
+    return rng.choices([k for k, _ in MIX], [w for _, w in MIX])[0]
+
+
+# --- the loads --------------------------------------------------------------------------------------------
+
+def open_loop(table: Table, rate: float, seconds: float, workers: int = 32) -> dict:
+    """Requests due at fixed times; latency counts from when each was due (no coordinated omission)."""
+    due: queue.Queue = queue.Queue()
+    results = defaultdict(list)
+    errors = defaultdict(int)
+    lock = threading.Lock()
+
+    def worker(n: int):
+        session, rng = table.session(), random.Random(n)
+        while True:
+            item = due.get()
+            if item is None:
+                return
+            at, kind = item
+            delay = at - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            try:
+                status = one_request(kind, table, session, rng)
+            except OSError:
+                status = 599
+            elapsed = (time.perf_counter() - at) * 1000
+            with lock:
+                results[kind].append(elapsed)
+                if status >= 500 or status in (400, 409, 422):
+                    errors[kind] += 1
+
+    threads = [threading.Thread(target=worker, args=(n,), daemon=True) for n in range(workers)]
+    for t in threads:
+        t.start()
+    rng = random.Random(42)
+    start = time.perf_counter() + 0.5
+    count = int(rate * seconds)
+    for i in range(count):
+        due.put((start + i / rate, pick(rng)))
+    for _ in threads:
+        due.put(None)
+    for t in threads:
+        t.join(timeout=seconds + 60)
+    return {"latency": results, "errors": errors, "requests": count}
+
+
+def closed_loop(table: Table, clients: int, seconds: float) -> dict:
+    results = defaultdict(list)
+    errors = defaultdict(int)
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + seconds
+
+    def client(n: int):
+        session, rng = table.session(), random.Random(100 + n)
+        while time.perf_counter() < stop_at:
+            kind = pick(rng)
+            began = time.perf_counter()
+            try:
+                status = one_request(kind, table, session, rng)
+            except OSError:
+                status = 599
+            with lock:
+                results[kind].append((time.perf_counter() - began) * 1000)
+                if status >= 500 or status in (400, 409, 422):
+                    errors[kind] += 1
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    began = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 60)
+    total = sum(len(v) for v in results.values())
+    return {"latency": results, "errors": errors, "throughput": total / (time.perf_counter() - began)}
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+# --- bytes and taps -----------------------------------------------------------------------------------------
+
+def first_load_bytes(table: Table) -> dict:
+    session = table.session()
+    game_id = table.finished[-1]
+    _, html, _ = session.request("GET", f"/games/{game_id}", headers={"Accept-Encoding": "gzip"})
+    sizes = {"html": len(html)}
+    for ref in re.findall(rb'(?:href|src)="(/static/[^"]+\.(?:css|js))"', html):
+        _, body, _ = session.request("GET", ref.decode(), headers={"Accept-Encoding": "gzip"})
+        sizes[ref.decode().rsplit("/", 1)[1]] = len(body)
+    hands = len(re.findall(rb'class="hand[" ]', html))
+    return {"sizes": sizes, "total": sum(sizes.values()), "hands_on_sheet": hands}
+
+
+def recorded_hand_bytes(table: Table) -> dict:
+    """A hand as a phone with JavaScript records it: the POST, the 303, and the sheet it lands on."""
+    session = table.session()
+    game_id = table.open[0]
+    _, page, _ = session.request("GET", f"/games/{game_id}")
+    expected = re.search(rb'id="expected" name="expected" value="(\d+)"', page)[1].decode()
+    body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex, "expected": expected,
+                                   "kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0",
+                                   "counters_0": "30", "counters_1": "20"}).encode()
+    status, answer, response = session.request("POST", f"/games/{game_id}/hands", body=body)
+    _, landed, _ = session.request("GET", response.getheader("Location"), headers={"HX-Boosted": "true",
+                                                                                     "HX-Request": "true"})
+    return {"status": status, "sent": len(body), "received": len(answer) + len(landed)}
+
+
+def taps(port: int) -> dict:
+    """Taps and keystrokes in Debian's Chromium at 390×844 (Playwright), counted as the browser tests do."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return {"error": "playwright is not installed"}
+    chromium = os.environ.get("SCOREPAD_CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        return {"error": f"{chromium} is missing"}
+    base = f"http://127.0.0.1:{port}"
+    flags = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+             "--no-first-run", "--disable-quic", "--disable-sync"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=flags)
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page.goto(f"{base}/games/new")
+        page.get_by_role("button", name="Start the game").click()
+        page.wait_for_selector("#hand-form")
+        count = 0
+
+        def tap(locator):
+            nonlocal count
+            locator.click()
+            count += 1
+
+        def type_in(locator, text):
+            nonlocal count
+            tap(locator)
+            locator.press_sequentially(text)
+            count += len(text)
+
+        # A typical played hand: Us bid 55 in hearts, meld 30 and 12, Us took 28 counters.
+        tap(page.locator("#field-bidder .choice", has_text="Us"))
+        type_in(page.locator("#bid"), "55")
+        tap(page.locator("#field-trump .suit-choice.suit-H"))
+        type_in(page.locator("#meld_0"), "30")
+        type_in(page.locator("#meld_1"), "12")
+        type_in(page.locator("#counters_0"), "28")
+        page.locator("#preview .preview-score").wait_for()
+        tap(page.locator("button.save-button"))
+        page.wait_for_selector(".hands details")
+        played = count
+        # Correcting it: the counters were really 26.
+        count = 0
+        tap(page.locator(".hands details summary").first)
+        tap(page.get_by_role("link", name="Edit"))
+        page.wait_for_selector("#counters_0")
+        type_in(page.locator("#counters_0"), "26")
+        tap(page.get_by_role("button", name="Save changes"))
+        page.wait_for_selector(".badge-edited")
+        corrected = count
+        browser.close()
+    return {"played hand": played, "correct a hand": corrected}
+
+
+# --- the report ---------------------------------------------------------------------------------------------
+
+def report(title: str, run: dict, goals: bool) -> list[str]:
+    lines = [title, f"  {'kind':<13} {'n':>6} {'median ms':>10} {'p99 ms':>8} {'errors':>7}"]
+    for kind, _ in MIX:
+        values = run["latency"].get(kind, [])
+        if not values:
+            continue
+        median, p99 = statistics.median(values), percentile(values, 99)
+        mark = ""
+        if goals:
+            mark = "  ok" if median < GOALS["median_ms"] and p99 < GOALS["p99_ms"] else "  MISSED"
+        lines.append(f"  {kind:<13} {len(values):>6} {median:>10.1f} {p99:>8.1f} {run['errors'].get(kind, 0):>7}"
+                     f"{mark}")
+    return lines
+
+
+def _ok(met: bool) -> str:
+    return "ok" if met else "MISSED"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--rate", type=float, default=100.0, help="open-loop requests a second")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of each load")
+    parser.add_argument("--clients", type=int, default=20, help="closed-loop clients")
+    parser.add_argument("--no-browser", action="store_true")
+    args = parser.parse_args()
+
+    folder = tempfile.mkdtemp(prefix="scorepad-bench-")
+    database = str(Path(folder) / "bench.db")
+    began = time.perf_counter()
+    history = generate(database, games=args.games)
+    print(f"history: {history['finished']:,} finished games, {len(history['open_games'])} in progress, "
+          f"{history['hands']:,} hands, written in {time.perf_counter() - began:.1f} s "
+          f"({Path(database).stat().st_size / 2**20:.0f} MiB)", flush=True)
+    port = free_port()
+    server = start_server(database, port)
+    try:
+        table = Table(port, history)
+        # a short warm-up, so the first figures are not Python importing templates
+        open_loop(table, rate=50, seconds=2)
+        club = open_loop(table, rate=args.rate, seconds=args.seconds)
+        most = closed_loop(table, clients=args.clients, seconds=args.seconds)
+        memory = peak_memory_mb(server.pid)
+        load = first_load_bytes(table)
+        hand = recorded_hand_bytes(table)
+        tapped = {} if args.no_browser else taps(port)
+    finally:
+        server.kill()
+        server.wait()
+
+    lines = [f"Scorepad benchmarks · {os.cpu_count()} cores · python {sys.version.split()[0]}", ""]
+    lines += report(f"club night: open loop at {args.rate:.0f} requests/s for {args.seconds:.0f} s "
+                    f"({club['requests']} requests; goal: median < {GOALS['median_ms']} ms, "
+                    f"p99 < {GOALS['p99_ms']} ms)", club, goals=True)
+    lines += [""] + report(f"the most it serves: closed loop, {args.clients} clients for {args.seconds:.0f} s "
+                           f"→ {most['throughput']:.0f} requests/s", most, goals=False)
+    lines += ["", f"server peak memory (VmHWM): {memory:.0f} MiB",
+              f"first load of a game page ({load['hands_on_sheet']} hands on its sheet): "
+              f"{load['total'] / 1024:.1f} KiB = " + " + ".join(f"{k} {v / 1024:.1f}" for k, v in
+                                                           load["sizes"].items())
+              + f"  (goal < {GOALS['first_load_kb']} KB: {_ok(load['total'] < GOALS['first_load_kb'] * 1000)})",
+              f"one recorded hand: {hand['sent']} bytes sent, {hand['received'] / 1024:.1f} KiB received "
+              f"(the 303 and the sheet it lands on; answer {hand['status']})"]
+    if tapped:
+        if "error" in tapped:
+            lines.append(f"taps: not measured ({tapped['error']})")
+        else:
+            lines.append("taps and keystrokes at 390×844: " + ", ".join(f"{k} {v}" for k, v in tapped.items())
+                         + f"  (goal: a played hand in ≤ {GOALS['taps']}: "
+                         + ("ok" if tapped["played hand"] <= GOALS["taps"] else "MISSED") + ")")
+    print("\n".join(lines))
+    (Path(folder) / "results.json").write_text(json.dumps({"club": {k: v for k, v in club.items()
+                                                                     if k != "latency"}}, default=str))
+
+
+if __name__ == "__main__":
+    main()
