@@ -15,6 +15,7 @@ Every loop is bounded in count and time and talks only to 127.0.0.1.
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import json
 import os
@@ -114,6 +115,7 @@ class Table:
         self.lock = threading.Lock()
         self.expected = {}
         self.etags = {}
+        self.writing = {}  # one writer a game at a time, as at a table: a race is the resilience test's job
         setup = Session(port)
         _, page, _ = setup.request("GET", "/games/new")
         self.cookie = setup.cookie
@@ -122,6 +124,9 @@ class Table:
             _, page, response = setup.request("GET", f"/games/{game_id}")
             self.expected[game_id] = int(re.search(rb'id="expected" name="expected" value="(\d+)"', page)[1])
             self.etags[game_id] = re.search(rb'If-None-Match": "\\"(g\d+-v\d+)\\""', page)[1].decode()
+            self.writing[game_id] = threading.Lock()
+        # a finished game of about the median length, for the page-weight figures
+        self.typical_game = next(g for g in reversed(self.finished) if 18 <= hands_of(setup, g) <= 22)
         _, page, _ = setup.request("GET", "/players/")
         self.players = [int(x) for x in re.findall(rb'href="/players/(\d+)"', page)]
 
@@ -129,6 +134,11 @@ class Table:
         s = Session(self.port)
         s.cookie = self.cookie
         return s
+
+
+def hands_of(session: Session, game_id: int) -> int:
+    _, page, _ = session.request("GET", f"/games/{game_id}")
+    return len(re.findall(rb'<details class="hand', page))
 
 
 def one_request(kind: str, table: Table, session: Session, rng: random.Random) -> int:
@@ -145,18 +155,15 @@ def one_request(kind: str, table: Table, session: Session, rng: random.Random) -
         return session.request("GET", f"/games/{rng.choice(table.open)}/preview?{query}",
                                headers={"HX-Request": "true"})[0]
     if kind == "record hand":
-        with table.lock:
-            game_id = rng.choice(table.open)
-            expected = table.expected[game_id]
-            table.expected[game_id] += 1
-        body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex,
-                                       "expected": expected, "kind": "played", "bidder": "t0", "bid": "50",
-                                       "meld_0": "20", "meld_1": "0", "counters_0": "30",
-                                       "counters_1": "20"}).encode()
-        status = session.request("POST", f"/games/{game_id}/hands", body=body)[0]
-        if status != 303:
-            with table.lock:  # another writer got there first: learn the sheet's real length
-                table.expected[game_id] = max(table.expected[game_id], expected)
+        game_id = rng.choice(table.open)
+        with table.writing[game_id]:
+            body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex,
+                                           "expected": table.expected[game_id], "kind": "played", "bidder": "t0",
+                                           "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30",
+                                           "counters_1": "20"}).encode()
+            status = session.request("POST", f"/games/{game_id}/hands", body=body)[0]
+            if status == 303:
+                table.expected[game_id] += 1
         return status
     if kind == "history":
         return session.request("GET", "/history/")[0]
@@ -254,13 +261,14 @@ def percentile(values: list[float], p: float) -> float:
 
 def first_load_bytes(table: Table) -> dict:
     session = table.session()
-    game_id = table.finished[-1]
-    _, html, _ = session.request("GET", f"/games/{game_id}", headers={"Accept-Encoding": "gzip"})
-    sizes = {"html": len(html)}
-    for ref in re.findall(rb'(?:href|src)="(/static/[^"]+\.(?:css|js))"', html):
-        _, body, _ = session.request("GET", ref.decode(), headers={"Accept-Encoding": "gzip"})
-        sizes[ref.decode().rsplit("/", 1)[1]] = len(body)
-    hands = len(re.findall(rb'class="hand[" ]', html))
+    game_id = table.typical_game
+    _, packed, _ = session.request("GET", f"/games/{game_id}", headers={"Accept-Encoding": "gzip"})
+    html = gzip.decompress(packed) if packed[:2] == b"\x1f\x8b" else packed
+    sizes = {"html": len(packed)}
+    for ref in re.findall(rb'(?:href|src)="(/static/[^"]+\.(?:css|js)[^"]*)"', html):
+        _, body, _ = session.request("GET", ref.decode().replace("&amp;", "&"), headers={"Accept-Encoding": "gzip"})
+        sizes[ref.decode().split("?")[0].rsplit("/", 1)[1]] = len(body)
+    hands = len(re.findall(rb'<details class="hand', html))
     return {"sizes": sizes, "total": sum(sizes.values()), "hands_on_sheet": hands}
 
 
@@ -270,12 +278,13 @@ def recorded_hand_bytes(table: Table) -> dict:
     game_id = table.open[0]
     _, page, _ = session.request("GET", f"/games/{game_id}")
     expected = re.search(rb'id="expected" name="expected" value="(\d+)"', page)[1].decode()
+    table.expected[game_id] = int(expected) + 1
     body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex, "expected": expected,
                                    "kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0",
                                    "counters_0": "30", "counters_1": "20"}).encode()
     status, answer, response = session.request("POST", f"/games/{game_id}/hands", body=body)
-    _, landed, _ = session.request("GET", response.getheader("Location"), headers={"HX-Boosted": "true",
-                                                                                     "HX-Request": "true"})
+    _, landed, _ = session.request("GET", response.getheader("Location"), headers={
+        "HX-Boosted": "true", "HX-Request": "true", "Accept-Encoding": "gzip"})
     return {"status": status, "sent": len(body), "received": len(answer) + len(landed)}
 
 
@@ -310,15 +319,18 @@ def taps(port: int) -> dict:
             locator.press_sequentially(text)
             count += len(text)
 
-        # A typical played hand: Us bid 55 in hearts, meld 30 and 12, Us took 28 counters.
+        def keys(text):
+            nonlocal count
+            page.keyboard.type(text) if text != "Enter" else page.keyboard.press("Enter")
+            count += len(text) if text != "Enter" else 1
+
+        # A typical played hand, the quick way: tap Us (focus goes to the bid), 55, tap ♥ (focus goes to the
+        # bidders' meld), 30 ⏎ 12 ⏎ 28 ⏎ (the last Enter saves).
         tap(page.locator("#field-bidder .choice", has_text="Us"))
-        type_in(page.locator("#bid"), "55")
+        keys("55")
         tap(page.locator("#field-trump .suit-choice.suit-H"))
-        type_in(page.locator("#meld_0"), "30")
-        type_in(page.locator("#meld_1"), "12")
-        type_in(page.locator("#counters_0"), "28")
-        page.locator("#preview .preview-score").wait_for()
-        tap(page.locator("button.save-button"))
+        for text in ("30", "Enter", "12", "Enter", "28", "Enter"):
+            keys(text)
         page.wait_for_selector(".hands details")
         played = count
         # Correcting it: the counters were really 26.

@@ -234,6 +234,11 @@ def score_hand(rules: Rules, hand: Hand) -> HandResult:
     errors = validate_hand(rules, hand)
     if errors:
         raise InvalidHand(errors)
+    return _score(rules, hand)
+
+
+def _score(rules: Rules, hand: Hand) -> HandResult:
+    """Score a hand already known to be valid."""
     if hand.kind == "redeal":
         return HandResult((0, 0), None, ["Everyone passed: the hands are thrown in and the next dealer "
                                          "deals. Nobody scores."], scored_as="redeal")
@@ -464,7 +469,7 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = ("Team 1", "Team 2")
         errors = validate_hand(rules, hand)
         if errors:
             raise InvalidHand(errors, hand_number=number)
-        result = score_hand(rules, hand)
+        result = _score(rules, hand)
         totals = (totals[0] + result.points[0], totals[1] + result.points[1])
         results.append(result)
         running.append(totals)

@@ -171,6 +171,21 @@ def m005_records_counter(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m006_per_player_records(db: sqlite_utils.Database) -> None:
+    """Whether each seat's game is finished and won, kept on the seat, and a records version per player: the
+    records list reads one index, and a finished game refreshes only its four players' records."""
+    db.executescript("""
+    ALTER TABLE game_seats ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE game_seats ADD COLUMN won INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN records_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE game_seats SET
+        finished = (SELECT finished_at IS NOT NULL FROM games WHERE id = game_seats.game_id),
+        won = coalesce((SELECT winner = game_seats.team FROM games WHERE id = game_seats.game_id), 0);
+    CREATE INDEX game_seats_records ON game_seats (player_id, finished, won);
+    """)
+
+
 def refresh_results(db, game_id: int) -> None:
     db.execute("DELETE FROM team_results WHERE game_id = ?", [game_id])
     db.execute("DELETE FROM seat_results WHERE game_id = ?", [game_id])
@@ -181,6 +196,35 @@ def refresh_results(db, game_id: int) -> None:
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+_LOCAL = threading.local()
+
+
+def pooled(path: str) -> sqlite_utils.Database:
+    """This thread's connection to `path`, opened once and kept: a server thread serves many requests, and
+    opening a connection per request (and closing the last one, which checkpoints the WAL) costs more than
+    most requests do."""
+    pool = getattr(_LOCAL, "pool", None)
+    if pool is None:
+        pool = _LOCAL.pool = {}
+    db = pool.get(path)
+    if db is None:
+        db = pool[path] = connect(path)
+    return db
+
+
+def release(db: sqlite_utils.Database) -> None:
+    """Hand a pooled connection back after a request: nothing may stay open in it."""
+    if db.conn.in_transaction:
+        db.conn.rollback()
+
+
+def forget_pool() -> None:
+    """Close this thread's connections (a restore replaces the file under them)."""
+    for db in getattr(_LOCAL, "pool", {}).values():
+        db.close()
+    _LOCAL.pool = {}
 
 
 def connect(path: str) -> sqlite_utils.Database:
@@ -326,8 +370,9 @@ def rescore(db, game: GameRecord, hands: list[StoredHand], summaries: bool = Tru
     the game's totals and winner. Inside the caller's transaction; returns the GameState."""
     state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
     for stored, result in zip(hands, state.results, strict=True):
-        db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?",
-                   [result.points[0], result.points[1], outcome(result), stored.id])
+        kept = (result.points[0], result.points[1], outcome(result))
+        if stored.kept != kept:  # most hands score as before: only what changed is written
+            db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?", [*kept, stored.id])
     save_summary(db, game.id, state.totals, len(hands), state.winner)
     if summaries:
         refresh_results(db, game.id)
@@ -342,8 +387,14 @@ def outcome(result) -> str:
     return result.scored_as
 
 
-def bump_records(db) -> None:
+def bump_records(db, game_id: int | None = None, player_id: int | None = None) -> None:
+    """Records changed: everyone's list, and the records of the game's players (or of one player)."""
     db.execute("UPDATE counters SET value = value + 1 WHERE name = 'records'")
+    if game_id is not None:
+        db.execute("UPDATE players SET records_version = records_version + 1 "
+                   "WHERE id IN (SELECT player_id FROM game_seats WHERE game_id = ?)", [game_id])
+    if player_id is not None:
+        db.execute("UPDATE players SET records_version = records_version + 1 WHERE id = ?", [player_id])
 
 
 def records_version(db) -> int:
@@ -355,7 +406,9 @@ def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None)
     Records count finished games, so they change when a game is, or was, finished."""
     was_finished = db.execute("SELECT finished_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()[0]
     if was_finished or winner is not None:
-        bump_records(db)
+        bump_records(db, game_id=game_id)
+        db.execute("UPDATE game_seats SET finished = ?, won = coalesce(team = ?, 0) WHERE game_id = ?",
+                   [int(winner is not None), winner, game_id])
     db.execute(
         """UPDATE games SET total_0 = ?, total_1 = ?, hands_count = ?, winner = ?,
            finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END,
@@ -375,6 +428,7 @@ class StoredHand:
     created_at: str
     updated_at: str
     edits: int = 0  # changes after it was recorded
+    kept: tuple | None = None  # (points_0, points_1, outcome) as last stored beside the hand
 
 
 @dataclass(frozen=True)
@@ -403,7 +457,8 @@ def _stored(row: dict) -> StoredHand:
     hand = Hand(row["bidder"], row["bid"], (row["meld_0"], row["meld_1"]), counters, row["kind"],
                 row["renege_team"], bool(row["forced"]))
     return StoredHand(row["id"], row["seq"], hand, row["trump"], row["bidder_seat"], row["created_at"],
-                      row["updated_at"], row.get("edits", 0))
+                      row["updated_at"], row.get("edits", 0),
+                      (row.get("points_0"), row.get("points_1"), row.get("outcome")))
 
 
 def live_hands(db, game_id: int) -> list[StoredHand]:
@@ -470,9 +525,16 @@ _CACHE: dict = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def _cached(db, kind: str, key, compute):
+def _versions(db, player_ids) -> tuple:
+    marks = ", ".join("?" * len(player_ids))
+    return tuple(db.execute(f"SELECT id, records_version FROM players WHERE id IN ({marks}) ORDER BY id",
+                            list(player_ids)).fetchall())
+
+
+def _cached(db, kind: str, key, compute, players=None):
+    """`compute(db, key)` kept until the records it depends on change: those of `players`, or any."""
     path = db.execute("PRAGMA database_list").fetchone()[2]
-    version = records_version(db)
+    version = _versions(db, players) if players else records_version(db)
     slot = (path, kind, key)
     with _CACHE_LOCK:
         hit = _CACHE.get(slot)
@@ -494,7 +556,8 @@ def history_games(db, player_id: int | None = None, start: str | None = None, en
         where.append("g.created_at < ?")
         params.append(before)
     if player_id is not None:
-        where.append("g.id IN (SELECT game_id FROM game_seats WHERE player_id = ?)")
+        # EXISTS lets SQLite walk games newest first and stop at the page's end, however long the history
+        where.append("EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = ?)")
         params.append(player_id)
     if start:
         where.append("g.created_at >= ?")
@@ -518,12 +581,8 @@ def player_choices(db) -> list[dict]:
 
 def _players(db, _=None) -> list[dict]:
     return _rows(db, """
-        SELECT p.id, p.name,
-               count(DISTINCT CASE WHEN g.finished_at IS NOT NULL THEN g.id END) AS games,
-               count(DISTINCT CASE WHEN g.winner = s.team THEN g.id END) AS wins
-        FROM players p
-        LEFT JOIN game_seats s ON s.player_id = p.id
-        LEFT JOIN games g ON g.id = s.game_id
+        SELECT p.id, p.name, coalesce(sum(s.finished), 0) AS games, coalesce(sum(s.won), 0) AS wins
+        FROM players p LEFT JOIN game_seats s ON s.player_id = p.id
         GROUP BY p.id ORDER BY p.name COLLATE NOCASE""")
 
 
@@ -545,7 +604,7 @@ _STREAK = """(SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM (
 def side_record(db, player_ids: list[int]) -> dict:
     """Games, wins, win rate, hands bid, made, set, average bid, average meld, biggest hand, longest
     winning streak, for one player or a partnership, over every finished game."""
-    return _cached(db, "side", tuple(player_ids), _side_record)
+    return _cached(db, "side", tuple(player_ids), _side_record, players=tuple(player_ids))
 
 
 def _side_record(db, player_ids) -> dict:
@@ -577,7 +636,7 @@ def _side_record(db, player_ids) -> dict:
 
 def partners(db, player_id: int) -> list[dict]:
     """Everyone a player has partnered in a finished game, each with the partnership's record: one query."""
-    return _cached(db, "partners", player_id, _partners)
+    return _cached(db, "partners", player_id, _partners, players=(player_id,))
 
 
 def _partners(db, player_id: int) -> list[dict]:
@@ -617,7 +676,8 @@ def _partners(db, player_id: int) -> list[dict]:
 
 def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
     """Finished games between two sides (each a player or a partnership) and who won them."""
-    return _cached(db, "h2h", (tuple(side_a), tuple(side_b)), lambda db, key: _head_to_head(db, *key))
+    return _cached(db, "h2h", (tuple(side_a), tuple(side_b)), lambda db, key: _head_to_head(db, *key),
+                   players=tuple(side_a) + tuple(side_b))
 
 
 def _head_to_head(db, side_a, side_b) -> dict:
@@ -636,7 +696,7 @@ def _head_to_head(db, side_a, side_b) -> dict:
 def rename_player(db, player_id: int, name: str) -> None:
     with db.atomic():
         db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
-        bump_records(db)
+        bump_records(db, player_id=player_id)
         db.execute("UPDATE games SET version = version + 1 WHERE id IN "
                    "(SELECT game_id FROM game_seats WHERE player_id = ?)", [player_id])
 
@@ -655,6 +715,11 @@ def merge_players(db, source_id: int, target_id: int) -> None:
         if shared:
             raise MergeRefused(f"Both played in game {shared[0]}, in different seats: they are two people.")
         db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
+        bump_records(db, player_id=target_id)
+        # the target's partners now have a different partner on record
+        db.execute("UPDATE players SET records_version = records_version + 1 WHERE id IN (SELECT mate.player_id "
+                   "FROM game_seats me JOIN game_seats mate ON mate.game_id = me.game_id WHERE me.player_id = ?)",
+                   [target_id])
         for seat in range(4):
             db.execute(f"UPDATE games SET seat_{seat} = ?, version = version + 1 WHERE seat_{seat} = ?",
                        [target_id, source_id])
@@ -665,3 +730,27 @@ def merge_players(db, source_id: int, target_id: int) -> None:
 def edits_of_hand(db, hand_id: int) -> list[dict]:
     return _rows(db, "SELECT at, action, before, after, summary FROM hand_edits WHERE hand_id = ? ORDER BY id",
                  [hand_id])
+
+
+def warm_records(path: str, player_ids: list[int] | None = None) -> None:
+    """Compute and cache records ahead of the first look: everyone's at start-up, a game's four players' when it
+    finishes. Run on a thread of its own, with a connection of its own."""
+    db = connect(path)
+    try:
+        players(db)
+        ids = player_ids if player_ids is not None else [p["id"] for p in player_choices(db)]
+        for player_id in ids:
+            side_record(db, [player_id])
+            partners(db, player_id)
+    except sqlite3.Error:
+        pass  # warming is a courtesy: the page computes what it needs itself
+    finally:
+        db.close()
+
+
+def warm_in_background(path: str, player_ids: list[int] | None = None) -> None:
+    threading.Thread(target=warm_records, args=(path, player_ids), daemon=True, name="warm-records").start()
+
+
+def seated_players(db, game_id: int) -> list[int]:
+    return [r[0] for r in db.execute("SELECT player_id FROM game_seats WHERE game_id = ?", [game_id])]

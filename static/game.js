@@ -40,15 +40,47 @@
     }
   });
 
-  // Enter in a number field moves to the next one (the phone keypad's "next"), and saves from the last.
+  // The fields in the order a hand is told at the table: bid, the bidders' meld, the other team's meld, the
+  // bidders' counters (the other team's fill in). Fields of another kind of hand are skipped.
+  function bidderTeam(form) {
+    var picked = form.querySelector("input[name=bidder]:checked");
+    if (!picked) return 0;
+    return /^(s1|s3|t1)$/.test(picked.value) ? 1 : 0;
+  }
+
+  function sequence(form) {
+    var b = bidderTeam(form), o = 1 - b;
+    return ["bid", "meld_" + b, "meld_" + o, "counters_" + b].map(function (name) {
+      return form.elements[name];
+    }).filter(function (el) { return el && el.offsetParent !== null; });
+  }
+
+  function focusField(el) {
+    if (el) { el.focus(); el.select(); }
+  }
+
+  // One tap chooses and moves on: the bidder leads to the bid, trump to the bidders' meld.
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (!el.form || el.form.id !== "hand-form") return;
+    if (el.name === "bidder") focusField(el.form.elements.bid);
+    if (el.name === "trump") focusField(sequence(el.form)[1]);
+  });
+
+  // Enter (the keypad's "next") moves along the sequence, and from its last field saves the hand.
   document.addEventListener("keydown", function (event) {
     var el = event.target;
     if (event.key !== "Enter" || !el.matches || !el.matches("#hand-form input[inputmode=numeric]")) return;
-    var inputs = numericInputs(el.form);
-    var next = inputs[inputs.indexOf(el) + 1];
-    if (next) {
-      event.preventDefault();
-      next.focus();
+    event.preventDefault();
+    var order = sequence(el.form);
+    var at = order.indexOf(el);
+    if (at >= 0 && at + 1 < order.length) {
+      focusField(order[at + 1]);
+    } else {
+      var inputs = numericInputs(el.form);
+      var next = inputs[inputs.indexOf(el) + 1];
+      if (next && at < 0) focusField(next);
+      else el.form.requestSubmit(el.form.querySelector(".save-button"));
     }
   });
 })();

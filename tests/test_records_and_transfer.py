@@ -329,3 +329,13 @@ def test_restore_puts_a_backup_back_and_refuses_a_damaged_one(db, tmp_path):
     with pytest.raises(transfer.ImportRefused, match="Nothing was changed"):
         transfer.restore(str(junk), live)
     assert [g.teams[0] for g in store.history_games(db)] == ["Before"]
+
+
+def test_records_are_warmed_ahead_of_the_first_look(db, history):
+    _, p = history
+    path = db.execute("PRAGMA database_list").fetchone()[2]
+    store._CACHE.clear()
+    store.warm_records(path)
+    kinds = {(kind, key) for (where, kind, key) in store._CACHE if where == path}
+    assert ("players", None) in kinds
+    assert all(("side", (i,)) in kinds and ("partners", i) in kinds for i in p.values())

@@ -11,14 +11,14 @@ from .. import store
 
 def get_db():
     if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"])
+        g.db = store.pooled(current_app.config["DATABASE"])
     return g.db
 
 
 def close_db(_error=None) -> None:
     db = g.pop("db", None)
     if db is not None:
-        db.close()
+        store.release(db)
 
 
 @click.command("init-db")
@@ -31,5 +31,7 @@ def init_db_command() -> None:
 
 def init_app(app) -> None:
     store.migrate(app.config["DATABASE"])
+    if not app.testing:
+        store.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)

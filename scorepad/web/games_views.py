@@ -188,9 +188,9 @@ def record(game_id: int):
     if token and store.hand_by_token(db, token):
         flash("That hand was already saved (a second tap or a retry); it is on the sheet once.")
         return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
-    sheet = _sheet(game)
-    parsed = parse_hand(request.form, game.rules, game.first_dealer, len(sheet.rows), game.has_players)
-    if sheet.finished:
+    # the game's kept summary says how many hands and whether it is won: no need to fold the sheet here
+    parsed = parse_hand(request.form, game.rules, game.first_dealer, game.hands_count, game.has_players)
+    if game.winner is not None:
         return _game_page(game, message="The game is over: it takes no more hands. Edit or delete a hand "
                                         "to reopen it, or start a rematch.", status=409)
     if parsed.errors:
@@ -202,12 +202,11 @@ def record(game_id: int):
         with store.write_lock(db):
             if store.hand_by_token(db, token):
                 raise _AlreadySaved
-            hands = store.live_hands(db, game_id)
-            if len(hands) + 1 != int(expected):
-                raise _Conflict(len(hands))
-            play_game(game.rules, [h.hand for h in hands] + [parsed.entry.hand], names=game.teams)
+            count = db.execute("SELECT hands_count FROM games WHERE id = ?", [game_id]).fetchone()[0]
+            if count + 1 != int(expected):
+                raise _Conflict(count)
             store.insert_hand(db, game_id, token, parsed.entry)
-            store.rescore(db, game, store.live_hands(db, game_id))
+            store.rescore(db, game, store.live_hands(db, game_id))  # a GameOver here undoes the insert
     except _AlreadySaved:
         flash("That hand was already saved (a second tap or a retry); it is on the sheet once.")
         return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
@@ -219,13 +218,18 @@ def record(game_id: int):
     except GameOver:
         game = _load(game_id)
         return _game_page(game, message="The game is over: it takes no more hands.", status=409)
-    _wrote(game_id)
+    _wrote(game_id, game.winner is not None)
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
 
 
-def _wrote(game_id: int) -> None:
-    """Remember the version this device's own change made, so its poll does not announce it as news."""
-    session["wrote"] = [game_id, store.game_version(get_db(), game_id)]
+def _wrote(game_id: int, was_won: bool) -> None:
+    """Remember the version this device's own change made, so its poll does not announce it as news; and when
+    the game's end changed, refresh its players' records before anyone looks."""
+    db = get_db()
+    session["wrote"] = [game_id, store.game_version(db, game_id)]
+    now_won = store.load_game(db, game_id).winner is not None
+    if (was_won or now_won) and not current_app.testing:
+        store.warm_in_background(current_app.config["DATABASE"], store.seated_players(db, game_id))
 
 
 class _AlreadySaved(Exception):
@@ -290,7 +294,7 @@ def save_hand(game_id: int, hand_id: int):
             "after the winning one first, then make this change."))
     except InvalidHand as exc:
         return _edit_page(game, sheet, row, parsed.values, exc.errors, status=422)
-    _wrote(game_id)
+    _wrote(game_id, game.winner is not None)
     flash(f"Hand {row.number} changed: {summary}")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
 
@@ -323,7 +327,7 @@ def delete_hand(game_id: int, hand_id: int):
         return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(), message=(
             "Without this hand the game would be won before the last hands on the sheet. Delete the later "
             "hands first.")), 409
-    _wrote(game_id)
+    _wrote(game_id, game.winner is not None)
     flash(f"Hand {row.number} deleted. Its record stays in the history below the sheet.")
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
 

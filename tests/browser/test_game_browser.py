@@ -157,3 +157,24 @@ def test_the_whole_game_works_without_javascript(browser, live_server):
     page.get_by_role("button", name=re.compile("Record hand 1")).click()
     expect(page.locator("#total-1")).to_have_text("50")
     context.close()
+
+
+def test_the_quick_way_through_a_hand_counts_13_taps_and_keys(phone, live_server):
+    """Tap the bidder, type the bid, tap trump, type the meld and counters with the keypad's Enter between."""
+    start_game(phone, live_server)
+    taps = Taps(phone)
+    taps.tap(phone.locator("#field-bidder .choice", has_text="Them"))
+    expect(phone.locator("#bid")).to_be_focused()
+    phone.keyboard.type("55")
+    taps.count += 2
+    taps.tap(phone.locator("#field-trump .suit-choice.suit-S"))
+    expect(phone.locator("#meld_1")).to_be_focused()  # the bidders' meld first
+    for text, then in (("30", "#meld_0"), ("12", "#counters_1"), ("28", None)):
+        phone.keyboard.type(text)
+        phone.keyboard.press("Enter")
+        taps.count += len(text) + 1
+        if then:
+            expect(phone.locator(then)).to_be_focused()
+    expect(phone.locator("#total-1")).to_have_text("58")  # saved from the last field
+    expect(phone.locator("#total-0")).to_have_text("22")
+    assert taps.count == 13
