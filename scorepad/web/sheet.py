@@ -81,10 +81,12 @@ class Sheet:
         limit = self.game.rules.hands_limit
         return None if limit is None else max(0, limit - self.state.hands_scored)
 
-    def bidder_choices(self) -> list[tuple[str, str, int]]:
-        """(form value, label, team) for each tap target: the four players, or the two teams."""
+    def bidder_choices(self, hands_before: int | None = None) -> list[tuple[str, str, int]]:
+        """(form value, label, team) for each tap target: the four players in the bidding order of the hand
+        after `hands_before` hands (the next one by default), or the two teams."""
         if self.game.has_players:
-            order = [(self.first_bidder_seat + i) % 4 for i in range(4)]  # in bidding order
+            dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before)
+            order = [(first_bidder(dealer) + i) % 4 for i in range(4)]
             return [(f"s{s}", self.seat(s), team_of(s)) for s in order]
         return [(f"t{t}", self.game.teams[t], t) for t in (0, 1)]
 

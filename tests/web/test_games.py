@@ -98,6 +98,11 @@ def test_named_players_deal_in_turn_and_bid_by_tap(client):
     page = parse(client.get(f"/games/{game_id}"))
     assert page.select_one(".scoreboard .deal").get_text(strip=True) == "Dan deals · Ann bids first"
     assert totals(page) == (20, 50)
+    # editing hand 1 offers its own bidding order, not the next hand's
+    hand_id = page.select_one(".hands details")["id"].split("-")[1]
+    edit = parse(client.get(f"/games/{game_id}/hands/{hand_id}/edit"))
+    assert [label.get_text(strip=True) for label in edit.select("#field-bidder .choice")] == ["Dan", "Ann", "Bob",
+                                                                                             "Cat"]
 
 
 def test_house_rules_are_kept_with_the_game_and_shown_in_words(client, app):

@@ -1,0 +1,17 @@
+"""The benchmark still runs (tiny, no browser). It asserts no timing: figures are the benchmark's to print."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_benchmark_runs_end_to_end_and_prints_its_table():
+    done = subprocess.run([sys.executable, "bench/run.py", "--games", "60", "--seconds", "1", "--rate", "20",
+                           "--clients", "2", "--no-browser"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    for kind in ("poll", "game page", "fragment", "record hand", "history", "records"):
+        assert f"  {kind} " in out
+    assert "server peak memory" in out and "first load of a game page" in out and "one recorded hand" in out
