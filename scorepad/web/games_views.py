@@ -139,7 +139,7 @@ def _preview(game, sheet, values):
         notes.append(("ok" if total == hand_points else "warn",
                       f"Counters add up to {total} of {hand_points}."))
     if parsed.entry is None:
-        hand = _partial_hand(parsed, values)
+        hand = _partial_hand(values)
         if hand is not None:
             reason = auto_throw_in_reason(game.rules, hand)
             if reason:
@@ -149,10 +149,10 @@ def _preview(game, sheet, values):
     totals = tuple(a + b for a, b in zip(sheet.state.totals, result.points, strict=True))
     if result.automatic_throw_in:
         notes.append(("warn", result.explanation[0] + " No counters are needed."))
-    return {"result": result, "totals": totals, "notes": notes, "bidder": parsed.entry.hand.bidder}
+    return {"result": result, "totals": totals, "notes": notes}
 
 
-def _partial_hand(parsed, values):
+def _partial_hand(values):
     """Enough of a hand (bidder, bid, bidders' meld) to tell an automatic throw-in, or None."""
     bidder, _ = bidder_of(values.get("bidder", ""))
     bid = number(values.get("bid"))
