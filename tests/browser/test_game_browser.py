@@ -51,7 +51,10 @@ def record_played(page, bidder, bid, meld, counters_of_bidder, trump="♥", taps
     bidder_team = 0 if page.locator("#field-bidder input:checked").get_attribute("value") in ("t0", "s0", "s2") else 1
     taps.type(page.locator(f"#counters_{bidder_team}"), str(counters_of_bidder))
     expect(page.locator("#preview .preview-score")).to_be_visible()
+    number = int(page.locator("#expected").get_attribute("value"))
     taps.tap(page.locator("button.save-button"))
+    # the saved sheet is in place before anything else is tapped
+    expect(page.locator(f"#expected[value='{number + 1}'], .winner-card").first).to_be_attached()
     return taps
 
 
@@ -118,6 +121,18 @@ def test_a_refused_input_keeps_its_value_and_says_why(phone, live_server):
     assert phone.locator("#counters_1").input_value() == "18"
     expect(phone.locator("#total-0")).to_have_text("0")
     no_sideways_scroll(phone)
+
+
+def test_the_form_takes_no_taps_while_its_hand_is_being_saved(phone, live_server):
+    start_game(phone, live_server)
+    phone.route("**/hands", lambda route: (phone.wait_for_timeout(600), route.continue_()))  # a slow network
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#counters_0", "50")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#hand-form")).to_have_class("htmx-request")
+    expect(phone.locator("#hand-form")).to_have_css("pointer-events", "none")
+    expect(phone.locator("#total-0")).to_have_text("50")
+    phone.unroute("**/hands")
 
 
 def test_fields_that_do_not_apply_disappear(phone, live_server):
