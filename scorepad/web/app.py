@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import gzip
-import hashlib
 import os
 import secrets
 from datetime import datetime
 from pathlib import Path
 
-from flask import Flask, current_app, render_template, request, url_for
+from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
+from .assets import asset_url
 
 csrf = CSRFProtect()
 
@@ -64,7 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.after_request(compress)
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
-    app.jinja_env.globals["asset"] = _asset_url
+    app.jinja_env.globals["asset"] = asset_url
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["local_time"] = _local_time
@@ -73,17 +73,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(CSRFError, _csrf_failed)
     app.register_error_handler(500, _server_error)
     return app
-
-
-_ASSET_HASHES: dict[str, str] = {}
-
-
-def _asset_url(filename: str) -> str:
-    """A static file's URL with its content hash, so phones may keep it for a year and still see a change."""
-    if filename not in _ASSET_HASHES:
-        data = (Path(current_app.static_folder) / filename).read_bytes()
-        _ASSET_HASHES[filename] = hashlib.sha256(data).hexdigest()[:10]
-    return url_for("static", filename=filename, v=_ASSET_HASHES[filename])
 
 
 COMPRESSIBLE = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",

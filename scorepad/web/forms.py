@@ -127,36 +127,35 @@ def hand_values(entry: HandEntry) -> dict[str, str]:
 
 # --- a new game ----------------------------------------------------------------------------------------------
 
-# House rules a game can change, each with its kind of input. Blank means "as the rule set says".
+# House rules a game can change, each with its kind of input: "number", "bool", or its choices. Blank, the
+# first choice of every list on the page, means "as the rule set says".
 HOUSE_RULES = [
     ("target", "Game to", "number"),
     ("hands_limit", "Or a fixed number of hands", "number"),
-    ("floor", "A team far behind loses", {"": "As the rule set says", "none": "No losing floor",
+    ("floor", "A team far behind loses", {"none": "No losing floor",
                                            "minus_target": "At minus the game score"}),
     ("min_bid", "Minimum bid", "number"),
     ("check_bid_steps", "Check bid steps", "bool"),
-    ("all_pass", "When everyone passes", {"": "As the rule set says", "dealer_stuck": "The dealer is stuck",
+    ("all_pass", "When everyone passes", {"dealer_stuck": "The dealer is stuck",
                                           "redeal": "Throw in and redeal"}),
     ("min_meld", "Meld needed to be on the board", "number"),
     ("save_counters", "Counters needed to save meld (1 = any counter)", "number"),
     ("unsaved_counters_score", "Counters score even when meld is not saved", "bool"),
     ("opponents_score_when_made", "Opponents score when the bidders make it", "bool"),
-    ("set_penalty", "A set costs the bidders", {"": "As the rule set says", "bid": "The bid",
+    ("set_penalty", "A set costs the bidders", {"bid": "The bid",
                                                  "meld_and_counters": "Their meld and counters",
                                                  "chips": "Nothing: opponents score the bid (chips)"}),
-    ("throw_in_penalty", "A throw-in costs the bidders", {"": "As the rule set says", "bid": "The bid",
+    ("throw_in_penalty", "A throw-in costs the bidders", {"bid": "The bid",
                                                           "meld": "Their meld"}),
-    ("throw_in_award", "On a throw-in the opponents get", {"": "As the rule set says",
-                                                            "meld_plus_bonus": "Their meld + the card bonus",
+    ("throw_in_award", "On a throw-in the opponents get", {"meld_plus_bonus": "Their meld + the card bonus",
                                                             "meld": "Their meld only", "nothing": "Nothing"}),
-    ("no_marriage", "Bidder with no marriage in trump", {"": "As the rule set says",
-                                                         "throw_in": "Scored as a throw-in",
+    ("no_marriage", "Bidder with no marriage in trump", {"throw_in": "Scored as a throw-in",
                                                          "no_meld": "Loses the bid, nobody scores meld"}),
     ("forced_no_marriage_meld_only", "A stuck dealer without a marriage gives the opponents meld only", "bool"),
     ("auto_throw_in_margin", "Automatic throw-in when the bid is above meld plus", "number"),
     ("auto_throw_in_below_min_meld", "Automatic throw-in when the bidders are not on the board", "bool"),
     ("counter_step", "Counters are counted in steps of", "number"),
-    ("meld_table", "Meld table", {"": "As the rule set says", "002": "Family (002)",
+    ("meld_table", "Meld table", {"002": "Family (002)",
                                   "tournament": "Tournament", "000": "Bicycle (×10)",
                                   "004": "Single deck (×10)", "004-plain": "Single deck, no extra K/Q bonus"}),
 ]

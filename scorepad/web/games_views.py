@@ -11,19 +11,25 @@ from ..errors import GameOver, InvalidHand
 from ..rules import PRESETS, describe
 from ..scoring import Hand, auto_throw_in_reason, play_game, score_hand
 from ..seats import SEAT_NAMES, dealer_for
+from .assets import asset_url
 from .database import get_db
-from .forms import HOUSE_RULES, CsrfForm, bidder_of, hand_values, new_game_values, number, parse_hand, parse_new_game
+from .forms import (
+    HAND_FIELDS,
+    HOUSE_RULES,
+    CsrfForm,
+    bidder_of,
+    hand_values,
+    new_game_values,
+    number,
+    parse_hand,
+    parse_new_game,
+)
 from .htmx import is_htmx, vary_on_htmx
 from .sheet import build_sheet
 
-
-def asset(filename: str) -> str:
-    return current_app.jinja_env.globals["asset"](filename)
-
 bp = Blueprint("games", __name__, url_prefix="/games")
 
-BLANK_HAND = {"kind": "played", "bidder": "", "trump": "", "meld_0": "", "meld_1": "", "counters_0": "",
-              "counters_1": "", "renege_team": "", "forced": ""}
+BLANK_HAND = {**dict.fromkeys(HAND_FIELDS, ""), "kind": "played"}
 
 
 # --- home and new game ---------------------------------------------------------------------------------------
@@ -39,9 +45,9 @@ def manifest():
         "name": "Scorepad", "short_name": "Scorepad", "start_url": url_for("home"), "display": "standalone",
         "background_color": "#0f3d2e", "theme_color": "#0f3d2e",
         "description": "Pinochle score keeper for the kitchen table.",
-        "icons": [{"src": asset("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
-                  {"src": asset("icon-192.png"), "sizes": "192x192", "type": "image/png"},
-                  {"src": asset("icon-512.png"), "sizes": "512x512", "type": "image/png"}],
+        "icons": [{"src": asset_url("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+                  {"src": asset_url("icon-192.png"), "sizes": "192x192", "type": "image/png"},
+                  {"src": asset_url("icon-512.png"), "sizes": "512x512", "type": "image/png"}],
     })
 
 
@@ -168,8 +174,7 @@ def preview(game_id: int):
     everything typed kept. Nothing is stored either way."""
     game = _load(game_id)
     source = request.form if request.method == "POST" else request.args
-    values = {**BLANK_HAND, "bid": "", **{k: str(v)[:40] for k, v in source.items() if k in BLANK_HAND or
-                                          k == "bid"}}
+    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in source.items() if k in BLANK_HAND}}
     if not is_htmx():
         return _game_page(game, values=values)
     sheet = _sheet(game)

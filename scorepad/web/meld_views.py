@@ -11,6 +11,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
 from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
+from .forms import HAND_FIELDS
 from .htmx import is_htmx, vary_on_htmx
 
 bp = Blueprint("meld", __name__, url_prefix="/meld")
@@ -23,8 +24,6 @@ TABLE_TITLES = {
     "004-plain": "Single deck, no extra K/Q bonus",
 }
 MELD_FIELDS = ("meld_0", "meld_1")
-HAND_FIELDS = ("kind", "bidder", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1", "renege_team",
-               "forced")
 
 
 @dataclass
