@@ -42,6 +42,9 @@ def test_typing_a_hand_counts_it_as_you_type(phone, live_server):
     phone.goto(f"{live_server}/meld/")
     phone.locator("textarea[name=cards]").fill("QS JD KS QS")
     expect(phone.locator("#meld-total")).to_have_text("8")
+    phone.locator(".suit-choice", has_text="♥").click()  # K-Q of spades is now a plain marriage
+    expect(phone.locator("#meld-total")).to_have_text("6")
+    assert phone.js_errors == []
     phone.locator("textarea[name=cards]").fill("QS JD XX")
     phone.wait_for_selector("#meld-error")
     assert "'XX' is not a card" in phone.locator("#meld-error").inner_text()
