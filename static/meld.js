@@ -26,6 +26,15 @@
     return out.join(" ");
   }
 
+  // A new trump changes the count, not the cards: ask for the result only, so that cards tapped meanwhile
+  // are never overwritten by an older copy of the hand.
+  document.addEventListener("change", function (event) {
+    var live = document.getElementById("meld-live");
+    if (live && window.htmx && event.target.name === "trump" && event.target.closest("#meld-calc")) {
+      live.dispatchEvent(new Event("tapped"));
+    }
+  });
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("#meld-grid button");
     var live = document.getElementById("meld-live");

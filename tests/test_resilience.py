@@ -5,6 +5,7 @@ Both run the real thing: `python -m scorepad` (waitress) in a subprocess on a lo
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import os
 import random
@@ -120,7 +121,7 @@ def keep_recording(phone, game_id, stop, answered) -> None:
             form = phone.hand_form(game_id)
             if phone.post(f"/games/{game_id}/hands", {**form, **HAND}) == 303:
                 answered.append(form["token"])
-        except OSError:
+        except (OSError, http.client.HTTPException):  # killed mid-answer: the server is gone
             return
 
 
