@@ -1,0 +1,111 @@
+"""What strangers type, read once: whole numbers, ids and names. Pure: no Flask, no database.
+
+Every number that comes in (a form field, a query argument, a path the router did not type) goes through
+`whole_number` or `record_id`, so "²", "٣", a 5,000-digit string and an id past SQLite's 64 bits are all
+answered the same way everywhere: a message for the player, never an exception from `int()` or SQLite.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_DIGITS = 12  # no score, bid or count comes near a trillion; a longer string is refused before int() sees it
+MAX_ID = 2**63 - 1  # SQLite's largest integer: an id beyond it cannot name a row
+MAX_NAME = 40  # a team or player name: fits a phone's score header and a printed sheet
+
+# Separators people type inside numbers ("1,500", "1 500", a thin space) and the signs they type before them.
+_SEPARATORS = re.compile(r"[,\u00a0\u2009\u202f ]")
+_MINUS = ("-", "\u2212")  # hyphen-minus, and the true minus sign the app itself prints
+
+
+class NotANumber(ValueError):
+    """What was typed is not a whole number in range; `str()` is a sentence for the player."""
+
+
+def whole_number(text: object, *, low: int | None = None, high: int | None = None,
+                 what: str = "This") -> int | None:
+    """A whole number from what was typed, or None for a blank. Raises `NotANumber` with a player's sentence.
+
+    Digits of any script that Unicode counts as decimal ("٣", "５") read as their value; "²", fractions and
+    words are refused, as is anything past `MAX_DIGITS` digits or outside [low, high].
+    """
+    if text is None:
+        return None
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise NotANumber(f"{what} must be a whole number.")
+    if isinstance(text, int):
+        value = text
+    else:
+        value = _read(text, what)
+        if value is None:
+            return None
+    if low is not None and value < low:
+        raise NotANumber(f"{what} must be at least {low}." if high is None
+                         else f"{what} must be from {low} to {high}.")
+    if high is not None and value > high:
+        raise NotANumber(f"{what} must be at most {high}." if low is None
+                         else f"{what} must be from {low} to {high}.")
+    return value
+
+
+def _read(text: str, what: str) -> int | None:
+    cleaned = _SEPARATORS.sub("", text.strip())
+    if not cleaned:
+        return None
+    sign = 1
+    if cleaned[0] in _MINUS:
+        sign, cleaned = -1, cleaned[1:]
+    elif cleaned[0] == "+":
+        cleaned = cleaned[1:]
+    if not cleaned or len(cleaned) > MAX_DIGITS:
+        raise NotANumber(f"{what} must be a whole number." if not cleaned
+                         else f"{what} is far too large to be a score.")
+    digits = []
+    for char in cleaned:
+        digit = unicodedata.decimal(char, None)
+        if digit is None:
+            raise NotANumber(f"{what} must be a whole number, written with digits (like 25).")
+        digits.append(str(digit))
+    return sign * int("".join(digits))
+
+
+def try_whole_number(text: object, **bounds) -> int | None:
+    """`whole_number`, with every refusal read as "not given" (for optional query arguments and filters)."""
+    try:
+        return whole_number(text, **bounds)
+    except NotANumber:
+        return None
+
+
+def record_id(text: object) -> int | None:
+    """A row id from a form or query argument (1 to 2^63 − 1), or None for anything else."""
+    return try_whole_number(text, low=1, high=MAX_ID)
+
+
+# Characters that have no place in a name: controls (C0, C1, DEL), and the bidi overrides and isolates that
+# can make a name display as something else (the "Trojan Source" family), plus zero-width spaces that make
+# two names look the same. The zero-width joiner stays: emoji such as a family of three are built with it.
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_INVISIBLE = set("\u200b\u200c\u2060\ufeff")
+_JOINER = "\u200d"
+
+
+def clean_name(text: object) -> str:
+    """A name as it will be kept: NFC-normalised, spaces collapsed and trimmed. Check it with `name_problem`."""
+    if not isinstance(text, str):
+        return ""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def name_problem(name: str, what: str = "A name") -> str | None:
+    """None when `name` (already cleaned) may be kept, else what is wrong with it, for the player."""
+    if len(name) > MAX_NAME:
+        return f"{what} can be at most {MAX_NAME} characters."
+    for char in name:
+        if char == _JOINER:
+            continue
+        if char in _BIDI or char in _INVISIBLE or unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            return f"{what} can hold letters, digits, spaces and punctuation, but not invisible or control " \
+                   f"characters."
+    return None

@@ -1,0 +1,95 @@
+"""The one number parser and the one name check: every number and name that comes in goes through these."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorepad.inputs import (
+    MAX_ID,
+    MAX_NAME,
+    NotANumber,
+    clean_name,
+    name_problem,
+    record_id,
+    try_whole_number,
+    whole_number,
+)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("25", 25), (" 25 ", 25), ("+25", 25), ("-40", -40), ("\u221280", -80), ("1,500", 1500), ("1 500", 1500),
+    ("1\u202f500", 1500), ("٣", 3), ("５０", 50), ("007", 7), ("", None), ("   ", None), (None, None), (12, 12),
+])
+def test_whole_numbers_are_read_as_people_type_them(text, value):
+    assert whole_number(text) == value
+
+
+@pytest.mark.parametrize("text", [
+    "²", "2²", "½", "1.5", "1e3", "twenty", "0x10", "--5", "+", "-", "5-", "1_000", "9" * 13, "9" * 5000,
+    "\u0661\u00b2", True, 1.5, [], {},
+])
+def test_anything_else_is_refused_with_a_sentence(text):
+    with pytest.raises(NotANumber) as refused:
+        whole_number(text, what="The bid")
+    assert str(refused.value).startswith("The bid ")
+
+
+def test_bounds_are_said_in_words():
+    with pytest.raises(NotANumber, match="from 0 to 50"):
+        whole_number("51", low=0, high=50, what="Counters")
+    with pytest.raises(NotANumber, match="at least 1"):
+        whole_number("0", low=1)
+    with pytest.raises(NotANumber, match="at most 9"):
+        whole_number("10", high=9)
+    assert whole_number("50", low=0, high=50) == 50
+
+
+@pytest.mark.parametrize("text, value", [
+    ("1", 1), (str(MAX_ID), None), ("0", None), ("-3", None), ("²", None), ("x", None), ("", None),
+    (str(MAX_ID + 1), None), ("9" * 40, None),
+])
+def test_record_ids_are_positive_and_fit_sqlite(text, value):
+    # MAX_ID itself has 19 digits: longer than any real id, so it is refused like every other huge string
+    assert record_id(text) == value
+
+
+def test_record_ids_of_sensible_size_pass():
+    assert record_id("123456789012") == 123456789012
+    assert try_whole_number("nope") is None
+
+
+@given(st.text(max_size=60))
+def test_the_parser_never_raises_anything_but_its_own_refusal(text):
+    try:
+        value = whole_number(text)
+    except NotANumber:
+        return
+    assert value is None or abs(value) < 10**12
+
+
+@given(st.integers(min_value=-(10**11), max_value=10**11))
+def test_every_printed_number_reads_back(n):
+    assert whole_number(str(n)) == n
+    assert whole_number(f"{n:,}") == n
+    assert whole_number(f"−{-n}" if n < 0 else str(n)) == n
+
+
+@pytest.mark.parametrize("raw, kept", [
+    ("  Ann  ", "Ann"), ("Ann   Marie", "Ann Marie"), ("Cafe\u0301", "Café"), (None, ""), ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
+])
+def test_names_are_cleaned(raw, kept):
+    assert clean_name(raw) == kept
+
+
+@pytest.mark.parametrize("name", [
+    "a" * (MAX_NAME + 1), "Ann\u202eevil", "Bo\u2066x\u2069", "Cy\x00", "Di\x1b[31m", "E\u200bd", "F\ufeff",
+    "G\x7f", "H\x85",
+])
+def test_names_with_hidden_characters_or_too_long_are_refused(name):
+    assert name_problem(name)
+
+
+@pytest.mark.parametrize("name", ["Ann", "Großmutter", "José-María", "李雷", "O'Brien & Co.", "a" * MAX_NAME,
+                                  "👨\u200d👩\u200d👧", "=1+1"])
+def test_ordinary_names_pass(name):
+    assert name_problem(name) is None
