@@ -1,0 +1,239 @@
+"""Every schema Scorepad has shipped upgrades to today's: databases made by each old commit's own code (see
+tests/fixtures/make_historic_databases.py) are opened by today's app and must keep every score and record."""
+
+import json
+import re
+import shutil
+import sqlite3
+import types
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from scorepad import create_app, store
+from scorepad.scoring import play_game, score_hand
+from tests.conftest import parse
+
+HISTORIC = sorted((Path(__file__).parent / "fixtures" / "historic").glob("*.db"))
+OLDEST = next(path for path in HISTORIC if path.name.startswith("fbb32c8"))  # games and hands, nothing derived
+
+
+@pytest.fixture(params=HISTORIC, ids=[path.stem for path in HISTORIC])
+def old(request, tmp_path):
+    """A copy of one historic database and what its own code recorded about it."""
+    path = tmp_path / request.param.name
+    shutil.copyfile(request.param, path)
+    return types.SimpleNamespace(path=str(path), **json.loads(request.param.with_suffix(".json").read_text()))
+
+
+@pytest.fixture
+def upgraded(old):
+    """The historic database opened by today's app (which migrates it), and its client."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": old.path})
+    return types.SimpleNamespace(old=old, app=app, client=app.test_client())
+
+
+@pytest.fixture
+def fresh(tmp_path):
+    path = str(tmp_path / "fresh.db")
+    store.migrate(path)
+    return path
+
+
+def schema(path: str) -> set:
+    with sqlite3.connect(path) as db:
+        return set(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+
+
+def applied(path: str) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return [row[0] for row in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+
+
+def test_the_fixtures_cover_every_schema_shipped_from_games_and_hands_to_per_player_records():
+    shipped = {path.name.split("-")[0]: json.loads(path.with_suffix(".json").read_text())["migrations"][-1]
+               for path in HISTORIC}
+    assert shipped == {"fbb32c8": "m002_games_and_hands", "9201e01": "m003_results_and_seats",
+                       "f0058ef": "m005_records_counter", "d77360e": "m006_per_player_records"}
+
+
+def test_an_upgraded_database_has_applied_every_migration(upgraded, fresh):
+    assert applied(upgraded.old.path) == applied(fresh)
+    assert applied(upgraded.old.path)[:len(upgraded.old.migrations)] == upgraded.old.migrations
+
+
+def test_an_upgraded_database_has_the_schema_of_a_fresh_one(upgraded, fresh):
+    assert schema(upgraded.old.path) == schema(fresh)
+
+
+def test_every_game_keeps_the_totals_and_winner_its_own_code_gave_it(upgraded):
+    db = store.connect(upgraded.old.path)
+    try:
+        for game in upgraded.old.games:
+            stored = store.load_game(db, game["id"])
+            assert (list(stored.totals), stored.winner, stored.hands_count) == \
+                (game["totals"], game["winner"], game["hands"]), game
+            assert (stored.finished_at is not None) == game["finished"]
+    finally:
+        db.close()
+    for game in upgraded.old.games:
+        page = parse(upgraded.client.get(f"/games/{game['id']}"))
+        shown = [int(page.select_one(f"#total-{t}").get_text().replace("−", "-")) for t in (0, 1)]
+        assert shown == game["totals"]
+
+
+def test_every_live_hand_carries_the_points_and_outcome_todays_scoring_gives_it(upgraded):
+    db = store.connect(upgraded.old.path)
+    try:
+        for game in upgraded.old.games:
+            record = store.load_game(db, game["id"])
+            hands = store.live_hands(db, game["id"])
+            state = play_game(record.rules, [h.hand for h in hands])
+            assert [h.kept for h in hands] == [(*r.points, store.outcome(r)) for r in state.results]
+            if hands:  # and the game's per-team summary beside them
+                rows = db.execute("SELECT count(*) FROM team_results WHERE game_id = ?", [game["id"]]).fetchone()
+                assert rows == (2,), game
+    finally:
+        db.close()
+
+
+def test_every_page_of_games_history_and_players_answers(upgraded):
+    client = upgraded.client
+    urls = ["/", "/history/", "/players/"]
+    urls += [f"/games/{game['id']}" for game in upgraded.old.games]
+    urls += [f"/history/games/{game['id']}" for game in upgraded.old.games]
+    links = parse(client.get("/players/")).select("a[href]")
+    player_urls = sorted({a["href"] for a in links if re.fullmatch(r"/players/\d+", a["href"])})
+    assert len(player_urls) == len(_named_players(upgraded.old.games))
+    for url in urls + player_urls:
+        assert client.get(url).status_code == 200, url
+
+
+def _named_players(games) -> set[str]:
+    return {name for game in games for name in game["players"] if name}
+
+
+def expected_records(games) -> dict[str, dict]:
+    """Games finished and won per player, from what the old code stored."""
+    records = {name: {"games": 0, "wins": 0} for name in _named_players(games)}
+    for game in games:
+        if not game["finished"]:
+            continue
+        for seat, name in enumerate(game["players"]):
+            if name:
+                records[name]["games"] += 1
+                records[name]["wins"] += game["winner"] == seat % 2
+    return records
+
+
+def test_records_count_the_finished_games_and_wins_of_every_player(upgraded):
+    expected = expected_records(upgraded.old.games)
+    assert sum(r["wins"] for r in expected.values()) > 0
+    db = store.connect(upgraded.old.path)
+    try:
+        listed = {p["name"]: {"games": p["games"], "wins": p["wins"]} for p in store.players(db)}
+        assert listed == expected
+        for player in store.players(db):
+            record = store.side_record(db, [player["id"]])  # read from the per-game summaries
+            assert (record["games"], record["wins"]) == (player["games"], player["wins"]), player["name"]
+            assert (record["biggest_hand"] is not None) == (player["games"] > 0), player["name"]
+    finally:
+        db.close()
+
+
+def a_hand(record, bidder: str) -> dict:
+    """A hand any of the presets accepts: the bidders meld 30 and take 30 of 50 counters (scaled)."""
+    scale = record.rules.hand_points // 50
+    return {"kind": "played", "bidder": bidder, "bid": str(record.rules.min_bid), "trump": "S",
+            "meld_0": str(30 * scale), "meld_1": str(10 * scale),
+            "counters_0": str(30 * scale), "counters_1": str(20 * scale)}
+
+
+def test_a_new_hand_can_be_recorded_on_every_game_in_progress(upgraded):
+    in_progress = [game for game in upgraded.old.games if not game["finished"]]
+    assert in_progress
+    for game in in_progress:
+        db = store.connect(upgraded.old.path)
+        try:
+            record = store.load_game(db, game["id"])
+        finally:
+            db.close()
+        form = parse(upgraded.client.get(f"/games/{game['id']}")).select_one("#hand-form")
+        hidden = {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
+        hand = a_hand(record, "s0" if record.has_players else "t0")
+        response = upgraded.client.post(f"/games/{game['id']}/hands", data={**hidden, **hand})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        db = store.connect(upgraded.old.path)
+        try:
+            after = store.load_game(db, game["id"])
+            points = score_hand(record.rules, store.live_hands(db, game["id"])[-1].hand).points
+        finally:
+            db.close()
+        assert after.hands_count == game["hands"] + 1
+        assert list(after.totals) == [game["totals"][t] + points[t] for t in (0, 1)]
+
+
+def test_a_second_start_finds_nothing_to_re_score_and_writes_nothing(upgraded):
+    store.forget_pool()  # the app's connections closed, so the file alone holds the database
+    before = Path(upgraded.old.path).read_bytes()
+    store.migrate(upgraded.old.path)
+    assert Path(upgraded.old.path).read_bytes() == before
+    db = store.connect(upgraded.old.path)
+    try:
+        assert store.rescore_stale(db) == []
+    finally:
+        db.close()
+
+
+def test_an_upgrade_cut_short_before_its_re_score_is_made_good_at_the_next_start(old):
+    db = store.connect(old.path)
+    try:
+        store.migrations.apply(db)  # the migrations alone, as if the power went before the re-score
+    finally:
+        db.close()
+    store.migrate(old.path)
+    db = store.connect(old.path)
+    try:
+        for game in old.games:
+            assert list(store.load_game(db, game["id"]).totals) == game["totals"]
+        assert db.execute("SELECT count(*) FROM hands WHERE deleted_at IS NULL AND points_0 IS NULL").fetchone() \
+            == (0,)
+    finally:
+        db.close()
+
+
+def test_a_game_todays_rules_cannot_fold_is_kept_as_stored_and_the_others_are_re_scored(tmp_path, caplog):
+    path = tmp_path / "odd.db"
+    shutil.copyfile(OLDEST, path)  # every game in it needs re-scoring
+    games = json.loads(OLDEST.with_suffix(".json").read_text())["games"]
+    with sqlite3.connect(path) as db:  # a bid no rule set allows, as if an old version had let it through
+        db.execute("UPDATE hands SET bid = 3 WHERE game_id = 4 AND seq = 1")
+    store.migrate(str(path))
+    assert "Game 4 kept as stored" in caplog.text
+    db = store.connect(str(path))
+    try:
+        for game in games:
+            assert list(store.load_game(db, game["id"]).totals) == game["totals"]
+        assert store.rescore_stale(db) == []  # tried again at every start, and still kept
+    finally:
+        db.close()
+
+
+def test_no_migration_calls_into_the_code_of_today(fresh):
+    """A migration is frozen history: it may use the database handle and builtins, never the store's functions,
+    dataclasses or shared SQL, which change with the app."""
+    live = {name for name, value in vars(store).items() if not name.startswith("m0") and
+            (callable(value) or isinstance(value, str)) and not isinstance(value, types.ModuleType)}
+    every = store.migrations.pending(sqlite_utils.Database(memory=True))
+    assert [migration.name for migration in every] == applied(fresh)
+    for migration in every:
+        assert not names_used(migration.fn.__code__) & live, migration.name
+
+
+def names_used(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= names_used(const)
+    return names
