@@ -15,6 +15,8 @@ from datetime import timedelta
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 
+from .paths import safe_path
+
 bp = Blueprint("passcode", __name__)
 
 # Requests that change nothing even though they are POSTs: the hand form's "Check" and "Count cards".
@@ -107,15 +109,13 @@ def _ask(problem: str | None, status: int):
 
 @bp.get("/unlock")
 def unlock_page():
-    return render_template("passcode.html", problem=None, carried=[("next", request.args.get("next", "/"))],
+    return render_template("passcode.html", problem=None, carried=[("next", safe_path(request.args.get("next")))],
                            action=url_for("passcode.unlock"), upload=False)
 
 
 @bp.post("/unlock")
 def unlock():
-    target = request.form.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
+    target = safe_path(request.form.get("next"))
     if configured() is None or unlocked():
         return redirect(target, 303)
     problem = _try(request.form.get("passcode", ""))
