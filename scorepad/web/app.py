@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
+from .guards import init_guards
 
 csrf = CSRFProtect()
 
@@ -47,6 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
+    init_guards(app)  # first: a request to a stranger's Host reaches no other check
     database.init_app(app)
     csrf.init_app(app)
     passcode.init_app(app)

@@ -1,6 +1,8 @@
 """A stranger on the same Wi-Fi, or a web page a guest opens: no redirect to another site, no answer to a name
 this machine does not have, no change sent from another site's page, and a passcode that cannot be guessed fast."""
 
+import ipaddress
+import logging
 import re
 from urllib.parse import urljoin, urlsplit
 
@@ -8,7 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorepad.web.guards import OwnHosts, machine_names
 from scorepad.web.paths import safe_path
+from scorepad.web.serve import banner
 from tests.conftest import parse
 from tests.web.test_games import csrf
 
@@ -103,3 +107,102 @@ def test_the_meld_calculator_carries_back_as_plain_ascii(client):
     response = client.get("/meld/", query_string={"back": "/games/é", "cards": "QS JD", "use": "1"},
                           headers={"HX-Request": "true"})
     assert response.headers["HX-Redirect"].startswith("/games/%C3%A9?meld_0=4")
+
+
+# --- DNS rebinding: only this machine's names and addresses, and the configured ones ----------------------------
+
+LAN = ipaddress.ip_address("192.168.1.20")
+
+
+class Clock:
+    def __init__(self, now: float = 1000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def lan_app(app):
+    """The app on a machine whose network address is 192.168.1.20 (until a test changes it)."""
+    app.extensions["scorepad_hosts"] = OwnHosts([], addresses=lambda: frozenset({LAN}))
+    return app
+
+
+NAME = sorted(machine_names() - {"localhost"})[0]
+
+
+@pytest.mark.parametrize("host, status", [
+    ("localhost", 200), ("LOCALHOST:8000", 200), ("127.0.0.1", 200), ("127.0.0.1:5000", 200), ("127.0.1.1", 200),
+    ("[::1]", 200), ("[::1]:8000", 200), (NAME, 200), (f"{NAME}.local:8000", 200), ("192.168.1.20:8000", 200),
+    ("evil.example", 400), ("evil.example:8000", 400), ("localhost.evil.example", 400), ("192.168.1.21:8000", 400),
+    ("[fe80::1]:8000", 400), ("", 400), ("localhost@evil.example", 400), ("evil.example/localhost", 400),
+])
+def test_only_this_machines_names_and_addresses_are_answered(lan_app, host, status):
+    response = lan_app.test_client().get("/", headers={"Host": host})
+    assert response.status_code == status
+
+
+def test_a_refused_address_says_which_setting_to_change_and_changes_nothing(lan_app, caplog):
+    caplog.set_level(logging.WARNING)
+    client = lan_app.test_client()
+    token = csrf(client)
+    response = client.post("/games/new", data={"csrf_token": token}, headers={"Host": "rebound.evil.example"})
+    assert response.status_code == 400
+    words = parse(response).select_one("main").get_text()
+    assert "rebound.evil.example" in words and "TRUSTED_HOSTS" in words and "SCOREPAD_TRUSTED_HOSTS" in words
+    assert parse(client.get("/")).select_one(".game-item") is None
+    assert any("rebound.evil.example" in r.message for r in caplog.records)
+
+
+def test_names_can_be_configured_in_the_instance_config_or_the_environment(tmp_path, monkeypatch):
+    from scorepad import create_app
+
+    monkeypatch.setenv("SCOREPAD_TRUSTED_HOSTS", " pinochle.lan , 10.8.0.1,[fd00::7]")
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"),
+                      "TRUSTED_HOSTS": ["scores.example.org", ".home.arpa"]})
+    client = app.test_client()
+    for host in ("scores.example.org", "pinochle.lan:8000", "10.8.0.1", "[fd00:0::7]:80", "pi.home.arpa"):
+        assert client.get("/", headers={"Host": host}).status_code == 200, host
+    for host in ("evil.example", "home.arpa.evil.example", "scores.example.org.evil.example"):
+        assert client.get("/", headers={"Host": host}).status_code == 400, host
+
+
+def test_a_new_address_from_dhcp_is_answered_within_seconds_and_the_old_one_no_longer():
+    clock, now_has, reads = Clock(), {LAN}, []
+
+    def addresses():
+        reads.append(clock.now)
+        return frozenset(now_has)
+
+    hosts = OwnHosts([], addresses=addresses, clock=clock)
+    assert hosts.accepts("192.168.1.20:8000") and not hosts.accepts("192.168.1.57:8000")
+    assert hosts.accepts("localhost") and hosts.accepts("evil.example") is False
+    assert len(reads) == 1  # read once, then kept for a few seconds
+    now_has = {ipaddress.ip_address("192.168.1.57")}
+    clock.now += 5
+    assert hosts.accepts("192.168.1.57:8000") and not hosts.accepts("192.168.1.20:8000")
+    assert len(reads) == 2
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1", "::1", "localhost"])
+def test_every_address_the_server_prints_opens_the_app(app, host):
+    urls = re.findall(r"http://\S+", banner(host, 8000, qr=False))
+    assert urls
+    client = app.test_client()
+    for url in urls:
+        assert client.get("/", base_url=url).status_code == 200, url
+
+
+def test_the_server_answers_to_the_name_it_was_told_to_listen_on(tmp_path, monkeypatch):
+    import waitress
+
+    from scorepad.web import serve
+
+    served = {}
+    monkeypatch.setenv("SCOREPAD_DATABASE", str(tmp_path / "x.db"))
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(app=app, **kw))
+    serve.main(["--host", "scorepad.example", "--port", "8123", "--no-qr"])
+    client = served["app"].test_client()
+    assert client.get("/", base_url="http://scorepad.example:8123/").status_code == 200
+    assert client.get("/", base_url="http://evil.example:8123/").status_code == 400
