@@ -48,7 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
-    init_guards(app)  # first: a request to a stranger's Host reaches no other check
+    init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
     database.init_app(app)
     csrf.init_app(app)
     passcode.init_app(app)

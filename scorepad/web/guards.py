@@ -1,8 +1,10 @@
-"""Checks that run before anything else on every request: who the request was addressed to.
+"""Checks that run before anything else on every request: who the request was addressed to, and where a change
+was sent from.
 
 DNS rebinding: a web page a guest opens on the same Wi-Fi can point a name of its own at this machine's address
 and then talk to Scorepad as if it were that site. Its requests still carry its own name in `Host`, so only the
-names and addresses this machine really has are answered.
+names and addresses this machine really has are answered. A change (any POST) that a browser says came from
+another site's page is refused too: the passcode and the CSRF token are not the only things standing in its way.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 READ_AGAIN_SECONDS = 5  # a Pi on DHCP may change address; reading the interfaces costs microseconds
 _HOST = re.compile(r"(?P<name>[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?", re.ASCII | re.IGNORECASE)
+SENT_FROM_HERE = ("same-origin", "none")  # Sec-Fetch-Site: a page of this site, or the user (a bookmark)
 
 
 def host_name(host: str) -> str | None:
@@ -115,6 +118,19 @@ def configured_hosts(setting, environment: str | None) -> list[str]:
     return [n.strip() for n in names if isinstance(n, str) and n.strip()]
 
 
+def own_origin() -> str:
+    return f"{request.scheme}://{request.host}".lower()
+
+
+def cross_site() -> bool:
+    """Whether the browser says this request was sent by a page of another site (or of no site: `null`)."""
+    fetched_from = request.headers.get("Sec-Fetch-Site")
+    if fetched_from is not None and fetched_from not in SENT_FROM_HERE:
+        return True
+    origin = request.headers.get("Origin")
+    return origin is not None and origin.lower() != own_origin()
+
+
 def refuse_other_hosts():
     """Before every request: one addressed to a name or address this server is not gets a page in words (400)
     and nothing else runs. A request naming no Host at all (HTTP/1.0, never a browser) goes on."""
@@ -128,6 +144,17 @@ def refuse_other_hosts():
         "SCOREPAD_TRUSTED_HOSTS environment variable (names separated by commas), then restart Scorepad.")), 400
 
 
+def refuse_cross_site_changes():
+    """Before every change: one a browser says another site's page sent gets a page in words (403) and nothing
+    else runs. Without Sec-Fetch-Site or Origin (curl, old browsers) the CSRF token decides, as before."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or not cross_site():
+        return None
+    current_app.logger.warning("Refused a %s to %s sent from another site", request.method, request.path)
+    return render_template("error.html", title="Sent from another site", message=(
+        "This change was sent by a page of another website, so Scorepad refused it and nothing was changed. "
+        "To make changes, open Scorepad itself on this network and try again.")), 403
+
+
 def init_guards(app) -> None:
     """Call before anything else registers a before_request hook: these checks must run first."""
     names = configured_hosts(app.config.get("TRUSTED_HOSTS"), os.environ.get("SCOREPAD_TRUSTED_HOSTS"))
@@ -135,3 +162,4 @@ def init_guards(app) -> None:
     # Werkzeug's own check knows no address that changes and cannot match an IPv6 one: ours replaces it.
     app.config["TRUSTED_HOSTS"] = None
     app.before_request(refuse_other_hosts)
+    app.before_request(refuse_cross_site_changes)

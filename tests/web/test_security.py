@@ -14,7 +14,7 @@ from scorepad.web.guards import OwnHosts, machine_names
 from scorepad.web.paths import safe_path
 from scorepad.web.serve import banner
 from tests.conftest import parse
-from tests.web.test_games import csrf
+from tests.web.test_games import csrf, form_of, hands_stored, new_game
 
 # --- redirects: only to a page of this site --------------------------------------------------------------------
 
@@ -206,3 +206,41 @@ def test_the_server_answers_to_the_name_it_was_told_to_listen_on(tmp_path, monke
     client = served["app"].test_client()
     assert client.get("/", base_url="http://scorepad.example:8123/").status_code == 200
     assert client.get("/", base_url="http://evil.example:8123/").status_code == 400
+
+
+# --- changes sent from another site's page -----------------------------------------------------------------------
+
+REFUSED = [{"Origin": "http://evil.example"}, {"Origin": "null"}, {"Origin": "http://localhost:8000"},
+           {"Origin": "https://localhost"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+           {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"}]
+ALLOWED = [{}, {"Origin": "http://localhost"}, {"Origin": "HTTP://LOCALHOST"},
+           {"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"}, {"Sec-Fetch-Site": "none"}]
+
+
+@pytest.mark.parametrize("headers, refused", [(h, True) for h in REFUSED] + [(h, False) for h in ALLOWED])
+def test_a_change_sent_from_another_sites_page_is_refused_in_words_and_watching_stays_open(app, client, headers,
+                                                                                            refused):
+    game_id = new_game(client)
+    data = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"}
+    response = client.post(f"/games/{game_id}/hands", data=data, headers=headers)
+    if refused:
+        assert response.status_code == 403
+        assert "another website" in parse(response).select_one("main").get_text()
+        assert hands_stored(app, game_id) == 0
+    else:
+        assert response.status_code == 303
+        assert hands_stored(app, game_id) == 1
+    assert client.get(f"/games/{game_id}", headers=headers).status_code == 200  # watching needs nothing
+
+
+def test_another_sites_page_cannot_spend_the_passcode_guesses(tmp_path):
+    from scorepad import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"), "PASSCODE": "clubs"})
+    client = app.test_client()
+    token = csrf(client)
+    for _ in range(10):
+        sent = client.post("/unlock", data={"csrf_token": token, "passcode": "nope"},
+                           headers={"Origin": "http://evil.example"})
+        assert sent.status_code == 403
+    assert client.post("/unlock", data={"csrf_token": token, "passcode": "clubs"}).status_code == 303
