@@ -244,3 +244,11 @@ def test_another_sites_page_cannot_spend_the_passcode_guesses(tmp_path):
                            headers={"Origin": "http://evil.example"})
         assert sent.status_code == 403
     assert client.post("/unlock", data={"csrf_token": token, "passcode": "clubs"}).status_code == 303
+
+
+# --- the session cookie ---------------------------------------------------------------------------------------------
+
+def test_the_session_cookie_stays_on_this_site_and_out_of_scripts(client):
+    cookie = client.get("/games/new").headers["Set-Cookie"]
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie
+    assert "Secure" not in cookie  # families serve plain http on their own network
