@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorepad.web import passcode
 from scorepad.web.guards import OwnHosts, machine_names
 from scorepad.web.paths import safe_path
 from scorepad.web.serve import banner
@@ -252,3 +253,72 @@ def test_the_session_cookie_stays_on_this_site_and_out_of_scripts(client):
     cookie = client.get("/games/new").headers["Set-Cookie"]
     assert "SameSite=Lax" in cookie and "HttpOnly" in cookie
     assert "Secure" not in cookie  # families serve plain http on their own network
+
+
+# --- passcode guesses from many addresses --------------------------------------------------------------------------
+
+@pytest.fixture
+def locked(tmp_path):
+    """A table with a passcode whose guess counter runs on a clock the test moves."""
+    from scorepad import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"), "PASSCODE": "clubs"})
+    app.clock = Clock()
+    app.extensions["scorepad_guesses"] = passcode.Guesses(clock=app.clock)
+    return app
+
+
+def guess(client, word: str, address: str):
+    return client.post("/unlock", data={"csrf_token": csrf(client), "passcode": word},
+                       environ_base={"REMOTE_ADDR": address})
+
+
+def test_many_addresses_share_one_budget_of_wrong_guesses_and_then_wait_longer_each_time(locked):
+    client = locked.test_client()
+    for n in range(passcode.EVERYONE_FREE_GUESSES):
+        assert guess(client, "nope", f"10.0.0.{n}").status_code == 403
+    for wait in passcode.LOCKOUT_SECONDS[:3]:
+        assert guess(client, "nope", "10.0.1.1" if wait == 2 else f"10.0.2.{wait}").status_code == 403
+        blocked = guess(client, "clubs", "10.0.9.9")  # even the right passcode, from a fresh address, waits
+        assert blocked.status_code == 429
+        assert parse(blocked).select_one("#passcode-error").get_text() == \
+            f"Too many wrong guesses. Wait {wait} seconds, then try again."
+        locked.clock.now += wait
+    assert guess(client, "clubs", "10.0.9.9").status_code == 303  # once the wait is over, the right one unlocks
+
+
+def test_wrong_guesses_older_than_a_minute_leave_the_shared_budget():
+    clock = Clock()
+    guesses = passcode.Guesses(clock=clock)
+    for n in range(passcode.EVERYONE_FREE_GUESSES):
+        guesses.wrong(f"10.0.0.{n}")
+    clock.now += passcode.EVERYONE_WINDOW_SECONDS
+    guesses.wrong("10.0.1.1")
+    assert guesses.wait_left("10.0.2.2") == 0
+    for n in range(passcode.EVERYONE_FREE_GUESSES - 1):
+        guesses.wrong(f"10.0.3.{n}")
+    assert guesses.wait_left("10.0.2.2") == 0  # twenty in the last minute: still free
+    guesses.wrong("10.0.4.4")
+    assert guesses.wait_left("10.0.2.2") == passcode.LOCKOUT_SECONDS[0]
+
+
+def test_one_address_still_waits_after_its_own_free_guesses(locked):
+    client = locked.test_client()
+    for _ in range(passcode.FREE_GUESSES + 1):
+        assert guess(client, "nope", "10.0.0.1").status_code == 403
+    assert guess(client, "clubs", "10.0.0.1").status_code == 429
+    assert guess(client, "clubs", "10.0.0.2").status_code == 303  # another device is not held up by this one
+
+
+def test_counts_for_more_addresses_than_are_kept_forget_the_oldest():
+    guesses = passcode.Guesses(clock=Clock())
+    assert guesses.wrong("10.0.0.1") == 1
+    for n in range(passcode.TRACKED_ADDRESSES):
+        guesses.wrong(f"fd00::{n:x}")
+    assert guesses.wrong("10.0.0.1") == 1
+    assert guesses.wrong(f"fd00::{passcode.TRACKED_ADDRESSES - 1:x}") == 2
+
+
+@pytest.mark.parametrize("refusal, status", [(passcode.WRONG, 403), (passcode.waiting(7), 429)])
+def test_a_refused_guess_carries_its_own_status(refusal, status):
+    assert refusal.status == status
