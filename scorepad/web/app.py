@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
+from .guards import init_guards
 
 csrf = CSRFProtect()
 
@@ -42,11 +43,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "scorepad.db"))
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a game evening is long; the token lives with the session
     app.config.setdefault("POLL_SECONDS", 3)
+    if app.config.get("SESSION_COOKIE_SAMESITE") is None:  # another site's page cannot send our session along
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     # Settings a Pi's service file can give without an instance/config.py.
     for name in ("DATABASE", "PASSCODE"):
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
+    init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
     database.init_app(app)
     csrf.init_app(app)
     passcode.init_app(app)

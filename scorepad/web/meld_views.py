@@ -13,6 +13,7 @@ from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, pa
 from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
 from .forms import HAND_FIELDS
 from .htmx import is_htmx, vary_on_htmx
+from .paths import safe_path
 
 bp = Blueprint("meld", __name__, url_prefix="/meld")
 
@@ -136,8 +137,8 @@ def _apply_taps(cards: list[Card], args, calc: Calculator) -> list[Card]:
 
 def _read_carry(args) -> dict:
     """The game form to return to: a local path, which team's meld, what partners already counted."""
-    back = args.get("back", "")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+    back = safe_path(args.get("back"), default="")
+    if not back:
         return {}
     target = args.get("field") if args.get("field") in MELD_FIELDS else "meld_0"
     try:

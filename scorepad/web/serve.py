@@ -30,9 +30,12 @@ def lan_addresses() -> list[str]:
     return sorted(set(found), key=lambda a: (a.startswith("127."), a))
 
 
+EVERY_INTERFACE = ("0.0.0.0", "")
+
+
 def banner(host: str, port: int, qr: bool = True) -> str:
-    addresses = lan_addresses() if host in ("0.0.0.0", "") else [host]
-    urls = [f"http://{a}:{port}/" for a in addresses] or [f"http://127.0.0.1:{port}/"]
+    addresses = lan_addresses() if host in EVERY_INTERFACE else [host]
+    urls = [f"http://{_in_url(a)}:{port}/" for a in addresses] or [f"http://127.0.0.1:{port}/"]
     lines = ["Scorepad is running. Open it on a phone on the same network:"]
     lines += [f"  {u}" for u in urls]
     if qr and not urls[0].startswith("http://127."):
@@ -50,6 +53,10 @@ def banner(host: str, port: int, qr: bool = True) -> str:
     return "\n".join(lines)
 
 
+def _in_url(host: str) -> str:
+    return f"[{host}]" if ":" in host else host  # an IPv6 address is bracketed in a URL
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scorepad", description="Serve Scorepad.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
@@ -63,6 +70,8 @@ def main(argv: list[str] | None = None) -> None:
     from scorepad import create_app
 
     app = create_app()
+    if args.host not in EVERY_INTERFACE:
+        app.extensions["scorepad_hosts"].trust(args.host)  # the address printed below is one the app answers to
     print(banner(args.host, args.port, qr=not args.no_qr), flush=True)
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorepad")
