@@ -11,6 +11,7 @@ from pathlib import Path
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from .. import words
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
 
@@ -67,6 +68,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["asset"] = asset_url
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
+    app.jinja_env.filters["possessive"] = words.possessive
     app.jinja_env.filters["local_time"] = _local_time
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
@@ -109,12 +111,13 @@ def compress(response):
 
 
 def _number(n: int) -> str:
-    """A score as printed: a true minus sign, so −80 reads as a negative and not a dash."""
-    return f"−{-n}" if n < 0 else str(n)
+    """A score as printed everywhere: "1,500", "−80" (see `words.number`)."""
+    return words.number(n)
 
 
 def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
+    """A change of score: "+1,500", "+0", "−80" (see `words.signed`)."""
+    return words.signed(n)
 
 
 def _local_time(stamp: str) -> str:
