@@ -14,6 +14,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from .. import words
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
+from .rules_commands import rules_command
 
 csrf = CSRFProtect()
 
@@ -59,6 +60,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(players_views.bp)
     app.register_blueprint(transfer_views.bp)
     transfer_views.init_app(app)
+    app.cli.add_command(rules_command)
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games_views.manifest)
     app.after_request(_security_headers)
