@@ -1,4 +1,5 @@
-"""Rule sets as data: one frozen `Rules` per preset of RULES.md §1, and the same rules in plain words.
+"""Rule sets as data: one frozen `Rules` per preset (each a section of docs/rules.md), and the same rules in
+plain words.
 
 A game stores the complete `Rules` it was started with, so every option is a field here, and a house-rule
 variant is `dataclasses.replace(preset, ...)`, which checks itself again on the way.
@@ -42,7 +43,8 @@ DECKS = {"double": 80, "single": 48}
 
 @dataclass(frozen=True)
 class Rules:
-    """Every scoring option of RULES.md §1. Build one from `PRESETS` and `dataclasses.replace`."""
+    """Every scoring option of a game (each preset's "Options" in docs/rules.md). Build one from `PRESETS` and
+    `dataclasses.replace`."""
 
     preset: str
     title: str
@@ -79,7 +81,8 @@ class Rules:
 
     @property
     def card_bonus(self) -> int:
-        """The 20 of seed 002 (throw-in and renege awards), scaled to 2/5 of the hand's counter points."""
+        """What the cards are worth to the opponents on a throw-in or a bidders' renege: 2/5 of the hand's counter
+        points, so 20 in a 50-point hand."""
         return self.hand_points * 2 // 5
 
     @property

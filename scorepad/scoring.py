@@ -1,4 +1,5 @@
-"""Scoring one hand and a whole game, per RULES.md §2, §4 and §5.
+"""Scoring one hand and a whole game, as docs/rules.md tells it ("How a hand is scored", then each preset's
+"The rules in words").
 
 Pure functions of (rules, hand): no I/O, no clock. Every result carries its explanation, one plain sentence per
 rule applied, in the order applied, with the numbers a player needs to check the arithmetic by hand.
@@ -275,7 +276,8 @@ class _Tally:
 
 
 def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str]) -> _Tally:
-    """A played hand's points for one team, per RULES.md §2, with a line for each rule applied."""
+    """A played hand's points for one team: its meld if on the board and saved, plus its counters if it saved its
+    meld or unsaved counters score; with a line for each rule applied."""
     counted, line = _meld_line(rules, who, meld)
     lines.append(line)
     saved = counters >= rules.save_counters
@@ -438,7 +440,9 @@ def _renege(rules: Rules, hand: Hand) -> HandResult:
 # --- the game -----------------------------------------------------------------------------------------------
 
 def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES) -> GameState:
-    """Fold the hands in order into totals and a winner (RULES.md §1 "game ends", §5).
+    """Fold the hands in order into totals and a winner: the first team to the target (the bidders, when both
+    reach it on one hand), the other team when one falls to the losing floor, or the leader after a fixed number
+    of hands (redeals not counted).
 
     Raises InvalidHand (with the hand's number) for a hand that does not validate, and GameOver for a hand
     that comes after the game was won.

@@ -1,9 +1,11 @@
 """The rules reference is written from the code: every preset's options, rules in words and meld table."""
 
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
+import scorepad
 from scorepad.meld import DECK_COPIES, TABLES
 from scorepad.reference import rules_reference
 from scorepad.rules import PRESETS, describe
@@ -71,3 +73,17 @@ def test_how_a_hand_is_scored_shows_the_code_s_own_explanations(hand, bidders, o
 def test_the_reference_is_the_same_text_every_time_and_ends_with_one_newline():
     assert rules_reference() == REFERENCE
     assert REFERENCE.endswith("|\n") and not REFERENCE.endswith("\n\n")
+
+
+def test_the_code_cites_no_document_that_is_not_in_the_repository():
+    package = Path(scorepad.__file__).parent
+    for path in package.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for citation in ("RULES.md", "§", "seed 0"):
+            assert citation not in text, f"{path.relative_to(package)} cites {citation!r}: cite docs/rules.md"
+
+
+@pytest.mark.parametrize("heading", ["## How a hand is scored", "### Options", "### The rules in words",
+                                     "### Meld table: "])
+def test_the_headings_the_docstrings_cite_are_in_the_reference(heading):
+    assert f"\n{heading}" in REFERENCE
