@@ -90,10 +90,6 @@ class Rules:
         """Larger than any bid or team meld a real hand reaches; anything above is a typing slip."""
         return self.hand_points * 20
 
-    @property
-    def deck_cards(self) -> int:
-        return DECKS[self.deck]
-
     def bid_step_at(self, bid: int) -> int:
         step = 1
         for start, each in self.bid_steps:
