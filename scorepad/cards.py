@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 RANKS = ("A", "T", "K", "Q", "J", "9")  # high to low, the order a Pinochle player sorts a hand
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {"A": "ace", "T": "ten", "K": "king", "Q": "queen", "J": "jack", "9": "nine"}
 _SUIT_OF = {**{s: s for s in SUITS}, **{v: k for k, v in SUIT_SYMBOLS.items()}}
 
 _RANK = r"(10|[AKQJT9])"
@@ -88,7 +86,3 @@ def sort_cards(cards) -> list[Card]:
 def cards_text(cards) -> str:
     """A hand written back as text that `parse_cards` reads again: "A♠ 10♠ K♠ K♥"."""
     return " ".join(str(c) for c in sort_cards(cards))
-
-
-def count_cards(cards) -> Counter:
-    return Counter(cards)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
+from .words import number
+
 WIDTH, HEIGHT = 360, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 12, 14, 24
 
@@ -28,12 +30,12 @@ def score_chart(running: list[tuple[int, int]], target: int | None, sets: list[t
              f'aria-label="{escape(_summary(running, teams))}" xmlns="http://www.w3.org/2000/svg">']
     parts.append(f'<line class="axis" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}"/>')
     for v in sorted({low, 0, high}):
-        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + 4}" text-anchor="end">{v}</text>')
+        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + 4}" text-anchor="end">{number(v)}</text>')
     if target:
         parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(target)}" '
                      f'y2="{y(target)}"/>')
         parts.append(f'<text class="tick" x="{WIDTH - PAD_RIGHT}" y="{y(target) - 4}" text-anchor="end">'
-                     f'{target}</text>')
+                     f'{number(target)}</text>')
     for team in (0, 1):
         path = " ".join(f"{x(i)},{y(p[team])}" for i, p in enumerate(points))
         parts.append(f'<polyline class="line team-{team}" points="{path}"/>')
@@ -52,4 +54,4 @@ def _summary(running, teams) -> str:
     if not running:
         return "No hands yet."
     a, b = running[-1]
-    return f"Score chart: {teams[0]} {a}, {teams[1]} {b} after {len(running)} hands."
+    return f"Score chart: {teams[0]} {number(a)}, {teams[1]} {number(b)} after {len(running)} hands."

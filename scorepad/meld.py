@@ -1,4 +1,5 @@
-"""Meld counted from the cards, under the meld tables of RULES.md §3, with the breakdown that ends the argument.
+"""Meld counted from the cards, under the meld tables printed in docs/rules.md, with the breakdown that ends the
+argument.
 
 A card is used once per meld type and may serve in several types: type I runs and marriages, type II
 pinochles (Q♠ + J♦), type III arounds. Doubles and more need that many complete copies.
@@ -16,7 +17,8 @@ WINS_GAME = None  # a table entry that is not points: the 002 quadruple run wins
 
 @dataclass(frozen=True)
 class MeldTable:
-    """One column of RULES.md §3. Tuples are indexed by copies - 1 (single, double, triple, quadruple)."""
+    """One meld table (each preset's "Meld table" in docs/rules.md). Tuples are indexed by copies - 1 (single,
+    double, triple, quadruple)."""
 
     name: str
     deck: str  # "double" or "single": how many copies of a card exist, and whether there are 9s

@@ -1,4 +1,5 @@
-"""Rule sets as data: one frozen `Rules` per preset of RULES.md §1, and the same rules in plain words.
+"""Rule sets as data: one frozen `Rules` per preset (each a section of docs/rules.md), and the same rules in
+plain words.
 
 A game stores the complete `Rules` it was started with, so every option is a field here, and a house-rule
 variant is `dataclasses.replace(preset, ...)`, which checks itself again on the way.
@@ -10,6 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import InvalidRules
+from .words import MELD_TABLE_NAMES, number
 
 # The values an option may take, and what each means in a sentence. Kept beside each other so that a new
 # value cannot be added without its words.
@@ -41,7 +43,8 @@ DECKS = {"double": 80, "single": 48}
 
 @dataclass(frozen=True)
 class Rules:
-    """Every scoring option of RULES.md §1. Build one from `PRESETS` and `dataclasses.replace`."""
+    """Every scoring option of a game (each preset's "Options" in docs/rules.md). Build one from `PRESETS` and
+    `dataclasses.replace`."""
 
     preset: str
     title: str
@@ -78,17 +81,14 @@ class Rules:
 
     @property
     def card_bonus(self) -> int:
-        """The 20 of seed 002 (throw-in and renege awards), scaled to 2/5 of the hand's counter points."""
+        """What the cards are worth to the opponents on a throw-in or a bidders' renege: 2/5 of the hand's counter
+        points, so 20 in a 50-point hand."""
         return self.hand_points * 2 // 5
 
     @property
     def max_value(self) -> int:
         """Larger than any bid or team meld a real hand reaches; anything above is a typing slip."""
         return self.hand_points * 20
-
-    @property
-    def deck_cards(self) -> int:
-        return DECKS[self.deck]
 
     def bid_step_at(self, bid: int) -> int:
         step = 1
@@ -279,9 +279,9 @@ def describe(rules: Rules) -> list[str]:
 def _describe_deal(r: Rules) -> list[str]:
     deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
     lines = [
-        f"Deck: {deck}. Each hand has {r.hand_points:,} counter points, the last trick included, "
-        f"counted in steps of {r.counter_step}.",
-        f"The minimum bid is {r.min_bid:,}; {_describe_bid_steps(r)}",
+        f"Deck: {deck}. Each hand has {number(r.hand_points)} counter points, the last trick included, "
+        f"counted in steps of {number(r.counter_step)}.",
+        f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}",
         ALL_PASS[r.all_pass],
     ]
     return lines
@@ -292,39 +292,32 @@ def _describe_bid_steps(r: Rules) -> str:
         return "any whole number above it is a bid (steps are not checked)."
 
     def way(step: int) -> str:
-        return "by any whole number" if step == 1 else f"in multiples of {step}"
+        return "by any whole number" if step == 1 else f"in multiples of {number(step)}"
 
     if len(r.bid_steps) == 1:
         return f"bids go up {way(r.bid_steps[0][1])}."
     parts = []
     for i, (start, step) in enumerate(r.bid_steps):
         if i + 1 < len(r.bid_steps):
-            parts.append(f"{way(step)} below {r.bid_steps[i + 1][0]:,}")
+            parts.append(f"{way(step)} below {number(r.bid_steps[i + 1][0])}")
         else:
-            parts.append(f"{way(step)} from {start:,}")
+            parts.append(f"{way(step)} from {number(start)}")
     return "bids go up " + ", then ".join(parts) + "."
 
 
 def _describe_meld(r: Rules) -> list[str]:
-    table = {
-        "002": "family (seed 002)",
-        "tournament": "tournament",
-        "000": "Bicycle (×10)",
-        "004": "single deck (×10)",
-        "004-plain": "single deck (×10, no bonus for an extra K or Q beside a run)",
-    }[r.meld_table]
-    lines = [f"Meld is counted from the {table} meld table, partners added together."]
+    lines = [f"Meld is counted with the {MELD_TABLE_NAMES[r.meld_table]}, partners added together."]
     if r.min_meld:
-        lines.append(f"A team needs {r.min_meld:,} meld to be on the board; less counts nothing.")
+        lines.append(f"A team needs {number(r.min_meld)} meld to be on the board; less counts nothing.")
     else:
         lines.append("Any meld counts; there is no minimum to be on the board.")
     if r.save_counters == 0:
         lines.append("Meld counts without taking any counters.")
     else:
-        need = "any counter" if r.save_counters == 1 else f"{r.save_counters:,} counters"
+        need = "any counter" if r.save_counters == 1 else f"{number(r.save_counters)} counters"
         lines.append(f"To save its meld, a team must take {need}.")
         if not r.unsaved_counters_score:
-            lines.append(f"A team that takes fewer than {r.save_counters:,} counters scores nothing at all.")
+            lines.append(f"A team that takes fewer than {number(r.save_counters)} counters scores nothing at all.")
         elif r.save_counters > 1:
             lines.append("A team that does not save its meld still scores the counters it took.")
     return lines
@@ -341,33 +334,29 @@ def _describe_play(r: Rules) -> list[str]:
 
 
 def _describe_surrender(r: Rules) -> list[str]:
-    award = THROW_IN_AWARD[r.throw_in_award].format(bonus=r.card_bonus)
+    award = THROW_IN_AWARD[r.throw_in_award].format(bonus=number(r.card_bonus))
     lines = [f"Bidders may throw in their hand: they lose {THROW_IN_PENALTY[r.throw_in_penalty]}, "
              f"and the opponents score {award}."]
     if r.auto_throw_in_margin is not None:
-        lines.append(f"A bid more than {r.auto_throw_in_margin:,} above the bidders' meld cannot be made: "
+        lines.append(f"A bid more than {number(r.auto_throw_in_margin)} above the bidders' meld cannot be made: "
                      "the hand is an automatic throw-in.")
     if r.auto_throw_in_below_min_meld and r.min_meld:
-        lines.append(f"Bidders with less than {r.min_meld:,} meld throw in automatically.")
+        lines.append(f"Bidders with less than {number(r.min_meld)} meld throw in automatically.")
     lines.append(NO_MARRIAGE[r.no_marriage])
     if r.forced_no_marriage_meld_only and r.no_marriage == "throw_in":
         lines.append("If the bid was forced on the dealer, the opponents then get only their meld.")
     lines.append(f"A renege by the bidders costs them the bid; the opponents score their meld "
-                 f"(if on the board) plus {r.card_bonus:,}. A renege by the opponents gives the bidders "
+                 f"(if on the board) plus {number(r.card_bonus)}. A renege by the opponents gives the bidders "
                  "their bid and costs the opponents as much.")
     return lines
 
 
 def _describe_end(r: Rules) -> list[str]:
     if r.hands_limit is not None:
-        lines = [f"The game is {r.hands_limit} hands (redeals not counted); the higher total wins, "
+        lines = [f"The game is {number(r.hands_limit)} hands (redeals not counted); the higher total wins, "
                  "and a tie plays one more hand until it breaks."]
     else:
-        lines = [f"Game is {r.target:,}; if both teams reach it on the same hand, the bidders win."]
+        lines = [f"Game is {number(r.target)}; if both teams reach it on the same hand, the bidders win."]
     if r.floor is not None:
-        lines.append(f"A team at {_signed(r.floor)} or below loses.")
+        lines.append(f"A team at {number(r.floor)} or below loses.")
     return lines
-
-
-def _signed(n: int) -> str:
-    return f"−{-n:,}" if n < 0 else f"{n:,}"

@@ -1,4 +1,5 @@
-"""Scoring one hand and a whole game, per RULES.md §2, §4 and §5.
+"""Scoring one hand and a whole game, as docs/rules.md tells it ("How a hand is scored", then each preset's
+"The rules in words").
 
 Pure functions of (rules, hand): no I/O, no clock. Every result carries its explanation, one plain sentence per
 rule applied, in the order applied, with the numbers a player needs to check the arithmetic by hand.
@@ -10,16 +11,9 @@ from dataclasses import dataclass, field
 
 from .errors import GameOver, InvalidHand
 from .rules import Rules
+from .words import BIDDERS, KIND_WORDS, OPPONENTS, TEAM_NAMES, number, possessive, signed
 
 KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal")
-KIND_WORDS = {
-    "played": "played",
-    "throw_in": "throw-in",
-    "no_marriage": "no marriage",
-    "renege": "renege",
-    "redeal": "redeal",
-}
-BIDDERS, OPPONENTS = "Bidders", "Opponents"
 
 
 @dataclass(frozen=True)
@@ -85,7 +79,7 @@ def validate_hand(rules: Rules, hand: Hand) -> dict[str, str]:
     if hand.kind == "redeal":
         if rules.all_pass != "redeal":
             errors["kind"] = ("These rules have no redeal: when everyone passes, the dealer is stuck with "
-                              f"the minimum bid of {rules.min_bid:,}.")
+                              f"the minimum bid of {number(rules.min_bid)}.")
         return errors  # nothing else is entered for a redeal
     if not _is_team(hand.bidder):
         errors["bidder"] = "Choose the team that won the bid."
@@ -114,18 +108,18 @@ def _is_team(value: object) -> bool:
 
 def _bid_error(rules: Rules, bid: object) -> str | None:
     if not _is_int(bid):
-        return f"Bid must be a whole number, {rules.min_bid:,} or more."
+        return f"Bid must be a whole number, {number(rules.min_bid)} or more."
     if bid < rules.min_bid:
-        return f"Bid must be at least {rules.min_bid:,}."
+        return f"Bid must be at least {number(rules.min_bid)}."
     if bid > rules.max_value:
-        return f"A bid of {bid:,} is more than any hand can make; the most is {rules.max_value:,}."
+        return f"A bid of {number(bid)} is more than any hand can make; the most is {number(rules.max_value)}."
     if rules.check_bid_steps:
         step = rules.bid_step_at(bid)
         if bid % step:
             start = max(s for s, _ in rules.bid_steps if s <= bid)
             below, above = bid - bid % step, bid - bid % step + step
-            return (f"Bids from {start:,} go up in steps of {step}: {below:,} or {above:,}, "
-                    f"not {bid:,}.")
+            return (f"Bids from {number(start)} go up in steps of {number(step)}: {number(below)} or {number(above)}, "
+                    f"not {number(bid)}.")
     return None
 
 
@@ -137,7 +131,7 @@ def _forced_error(rules: Rules, hand: Hand) -> str | None:
     if rules.all_pass == "redeal":
         return "Under these rules nobody is stuck: when everyone passes, the hand is redealt."
     if _is_int(hand.bid) and hand.bid != rules.min_bid:
-        return f"A bid forced on the dealer is the minimum, {rules.min_bid:,}."
+        return f"A bid forced on the dealer is the minimum, {number(rules.min_bid)}."
     return None
 
 
@@ -161,15 +155,15 @@ def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
     if hand.counters is None:
         if _auto_throw_in_can_be_judged(hand) and auto_throw_in_reason(rules, hand) is not None:
             return {}  # an automatic throw-in is not played out: no counters are asked for
-        return {"counters": f"Enter the counters each team took (together {rules.hand_points:,})."}
+        return {"counters": f"Enter the counters each team took (together {number(rules.hand_points)})."}
     pair = _pair(hand.counters)
     if pair is None:
-        return {"counters": f"Enter the counters each team took (together {rules.hand_points:,})."}
+        return {"counters": f"Enter the counters each team took (together {number(rules.hand_points)})."}
     errors = _team_amount_errors(pair, "Counters", rules.counter_step, rules.hand_points,
                                  "more than the whole hand holds")
     if not errors and sum(pair) != rules.hand_points:
-        errors["counters"] = (f"Counters must add up to {rules.hand_points:,}; "
-                              f"these add up to {sum(pair):,}.")
+        errors["counters"] = (f"Counters must add up to {number(rules.hand_points)}; "
+                              f"these add up to {number(sum(pair))}.")
     return errors
 
 
@@ -202,10 +196,11 @@ def _amount_error(value: object, what: str, step: int, most: int, too_big: str) 
     if value < 0:
         return f"{subject} can't be negative."
     if value > most:
-        return f"{a_value.format(value=f'{value:,}')} is {too_big}; the most is {most:,}."
+        return f"{a_value.format(value=number(value))} is {too_big}; the most is {number(most)}."
     if value % step:
         below = value - value % step
-        return f"{subject} {verb} counted in steps of {step}: {below:,} or {below + step:,}, not {value:,}."
+        return (f"{subject} {verb} counted in steps of {number(step)}: {number(below)} or {number(below + step)}, "
+                f"not {number(value)}.")
     return None
 
 
@@ -220,12 +215,12 @@ def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
         return None
     meld = hand.meld[hand.bidder]
     if rules.auto_throw_in_below_min_meld and rules.min_meld and meld < rules.min_meld:
-        return (f"Automatic throw-in: the bidders' meld {meld:,} is below the {rules.min_meld:,} needed "
+        return (f"Automatic throw-in: the bidders' meld {number(meld)} is below the {number(rules.min_meld)} needed "
                 "to be on the board.")
     margin = rules.auto_throw_in_margin
     if margin is not None and hand.bid > meld + margin:
-        return (f"Automatic throw-in: a bid of {hand.bid:,} is more than the bidders' meld {meld:,} "
-                f"+ {margin:,}, so it cannot be made.")
+        return (f"Automatic throw-in: a bid of {number(hand.bid)} is more than the bidders' meld {number(meld)} "
+                f"+ {number(margin)}, so it cannot be made.")
     return None
 
 
@@ -260,7 +255,7 @@ def _by_team(hand: Hand, bidders: int, opponents: int) -> tuple[int, int]:
 
 
 def _need(rules: Rules) -> str:
-    return "any counter" if rules.save_counters == 1 else f"{rules.save_counters:,}"
+    return "any counter" if rules.save_counters == 1 else number(rules.save_counters)
 
 
 def _meld_line(rules: Rules, who: str, meld: int) -> tuple[int, str]:
@@ -268,10 +263,10 @@ def _meld_line(rules: Rules, who: str, meld: int) -> tuple[int, str]:
     if meld == 0:
         return 0, f"{who} have no meld."
     if not rules.min_meld:
-        return meld, f"{who}' meld {meld:,} counts."
+        return meld, f"{possessive(who)} meld {number(meld)} counts."
     if meld >= rules.min_meld:
-        return meld, f"{who}' meld {meld:,} is on the board ({rules.min_meld:,} needed)."
-    return 0, f"{who}' meld {meld:,} is not on the board ({rules.min_meld:,} needed)."
+        return meld, f"{possessive(who)} meld {number(meld)} is on the board ({number(rules.min_meld)} needed)."
+    return 0, f"{possessive(who)} meld {number(meld)} is not on the board ({number(rules.min_meld)} needed)."
 
 
 @dataclass
@@ -281,12 +276,13 @@ class _Tally:
 
 
 def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str]) -> _Tally:
-    """A played hand's points for one team, per RULES.md §2, with a line for each rule applied."""
+    """A played hand's points for one team: its meld if on the board and saved, plus its counters if it saved its
+    meld or unsaved counters score; with a line for each rule applied."""
     counted, line = _meld_line(rules, who, meld)
     lines.append(line)
     saved = counters >= rules.save_counters
     counters_score = saved or rules.unsaved_counters_score
-    took = f"{who} took {counters:,} counters"
+    took = f"{who} took {number(counters)} counters"
     if rules.save_counters == 0:
         lines.append(f"{took}.")
     elif counted and saved:
@@ -302,9 +298,9 @@ def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str]) -
         lines.append(f"{took}: not enough to score ({_need(rules)} needed).")
     parts = []
     if counted and saved:
-        parts.append(f"meld {counted:,}")
+        parts.append(f"meld {number(counted)}")
     if counters_score:
-        parts.append(f"counters {counters:,}")
+        parts.append(f"counters {number(counters)}")
     points = (counted if saved else 0) + (counters if counters_score else 0)
     return _Tally(points, parts)
 
@@ -314,21 +310,13 @@ def _parts(tally_parts: list[str]) -> str:
 
 
 def _amount(tally: _Tally) -> str:
-    return f"{tally.points:,} ({_parts(tally.parts)})" if tally.parts else "nothing"
+    return f"{number(tally.points)} ({_parts(tally.parts)})" if tally.parts else "nothing"
 
 
 def _scores(who: str, points: int, parts: list[str]) -> str:
     if not points and not parts:
         return f"{who} score nothing."
-    return f"{who} score {_signed(points)} ({_parts(parts)})."
-
-
-def _number(n: int) -> str:
-    return f"−{-n:,}" if n < 0 else f"{n:,}"
-
-
-def _signed(n: int) -> str:
-    return f"+{n:,}" if n >= 0 else f"−{-n:,}"
+    return f"{who} score {signed(points)} ({_parts(parts)})."
 
 
 def _played(rules: Rules, hand: Hand) -> HandResult:
@@ -340,12 +328,12 @@ def _played(rules: Rules, hand: Hand) -> HandResult:
     extra = 0
     if made:
         bidder_score = bidders.points
-        lines.append(f"Bidders made {what} against a bid of {hand.bid:,}: {_signed(bidder_score)}.")
+        lines.append(f"Bidders made {what} against a bid of {number(hand.bid)}: {signed(bidder_score)}.")
         if not rules.opponents_score_when_made:
             lines.append("Opponents score nothing when the bidders make their bid.")
             return HandResult(_by_team(hand, bidder_score, 0), True, lines)
     else:
-        short = f"Bidders are set: they have {what}, short of the bid of {hand.bid:,}"
+        short = f"Bidders are set: they have {what}, short of the bid of {number(hand.bid)}"
         if rules.set_penalty == "chips":
             bidder_score, extra = 0, hand.bid
             lines.append(f"{short}. Under chip scoring they lose nothing; the opponents score the bid.")
@@ -353,12 +341,12 @@ def _played(rules: Rules, hand: Hand) -> HandResult:
             meld, counters = hand.meld[b], hand.counters[b]
             bidder_score = -(meld + counters)
             lines.append(f"{short}: they lose their meld and counters, "
-                         f"−({meld:,} + {counters:,}) = {_signed(bidder_score)}.")
+                         f"−({number(meld)} + {number(counters)}) = {signed(bidder_score)}.")
         else:
             bidder_score = -hand.bid
-            lines.append(f"{short}: {_signed(bidder_score)}.")
+            lines.append(f"{short}: {signed(bidder_score)}.")
     opponents = _tally(rules, OPPONENTS, hand.meld[o], hand.counters[o], lines)
-    parts = opponents.parts + ([f"the failed bid {extra:,}"] if extra else [])
+    parts = opponents.parts + ([f"the failed bid {number(extra)}"] if extra else [])
     opponent_score = opponents.points + extra
     lines.append(_scores(OPPONENTS, opponent_score, parts))
     return HandResult(_by_team(hand, bidder_score, opponent_score), made, lines)
@@ -369,7 +357,7 @@ def _bidders_lose_bid(rules: Rules, hand: Hand, because: str, lines: list[str]) 
     if rules.set_penalty == "chips":
         lines.append(f"{because}. Under chip scoring they lose nothing; the opponents score the bid.")
         return 0, hand.bid
-    lines.append(f"{because}: {_signed(-hand.bid)}.")
+    lines.append(f"{because}: {signed(-hand.bid)}.")
     return -hand.bid, 0
 
 
@@ -381,31 +369,31 @@ def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = F
         meld = hand.meld[b]
         bidder_score, extra = -meld, 0
         if meld:
-            lines.append(f"{because} and lose their meld: {_signed(bidder_score)}.")
+            lines.append(f"{because} and lose their meld: {signed(bidder_score)}.")
         else:
             lines.append(f"{because} with no meld: they lose nothing.")
     else:
         bidder_score, extra = _bidders_lose_bid(rules, hand, because, lines)
     if rules.throw_in_award == "nothing":
         if extra:
-            lines.append(f"Opponents score nothing else on a throw-in: {_signed(extra)} "
-                         f"(the failed bid {extra:,}).")
+            lines.append(f"Opponents score nothing else on a throw-in: {signed(extra)} "
+                         f"(the failed bid {number(extra)}).")
         else:
             lines.append("Opponents score nothing on a throw-in.")
         opponent_score = extra
     else:
         counted, line = _meld_line(rules, OPPONENTS, hand.meld[o])
         lines.append(line)
-        parts = [f"meld {counted:,}"] if counted else []
+        parts = [f"meld {number(counted)}"] if counted else []
         bonus = 0
         if rules.throw_in_award == "meld_plus_bonus":
             if meld_only:
                 lines.append("The bid was forced on the dealer, so the opponents get their meld only.")
             else:
                 bonus = rules.card_bonus
-                parts.append(f"{bonus:,} for the cards")
+                parts.append(f"{number(bonus)} for the cards")
         if extra:
-            parts.append(f"the failed bid {extra:,}")
+            parts.append(f"the failed bid {number(extra)}")
         opponent_score = counted + bonus + extra
         lines.append(_scores(OPPONENTS, opponent_score, parts))
     return HandResult(_by_team(hand, bidder_score, opponent_score), None, lines, "throw_in")
@@ -420,7 +408,7 @@ def _no_marriage(rules: Rules, hand: Hand) -> HandResult:
     lines: list[str] = []
     bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders have no marriage in trump", lines)
     if extra:
-        lines.append(f"Neither side scores meld. Opponents score {_signed(extra)} (the failed bid {extra:,}).")
+        lines.append(f"Neither side scores meld. Opponents score {signed(extra)} (the failed bid {number(extra)}).")
     else:
         lines.append("Neither side scores meld: opponents score nothing.")
     return HandResult(_by_team(hand, bidder_score, extra), None, lines, "no_marriage")
@@ -433,26 +421,28 @@ def _renege(rules: Rules, hand: Hand) -> HandResult:
         bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders reneged", lines)
         counted, line = _meld_line(rules, OPPONENTS, hand.meld[o])
         lines.append(line)
-        parts = ([f"meld {counted:,}"] if counted else []) + [f"{rules.card_bonus:,} for the cards"]
+        parts = ([f"meld {number(counted)}"] if counted else []) + [f"{number(rules.card_bonus)} for the cards"]
         if extra:
-            parts.append(f"the failed bid {extra:,}")
+            parts.append(f"the failed bid {number(extra)}")
         opponent_score = counted + rules.card_bonus + extra
         lines.append(_scores(OPPONENTS, opponent_score, parts))
         return HandResult(_by_team(hand, bidder_score, opponent_score), None, lines, "renege")
-    lines.append(f"Opponents reneged: the bidders score their bid, {_signed(hand.bid)}.")
+    lines.append(f"Opponents reneged: the bidders score their bid, {signed(hand.bid)}.")
     if rules.set_penalty == "chips":
         lines.append("Under chip scoring the opponents lose nothing.")
         opponent_score = 0
     else:
         opponent_score = -hand.bid
-        lines.append(f"Opponents lose the bid: {_signed(opponent_score)}.")
+        lines.append(f"Opponents lose the bid: {signed(opponent_score)}.")
     return HandResult(_by_team(hand, hand.bid, opponent_score), None, lines, "renege")
 
 
 # --- the game -----------------------------------------------------------------------------------------------
 
-def play_game(rules: Rules, hands, names: tuple[str, str] = ("Team 1", "Team 2")) -> GameState:
-    """Fold the hands in order into totals and a winner (RULES.md §1 "game ends", §5).
+def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES) -> GameState:
+    """Fold the hands in order into totals and a winner: the first team to the target (the bidders, when both
+    reach it on one hand), the other team when one falls to the losing floor, or the leader after a fixed number
+    of hands (redeals not counted).
 
     Raises InvalidHand (with the hand's number) for a hand that does not validate, and GameOver for a hand
     that comes after the game was won.
@@ -462,13 +452,13 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = ("Team 1", "Team 2")
     running: list[tuple[int, int]] = []
     winner = decided_on = reason = None
     scored = 0
-    for number, hand in enumerate(hands, start=1):
+    for hand_number, hand in enumerate(hands, start=1):
         if winner is not None:
             raise GameOver(f"The game was won by {names[winner]} on hand {decided_on}; "
-                           f"hand {number} cannot be added. Edit or delete an earlier hand to reopen it.")
+                           f"hand {hand_number} cannot be added. Edit or delete an earlier hand to reopen it.")
         errors = validate_hand(rules, hand)
         if errors:
-            raise InvalidHand(errors, hand_number=number)
+            raise InvalidHand(errors, hand_number=hand_number)
         result = _score(rules, hand)
         totals = (totals[0] + result.points[0], totals[1] + result.points[1])
         results.append(result)
@@ -479,22 +469,22 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = ("Team 1", "Team 2")
         decision = decide_winner(rules, totals, hand.bidder, scored, names)
         if decision:
             winner, reason = decision
-            decided_on = number
+            decided_on = hand_number
     return GameState(totals, winner, results, running, decided_on, reason, scored)
 
 
 def decide_winner(rules: Rules, totals: tuple[int, int], bidder: int, hands_scored: int,
-                  names: tuple[str, str] = ("Team 1", "Team 2")) -> tuple[int, str] | None:
+                  names: tuple[str, str] = TEAM_NAMES) -> tuple[int, str] | None:
     """The winner after a hand and why, or None while the game goes on."""
-    score = f"{_number(totals[0])} to {_number(totals[1])}"
+    score = f"{number(totals[0])} to {number(totals[1])}"
     if rules.hands_limit is None:
         reached = [t >= rules.target for t in totals]
         if all(reached):
-            return bidder, (f"Both teams reached {rules.target:,} on the same hand; the bidders, "
+            return bidder, (f"Both teams reached {number(rules.target)} on the same hand; the bidders, "
                             f"{names[bidder]}, win ({score}).")
         if any(reached):
             team = reached.index(True)
-            return team, f"{names[team]} reached {rules.target:,} first ({score})."
+            return team, f"{names[team]} reached {number(rules.target)} first ({score})."
     if rules.floor is not None:
         down = [t <= rules.floor for t in totals]
         if any(down):
@@ -502,11 +492,11 @@ def decide_winner(rules: Rules, totals: tuple[int, int], bidder: int, hands_scor
             loser = down.index(True) if not all(down) else (
                 bidder if totals[0] == totals[1] else totals.index(min(totals)))
             team = 1 - loser
-            return team, (f"{names[loser]} fell to {_signed(totals[loser])}, at or below the losing floor "
-                          f"of {_signed(rules.floor)}; {names[team]} win ({score}).")
+            return team, (f"{names[loser]} fell to {signed(totals[loser])}, at or below the losing floor "
+                          f"of {signed(rules.floor)}; {names[team]} win ({score}).")
     if rules.hands_limit is not None and hands_scored >= rules.hands_limit and totals[0] != totals[1]:
         team = 0 if totals[0] > totals[1] else 1
         if hands_scored == rules.hands_limit:
-            return team, f"{names[team]} lead after the last of {rules.hands_limit} hands ({score})."
+            return team, f"{names[team]} lead after the last of {number(rules.hands_limit)} hands ({score})."
         return team, f"{names[team]} broke the tie on hand {hands_scored} ({score})."
     return None

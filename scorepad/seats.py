@@ -1,4 +1,4 @@
-"""Who sits where, who deals and who bids first (RULES.md §5). Pure: no I/O.
+"""Who sits where, who deals and who bids first. Pure: no I/O.
 
 Seats are numbered clockwise from 0; partners sit opposite, so seats 0 and 2 are team 0, seats 1 and 3 team 1.
 The deal passes to the left (the next seat) after every hand, redeals included; the dealer's left bids first.

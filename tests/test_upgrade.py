@@ -12,6 +12,7 @@ import pytest
 import sqlite_utils
 
 from scorepad import create_app, store
+from scorepad.inputs import whole_number
 from scorepad.scoring import play_game, score_hand
 from tests.conftest import parse
 
@@ -79,7 +80,7 @@ def test_every_game_keeps_the_totals_and_winner_its_own_code_gave_it(upgraded):
         db.close()
     for game in upgraded.old.games:
         page = parse(upgraded.client.get(f"/games/{game['id']}"))
-        shown = [int(page.select_one(f"#total-{t}").get_text().replace("−", "-")) for t in (0, 1)]
+        shown = [whole_number(page.select_one(f"#total-{t}").get_text()) for t in (0, 1)]  # "1,000", "−80"
         assert shown == game["totals"]
 
 

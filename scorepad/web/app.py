@@ -11,9 +11,11 @@ from pathlib import Path
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from .. import words
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
 from .guards import init_guards
+from .rules_commands import rules_command
 
 csrf = CSRFProtect()
 
@@ -62,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(players_views.bp)
     app.register_blueprint(transfer_views.bp)
     transfer_views.init_app(app)
+    app.cli.add_command(rules_command)
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games_views.manifest)
     app.after_request(_security_headers)
@@ -71,6 +74,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["asset"] = asset_url
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
+    app.jinja_env.filters["possessive"] = words.possessive
     app.jinja_env.filters["local_time"] = _local_time
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
@@ -113,12 +117,13 @@ def compress(response):
 
 
 def _number(n: int) -> str:
-    """A score as printed: a true minus sign, so −80 reads as a negative and not a dash."""
-    return f"−{-n}" if n < 0 else str(n)
+    """A score as printed everywhere: "1,500", "−80" (see `words.number`)."""
+    return words.number(n)
 
 
 def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
+    """A change of score: "+1,500", "+0", "−80" (see `words.signed`)."""
+    return words.signed(n)
 
 
 def _local_time(stamp: str) -> str:

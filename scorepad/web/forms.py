@@ -17,6 +17,7 @@ from ..rules import DEFAULT_PRESET, PRESETS, Rules
 from ..scoring import KINDS, Hand, validate_hand
 from ..seats import dealer_for, team_of
 from ..store import HandEntry
+from ..words import MELD_TABLE_TITLES
 
 MAX_TEXT = 30  # longer than any number a hand needs; input fields say so too (maxlength)
 _WHOLE = re.compile(r"[+-]?\d+")
@@ -155,9 +156,7 @@ HOUSE_RULES = [
     ("auto_throw_in_margin", "Automatic throw-in when the bid is above meld plus", "number"),
     ("auto_throw_in_below_min_meld", "Automatic throw-in when the bidders are not on the board", "bool"),
     ("counter_step", "Counters are counted in steps of", "number"),
-    ("meld_table", "Meld table", {"002": "Family (002)",
-                                  "tournament": "Tournament", "000": "Bicycle (×10)",
-                                  "004": "Single deck (×10)", "004-plain": "Single deck, no extra K/Q bonus"}),
+    ("meld_table", "Meld table", MELD_TABLE_TITLES),
 ]
 HOUSE_NUMBER_FIELDS = {name for name, _, kind in HOUSE_RULES if kind == "number"}
 

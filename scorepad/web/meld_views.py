@@ -11,19 +11,14 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
 from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
+from ..words import MELD_TABLE_TITLES
 from .forms import HAND_FIELDS
 from .htmx import is_htmx, vary_on_htmx
 from .paths import safe_path
 
 bp = Blueprint("meld", __name__, url_prefix="/meld")
 
-TABLE_TITLES = {
-    "002": "Family double deck (002)",
-    "tournament": "Tournament double deck",
-    "000": "Bicycle double pack (×10)",
-    "004": "Single deck (×10)",
-    "004-plain": "Single deck, no extra K/Q bonus",
-}
+TABLE_TITLES = MELD_TABLE_TITLES
 MELD_FIELDS = ("meld_0", "meld_1")
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import words
 from ..cards import SUIT_SYMBOLS
-from ..scoring import KIND_WORDS, GameState, HandResult, play_game
+from ..scoring import GameState, HandResult, play_game
 from ..seats import SEAT_NAMES, dealer_for, first_bidder, seat_label, seats_of, team_of
 from ..store import GameRecord, StoredHand
 
@@ -31,14 +32,8 @@ class Row:
 
     @property
     def outcome(self) -> str:
-        """One word for the row: made, set, throw-in, no marriage, renege or redeal."""
-        if self.result.made is True:
-            return "made"
-        if self.result.made is False:
-            return "set"
-        if self.result.automatic_throw_in:
-            return "auto throw-in"
-        return KIND_WORDS[self.hand.kind]
+        """One word for the row: made, set, auto throw-in, throw-in, no marriage, renege or redeal."""
+        return words.outcome(self.result.made, self.hand.kind, self.result.automatic_throw_in)
 
 
 @dataclass

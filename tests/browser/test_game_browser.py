@@ -89,13 +89,13 @@ def test_a_single_deck_game_to_1500_then_an_edit_takes_the_win_away(phone, live_
     for _ in range(3):
         record_played(phone, "Us", 500, (300, 0), 250)  # 550 a hand
     expect(phone.locator(".winner-card h2")).to_have_text("Us win!")
-    expect(phone.locator("#total-0")).to_have_text("1650")
+    expect(phone.locator("#total-0")).to_have_text("1,650")
     # the first hand was entered wrong: the bidders took 200, not 250
     phone.locator(".hands details").last.locator("summary").click()
     phone.locator(".hands details").last.get_by_role("link", name="Edit").click()
     phone.fill("#counters_0", "200")
     phone.get_by_role("button", name="Save changes").click()
-    expect(phone.locator("#total-0")).to_have_text("1600")
+    expect(phone.locator("#total-0")).to_have_text("1,600")
     expect(phone.locator(".winner-card h2")).to_have_text("Us win!")
     phone.locator(".hands details").last.locator("summary").click()
     phone.locator(".hands details").last.get_by_role("link", name="Edit").click()

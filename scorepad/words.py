@@ -1,0 +1,73 @@
+"""How Scorepad writes numbers and names things, kept in one place so that the explanations, the rules in words,
+the pages and docs/rules.md all read the same. Pure: no Flask, no database.
+
+Numbers have their thousands separated by a comma and negatives a true minus sign (U+2212), so "−80" is not
+read as a dash and "Game to 1,500" sits above "1,500 to go". `inputs.whole_number` reads every one of them back.
+"""
+
+from __future__ import annotations
+
+MINUS = "\u2212"
+
+
+def number(n: int) -> str:
+    """A whole number as Scorepad prints it: "1,500", "0", "−80"."""
+    return f"{MINUS}{-n:,}" if n < 0 else f"{n:,}"
+
+
+def signed(n: int) -> str:
+    """A change of score, always with its sign: "+1,500", "+0", "−80"."""
+    return f"+{n:,}" if n >= 0 else number(n)
+
+
+def possessive(name: str) -> str:
+    """"Bidders" -> "Bidders'", "Ann" -> "Ann's": a name that ends in s takes the apostrophe alone."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def capitalized(text: str) -> str:
+    """The first letter made a capital and the rest left alone ("single-deck values (×10)" as a title)."""
+    return text[:1].upper() + text[1:]
+
+
+# The two sides of a hand, as the explanations name them.
+BIDDERS, OPPONENTS = "Bidders", "Opponents"
+
+# A game's teams when nobody gave them names.
+TEAM_NAMES = ("Team 1", "Team 2")
+
+# What happened in a hand, as entered.
+KIND_WORDS = {
+    "played": "played",
+    "throw_in": "throw-in",
+    "no_marriage": "no marriage",
+    "renege": "renege",
+    "redeal": "redeal",
+}
+MADE, SET, AUTO_THROW_IN = "made", "set", "auto throw-in"
+
+
+def outcome(made: bool | None, kind: str, automatic_throw_in: bool = False) -> str:
+    """One word for a scored hand: made, set, auto throw-in, or what was entered (throw-in, renege, ...).
+
+    `made` is True or False for a hand played out and None otherwise; `kind` is a key of `KIND_WORDS`.
+    """
+    if made is True:
+        return MADE
+    if made is False:
+        return SET
+    if automatic_throw_in:
+        return AUTO_THROW_IN
+    return KIND_WORDS[kind]
+
+
+# The meld tables, named by the values they hold (the keys are `meld.TABLES`' and a stored game's).
+MELD_TABLE_NAMES = {
+    "002": "family double-deck values",
+    "tournament": "tournament values",
+    "000": "Bicycle values (×10)",
+    "004": "single-deck values (×10)",
+    "004-plain": "single-deck values (×10), no bonus for an extra K or Q beside a run",
+}
+# The same names standing alone, as a heading or a choice in a list.
+MELD_TABLE_TITLES = {key: capitalized(name) for key, name in MELD_TABLE_NAMES.items()}

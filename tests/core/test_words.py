@@ -1,0 +1,109 @@
+"""One way to write numbers and names: the words module, and the places that must all use it."""
+
+import re
+from dataclasses import replace
+from xml.etree import ElementTree
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorepad import meld, rules, scoring, words
+from scorepad.chart import score_chart
+from scorepad.inputs import MAX_DIGITS, whole_number
+from scorepad.rules import PRESETS, describe
+from scorepad.scoring import Hand, validate_hand
+
+# Every number `whole_number` accepts: it refuses more than MAX_DIGITS digits as "far too large to be a score".
+TYPABLE = st.integers(-(10**MAX_DIGITS - 1), 10**MAX_DIGITS - 1)
+
+
+@pytest.mark.parametrize(("n", "written"), [
+    (0, "0"), (7, "7"), (999, "999"), (1000, "1,000"), (1500, "1,500"), (3550, "3,550"), (1234567, "1,234,567"),
+    (-1, "\u22121"), (-80, "\u221280"), (-1500, "\u22121,500"),
+])
+def test_numbers_have_thousands_separated_and_a_true_minus_sign(n, written):
+    assert words.number(n) == written
+
+
+@pytest.mark.parametrize(("n", "written"), [
+    (0, "+0"), (65, "+65"), (1500, "+1,500"), (-65, "\u221265"), (-1500, "\u22121,500"),
+])
+def test_a_change_of_score_always_carries_its_sign(n, written):
+    assert words.signed(n) == written
+
+
+@given(TYPABLE)
+def test_every_number_written_reads_back_as_itself(n):
+    assert whole_number(words.number(n)) == n
+    assert whole_number(words.signed(n)) == n
+
+
+@given(st.integers())
+def test_no_number_is_written_with_a_hyphen_or_a_stray_separator(n):
+    written = words.number(n)
+    assert "-" not in written
+    groups = written.lstrip(words.MINUS).split(",")
+    assert 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
+
+
+@pytest.mark.parametrize(("name", "owned"), [
+    ("Bidders", "Bidders'"), ("Opponents", "Opponents'"), ("Ann", "Ann's"), ("the team", "the team's"),
+    ("The Joneses", "The Joneses'"),
+])
+def test_a_name_that_ends_in_s_takes_the_apostrophe_alone(name, owned):
+    assert words.possessive(name) == owned
+
+
+@pytest.mark.parametrize(("made", "kind", "automatic", "word"), [
+    (True, "played", False, "made"),
+    (False, "played", False, "set"),
+    (None, "played", True, "auto throw-in"),
+    (None, "throw_in", False, "throw-in"),
+    (None, "no_marriage", False, "no marriage"),
+    (None, "renege", False, "renege"),
+    (None, "redeal", False, "redeal"),
+])
+def test_each_scored_hand_has_one_word_for_its_outcome(made, kind, automatic, word):
+    assert words.outcome(made, kind, automatic) == word
+
+
+def test_every_kind_of_hand_and_every_meld_table_has_its_words():
+    assert tuple(words.KIND_WORDS) == scoring.KINDS
+    assert tuple(words.MELD_TABLE_NAMES) == rules.MELD_TABLES == tuple(meld.TABLES)
+    assert tuple(words.MELD_TABLE_TITLES) == rules.MELD_TABLES
+
+
+@pytest.mark.parametrize("key", rules.MELD_TABLES)
+def test_meld_tables_are_named_by_their_values_not_by_a_source_document(key):
+    name = words.MELD_TABLE_NAMES[key]
+    assert "values" in name and "seed" not in name and not re.search(r"\b00\d\b", name)
+    assert words.MELD_TABLE_TITLES[key] == name[0].upper() + name[1:]
+
+
+@pytest.mark.parametrize("key", rules.MELD_TABLES)
+def test_the_rules_in_words_name_the_meld_table_as_the_pages_do(key):
+    deck = "single" if key.startswith("004") else "double"
+    preset = next(p for p in PRESETS.values() if p.deck == deck)
+    lines = describe(replace(preset, meld_table=key))
+    assert f"Meld is counted with the {words.MELD_TABLE_NAMES[key]}, partners added together." in lines
+
+
+def test_steps_and_counts_are_written_like_every_other_number():
+    huge = replace(PRESETS["double-pack-bicycle"], hand_points=5000, counter_step=1000, meld_step=1000,
+                   min_bid=5000, bid_steps=((5000, 1000),), hands_limit=1000)
+    lines = describe(huge)
+    assert ("Deck: 80 cards, no 9s. Each hand has 5,000 counter points, the last trick included, counted in steps "
+            "of 1,000.") in lines
+    assert "The minimum bid is 5,000; bids go up in multiples of 1,000." in lines
+    assert lines[-1].startswith("The game is 1,000 hands")
+    errors = validate_hand(huge, Hand(bidder=0, bid=5000, meld=(0, 0), counters=(2500, 2500)))
+    assert errors["counters_0"] == "Counters are counted in steps of 1,000: 2,000 or 3,000, not 2,500."
+
+
+def test_the_chart_writes_its_numbers_as_the_pages_do():
+    svg = score_chart([(-1500, 250), (-900, 3550)], 3550, [], ("Us", "Them"))
+    root = ElementTree.fromstring(svg)
+    ticks = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "\u22121,500" in ticks and "3,550" in ticks
+    assert root.get("aria-label") == "Score chart: Us \u2212900, Them 3,550 after 2 hands."
