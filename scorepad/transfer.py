@@ -1,4 +1,4 @@
-"""Getting data out and back: a JSON document that imports without loss, CSV score sheets, and backups.
+"""Getting data out and back: a JSON document that imports without loss, and CSV score sheets.
 
 The JSON holds everything a game is: its rules snapshot, teams, seats, every hand (deleted ones too) with its
 history. An import checks the whole document first, writes it in one transaction, re-scores every game and
@@ -175,60 +175,6 @@ def _import_game(db, data: dict, number: int, new_ids: dict[int, int]) -> int:
                             f"{state.totals[1]}, but the file says {data['totals'][0]} : {data['totals'][1]}.")
     db.execute("UPDATE games SET finished_at = ? WHERE id = ?", [data["finished_at"], game_id])
     return game_id
-
-
-# --- backup ---------------------------------------------------------------------------------------------------
-
-def backup(source_path: str, target_path: str) -> None:
-    """A consistent copy while the app runs: SQLite's online backup copies a snapshot page by page."""
-    source = sqlite3.connect(source_path)
-    target = sqlite3.connect(target_path)
-    try:
-        with target:
-            source.backup(target)
-    finally:
-        target.close()
-        source.close()
-
-
-def check_backup(path: str) -> str | None:
-    """None when `path` is a sound Scorepad database, else what is wrong with it."""
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        return f"cannot be opened: {exc}"
-    try:
-        status = conn.execute("PRAGMA integrity_check").fetchone()[0]
-        if status != "ok":
-            return f"is damaged: {status}"
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not {"games", "hands", "hand_edits"} <= tables:
-            return "is not a Scorepad database"
-    except sqlite3.DatabaseError as exc:
-        return f"is not a database: {exc}"
-    finally:
-        conn.close()
-    return None
-
-
-def restore(backup_path: str, live_path: str) -> None:
-    """Put a backup back in place of the live database, through the backup API so open readers stay sane."""
-    problem = check_backup(backup_path)
-    if problem:
-        raise ImportRefused(f"{backup_path} {problem}. Nothing was changed.")
-    before = _records_counter(live_path)
-    backup(backup_path, live_path)
-    # Cached records are kept under this counter: move it past anything either database has seen.
-    with sqlite3.connect(live_path) as db:
-        db.execute("UPDATE counters SET value = max(value, ?) + 1 WHERE name = 'records'", [before])
-
-
-def _records_counter(path: str) -> int:
-    try:
-        with sqlite3.connect(path) as db:
-            return db.execute("SELECT value FROM counters WHERE name = 'records'").fetchone()[0]
-    except (sqlite3.Error, TypeError):
-        return 0
 
 
 def stamp() -> str:

@@ -1,9 +1,7 @@
-"""Records on a hand-built history with known answers; export/import round trips; refusals; backups."""
+"""Records on a hand-built history with known answers; export/import round trips; refusals."""
 
 import json
 import random
-import sqlite3
-import threading
 from dataclasses import replace
 
 import pytest
@@ -278,57 +276,6 @@ def test_a_generated_history_of_hundreds_of_games_round_trips_exactly(tmp_path_f
     finally:
         first.close()
         second.close()
-
-
-# --- backup ----------------------------------------------------------------------------------------------------
-
-def test_a_backup_taken_while_hands_are_written_is_consistent(db, tmp_path):
-    live = db.execute("PRAGMA database_list").fetchone()[2]
-    game_id = store.create_game(db, replace(DD, target=10**9), ("Us", "Them"), [None] * 4, 0)
-    stop = threading.Event()
-
-    def write():
-        writer = store.connect(live)
-        n = 0
-        while not stop.is_set():
-            with store.write_lock(writer):
-                store.insert_hand(writer, game_id, f"w{n}", HandEntry(Hand(0, 50, (0, 0), (50, 0))))
-                store.rescore(writer, store.load_game(writer, game_id), store.live_hands(writer, game_id))
-            n += 1
-        writer.close()
-
-    thread = threading.Thread(target=write)
-    thread.start()
-    try:
-        copies = []
-        for i in range(5):
-            target = str(tmp_path / f"copy{i}.db")
-            transfer.backup(live, target)
-            copies.append(target)
-    finally:
-        stop.set()
-        thread.join()
-    for target in copies:
-        assert transfer.check_backup(target) is None
-        copy = sqlite3.connect(target)
-        hands, total = copy.execute("SELECT count(*), (SELECT total_0 FROM games) FROM hands").fetchone()
-        copy.close()
-        assert total == 50 * hands  # the summary and the hands come from one moment: no half-written hand
-
-
-def test_restore_puts_a_backup_back_and_refuses_a_damaged_one(db, tmp_path):
-    live = db.execute("PRAGMA database_list").fetchone()[2]
-    store.create_game(db, DD, ("Before", "Backup"), [None] * 4, 0)
-    saved = str(tmp_path / "saved.db")
-    transfer.backup(live, saved)
-    store.create_game(db, DD, ("After", "Backup"), [None] * 4, 0)
-    transfer.restore(saved, live)
-    assert [g.teams[0] for g in store.history_games(db)] == ["Before"]
-    junk = tmp_path / "junk.db"
-    junk.write_bytes(b"not a database at all" * 100)
-    with pytest.raises(transfer.ImportRefused, match="Nothing was changed"):
-        transfer.restore(str(junk), live)
-    assert [g.teams[0] for g in store.history_games(db)] == ["Before"]
 
 
 def test_records_are_warmed_ahead_of_the_first_look(db, history):

@@ -1,17 +1,15 @@
-"""Export (JSON that imports back, CSV for a spreadsheet), import, and the backup commands."""
+"""Export (JSON that imports back, CSV for a spreadsheet) and import."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from pathlib import Path
 
-import click
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
-from flask.cli import with_appcontext
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from .. import store, transfer
+from . import backup_commands
 from .database import get_db
 from .forms import CsrfForm
 from .sheet import build_sheet
@@ -101,39 +99,5 @@ def import_file():
     return redirect(url_for("history.evenings"), 303)
 
 
-@click.command("backup")
-@with_appcontext
-@click.argument("target", required=False)
-def backup_command(target: str | None) -> None:
-    """Write a consistent copy of the database (safe while Scorepad runs). TARGET defaults to
-    instance/backups/scorepad-<time>.db."""
-    live = current_app.config["DATABASE"]
-    if target is None:
-        folder = Path(current_app.config.get("BACKUP_DIR") or Path(current_app.instance_path) / "backups")
-        folder.mkdir(parents=True, exist_ok=True)
-        target = str(folder / f"scorepad-{transfer.stamp()}.db")
-    transfer.backup(live, target)
-    click.echo(f"Backed up {live} to {target}")
-
-
-@click.command("restore")
-@with_appcontext
-@click.argument("source")
-@click.option("--yes", is_flag=True, help="Do not ask: replace the live database.")
-def restore_command(source: str, yes: bool) -> None:
-    """Put a backup back in place of the live database (everything since the backup is replaced)."""
-    live = current_app.config["DATABASE"]
-    problem = transfer.check_backup(source)
-    if problem:
-        raise click.ClickException(f"{source} {problem}. Nothing was changed.")
-    if not yes:
-        click.confirm(f"Replace {live} with {source}? Everything recorded since that backup is lost", abort=True)
-    safety = str(Path(live).with_name(f"before-restore-{transfer.stamp()}.db"))
-    transfer.backup(live, safety)
-    transfer.restore(source, live)
-    click.echo(f"Restored {source}. The database as it was is kept in {safety}.")
-
-
 def init_app(app) -> None:
-    app.cli.add_command(backup_command)
-    app.cli.add_command(restore_command)
+    backup_commands.init_app(app)
