@@ -249,11 +249,12 @@ def write_lock(db: sqlite_utils.Database):
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
-    except BaseException:
-        db.conn.rollback()
-        raise
-    else:
         db.conn.execute("COMMIT")
+    except BaseException:
+        # a COMMIT refused (a full disk) leaves the transaction open: what follows must not read its writes
+        if db.conn.in_transaction:
+            db.conn.rollback()
+        raise
 
 
 # --- games --------------------------------------------------------------------------------------------------

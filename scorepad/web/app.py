@@ -5,14 +5,16 @@ from __future__ import annotations
 import gzip
 import os
 import secrets
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
+from .faults import fault_of
 
 csrf = CSRFProtect()
 
@@ -72,6 +74,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(CSRFError, _csrf_failed)
     app.register_error_handler(500, _server_error)
+    app.register_error_handler(sqlite3.OperationalError, _database_fault)
     return app
 
 
@@ -162,3 +165,16 @@ def _server_error(error):
     return render_template("error.html", title="Something went wrong",
                            message="Scorepad could not finish that. Nothing was half-saved: "
                                    "every change is all or nothing."), 500
+
+
+def _database_fault(error):
+    """The database refused (disk full, read-only, locked, gone): words for the family and a 503 (507 for a
+    full disk), not a generic 500. Any other database error is a bug and stays a 500."""
+    fault = fault_of(error)
+    if fault is None:
+        raise error
+    current_app.logger.error("%s %s: %s", request.method, request.path, error)
+    reading = request.method in ("GET", "HEAD")
+    message = fault.reading() if reading else fault.sentence()
+    return render_template("error.html", title=fault.title if reading else "Not saved",
+                           message=message), fault.status
