@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import sqlite3
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
@@ -13,6 +14,7 @@ from ..scoring import Hand, auto_throw_in_reason, play_game, score_hand
 from ..seats import SEAT_NAMES, dealer_for
 from .assets import asset_url
 from .database import get_db
+from .faults import Fault, fault_of
 from .forms import (
     HAND_FIELDS,
     HOUSE_RULES,
@@ -86,13 +88,13 @@ def _sheet(game):
                        store.deleted_hands(db, game.id))
 
 
-def _game_page(game, values=None, errors=None, message=None, status=200, preview=None):
+def _game_page(game, values=None, errors=None, message=None, status=200, preview=None, fault=None, token=None):
     sheet = _sheet(game)
     values = values if values is not None else _blank_hand(game, request.args)
     return vary_on_htmx(render_template(
-        "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
+        "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message, fault=fault,
         preview=preview if preview is not None else _preview(game, sheet, values), rules_words=describe(game.rules),
-        token=secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"]), status)
+        token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"]), status)
 
 
 def _blank_hand(game, args) -> dict:
@@ -223,6 +225,11 @@ def record(game_id: int):
     except GameOver:
         game = _load(game_id)
         return _game_page(game, message="The game is over: it takes no more hands.", status=409)
+    except sqlite3.OperationalError as error:
+        # the same token: if the hand did reach the disk after all, tapping again says so and stores nothing
+        fault = _database_fault(error)
+        return _game_page(game, values=parsed.values, status=fault.status, token=token, fault=fault.sentence(
+            "this hand was NOT saved", "tap Record again — it will be saved once"))
     _wrote(game_id, game.winner is not None)
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
 
@@ -231,10 +238,22 @@ def _wrote(game_id: int, was_won: bool) -> None:
     """Remember the version this device's own change made, so its poll does not announce it as news; and when
     the game's end changed, refresh its players' records before anyone looks."""
     db = get_db()
-    session["wrote"] = [game_id, store.game_version(db, game_id)]
-    now_won = store.load_game(db, game_id).winner is not None
-    if (was_won or now_won) and not current_app.testing:
-        store.warm_in_background(current_app.config["DATABASE"], store.seated_players(db, game_id))
+    try:
+        session["wrote"] = [game_id, store.game_version(db, game_id)]
+        now_won = store.load_game(db, game_id).winner is not None
+        if (was_won or now_won) and not current_app.testing:
+            store.warm_in_background(current_app.config["DATABASE"], store.seated_players(db, game_id))
+    except sqlite3.OperationalError:
+        pass  # the change is committed: a page saying it was not saved would be wrong; the poll calls it news
+
+
+def _database_fault(error: sqlite3.OperationalError) -> Fault:
+    """The Fault for a change the database refused; any other database error is raised again (a bug: 500)."""
+    fault = fault_of(error)
+    if fault is None:
+        raise error
+    current_app.logger.error("%s %s: %s", request.method, request.path, error)
+    return fault
 
 
 class _AlreadySaved(Exception):
@@ -264,9 +283,9 @@ def _entry(row) -> store.HandEntry:
     return store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
 
 
-def _edit_page(game, sheet, row, values, errors=None, message=None, status=200):
+def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None):
     return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
-                           errors=errors or {}, message=message, form=CsrfForm()), status
+                           errors=errors or {}, message=message, fault=fault, form=CsrfForm()), status
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
@@ -299,6 +318,10 @@ def save_hand(game_id: int, hand_id: int):
             "after the winning one first, then make this change."))
     except InvalidHand as exc:
         return _edit_page(game, sheet, row, parsed.values, exc.errors, status=422)
+    except sqlite3.OperationalError as error:
+        fault = _database_fault(error)
+        return _edit_page(game, sheet, row, parsed.values, status=fault.status,
+                          fault=fault.sentence("this change was NOT saved", "tap Save changes again"))
     _wrote(game_id, game.winner is not None)
     flash(f"Hand {row.number} changed: {summary}")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
@@ -312,10 +335,15 @@ def hand_detail(game_id: int, hand_id: int):
                                         readonly=request.args.get("readonly") == "1"))
 
 
+def _delete_page(game, sheet, row, message=None, status=200, fault=None):
+    return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(),
+                           message=message, fault=fault), status
+
+
 @bp.get("/<int:game_id>/hands/<int:hand_id>/delete")
 def confirm_delete(game_id: int, hand_id: int):
     game, sheet, row = _hand_in_game(game_id, hand_id)
-    return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm())
+    return _delete_page(game, sheet, row)
 
 
 @bp.post("/<int:game_id>/hands/<int:hand_id>/delete")
@@ -329,9 +357,13 @@ def delete_hand(game_id: int, hand_id: int):
             store.delete_hand(db, hand_id, _entry(row))
             store.rescore(db, game, store.live_hands(db, game_id))
     except GameOver:
-        return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(), message=(
+        return _delete_page(game, sheet, row, status=409, message=(
             "Without this hand the game would be won before the last hands on the sheet. Delete the later "
-            "hands first.")), 409
+            "hands first."))
+    except sqlite3.OperationalError as error:
+        fault = _database_fault(error)
+        return _delete_page(game, sheet, row, status=fault.status,
+                            fault=fault.sentence("the hand was NOT deleted", "tap Delete again"))
     _wrote(game_id, game.winner is not None)
     flash(f"Hand {row.number} deleted. Its record stays in the history below the sheet.")
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)

@@ -59,6 +59,72 @@ def only_hand(client, game_id) -> int:
 
 
 @pytest.mark.parametrize(("words", "status", "cause"), FAULTS)
+def test_a_hand_the_database_refuses_is_said_at_the_top_with_everything_typed_kept_and_nothing_stored(
+        client, app, monkeypatch, words, status, cause):
+    game_id = new_game(client)
+    form = form_of(client, game_id)
+    monkeypatch.setattr(store, "insert_hand", refusing(words))
+    response = client.post(f"/games/{game_id}/hands", data={**form, "kind": "played", **TYPED})
+    assert response.status_code == status
+    page = parse(response)
+    said = banner(page)
+    assert said.startswith(cause + ": this hand was NOT saved.")
+    assert said.endswith("then tap Record again — it will be saved once.")
+    assert typed_values(page) == TYPED
+    assert page.select_one("input[name=token]")["value"] == form["token"]  # tapping again stores it once
+    assert hands_stored(app, game_id) == 0
+
+
+def test_a_full_disk_says_so_in_the_words_a_family_understands(client, monkeypatch):
+    game_id = new_game(client)
+    monkeypatch.setattr(store, "insert_hand", refusing("database or disk is full"))
+    said = banner(parse(record(client, game_id, **TYPED)))
+    assert said == ("The disk of the machine running Scorepad is full: this hand was NOT saved. Free some space, "
+                    "then tap Record again — it will be saved once.")
+
+
+def test_tapping_record_again_after_the_fault_is_cleared_stores_the_hand_once(client, app, monkeypatch):
+    game_id = new_game(client)
+    monkeypatch.setattr(store, "insert_hand", refusing("database is locked"))
+    refused = parse(record(client, game_id, **TYPED))
+    monkeypatch.undo()
+    again = {i["name"]: i.get("value", "") for i in refused.select("#hand-form input[type=hidden]")}
+    for _ in range(2):  # the retry, and a second tap on it
+        assert client.post(f"/games/{game_id}/hands", data={**again, "kind": "played", **TYPED}).status_code == 303
+    assert hands_stored(app, game_id) == 1
+
+
+@pytest.mark.parametrize(("words", "status", "cause"), FAULTS)
+def test_an_edit_the_database_refuses_keeps_what_was_typed_and_changes_nothing(
+        client, app, monkeypatch, words, status, cause):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    hand_id = only_hand(client, game_id)
+    monkeypatch.setattr(store, "update_hand", refusing(words))
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/edit",
+                           data={"csrf_token": csrf(client), "kind": "played", **TYPED})
+    assert response.status_code == status
+    page = parse(response)
+    assert banner(page).startswith(cause + ": this change was NOT saved.")
+    assert typed_values(page) == TYPED
+    assert edits(app, hand_id) == ["recorded"]
+
+
+@pytest.mark.parametrize(("words", "status", "cause"), FAULTS)
+def test_a_delete_the_database_refuses_says_so_and_keeps_the_hand(client, app, monkeypatch, words, status, cause):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    hand_id = only_hand(client, game_id)
+    monkeypatch.setattr(store, "delete_hand", refusing(words))
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": csrf(client)})
+    assert response.status_code == status
+    page = parse(response)
+    assert banner(page).startswith(cause + ": the hand was NOT deleted.")
+    assert page.h1.get_text() == "Delete hand 1?"
+    assert hands_stored(app, game_id) == 1
+
+
+@pytest.mark.parametrize(("words", "status", "cause"), FAULTS)
 def test_a_new_game_or_rematch_the_database_refuses_is_an_error_page_in_words(
         client, app, monkeypatch, words, status, cause):
     game_id = new_game(client)
