@@ -102,11 +102,12 @@ def test_an_edit_the_database_refuses_keeps_what_was_typed_and_changes_nothing(
     hand_id = only_hand(client, game_id)
     monkeypatch.setattr(store, "update_hand", refusing(words))
     response = client.post(f"/games/{game_id}/hands/{hand_id}/edit",
-                           data={"csrf_token": csrf(client), "kind": "played", **TYPED})
+                           data={"csrf_token": csrf(client), "kind": "played", "edits_seen": "0", **TYPED})
     assert response.status_code == status
     page = parse(response)
     assert banner(page).startswith(cause + ": this change was NOT saved.")
     assert typed_values(page) == TYPED
+    assert page.select_one("input[name=edits_seen]")["value"] == "0"
     assert edits(app, hand_id) == ["recorded"]
 
 
