@@ -45,7 +45,7 @@ _FAULTS = (
         "unplugged?)", "Check the machine running Scorepad")),
     (10, "disk i/o error", Fault(
         503, "The disk failed", "The disk of the machine running Scorepad failed to read or write",
-        "Check its disk or memory card, restarting the machine if needed")),
+        "Check its disk or memory card")),
 )
 
 
