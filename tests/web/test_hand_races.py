@@ -2,6 +2,7 @@
 and the hand's history tells what happened exactly once."""
 
 import threading
+from functools import partial
 
 import pytest
 
@@ -86,7 +87,7 @@ def test_an_edit_racing_a_delete_of_the_same_hand_is_a_409_never_a_500(app, clie
     for _ in range(ROUNDS):
         assert record(client, game, **HAND).status_code == 303
         hand_id = newest_hand(app, game)
-        answers = together(lambda: editor.edit(game, hand_id, bid="55"), lambda: deleter.delete(game, hand_id))
+        answers = together(partial(editor.edit, game, hand_id, bid="55"), partial(deleter.delete, game, hand_id))
         edit, delete = statuses(answers)
         assert delete == 303 and edit in (303, 409)
         if edit == 409:
@@ -101,7 +102,7 @@ def test_two_phones_deleting_the_same_hand_write_one_deleted_line(app, client, g
     for _ in range(ROUNDS):
         record(client, game, **HAND)
         hand_id = newest_hand(app, game)
-        answers = together(*[lambda p=p: p.delete(game, hand_id) for p in phones])
+        answers = together(*[partial(p.delete, game, hand_id) for p in phones])
         assert statuses(answers) == [303, 303]
         assert history(app, hand_id) == ["recorded", "deleted"]
 
@@ -111,8 +112,8 @@ def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the
     for _ in range(ROUNDS):
         record(client, game, **HAND)
         hand_id = newest_hand(app, game)
-        answers = together(lambda: phones[0].edit(game, hand_id, bid="55"),
-                           lambda: phones[1].edit(game, hand_id, bid="60"))
+        answers = together(partial(phones[0].edit, game, hand_id, bid="55"),
+                           partial(phones[1].edit, game, hand_id, bid="60"))
         assert sorted(statuses(answers)) == [303, 409]
         assert history(app, hand_id) == ["recorded", "edited"]
         refused = parse(next(a for a in answers if a.status_code == 409))
@@ -127,7 +128,7 @@ def test_two_phones_tapping_rematch_together_start_one_game(app, client):
     phones = [Phone(app), Phone(app)]
     for _ in range(ROUNDS // 4):
         game_id = new_game(client)
-        answers = together(*[lambda p=p: p.rematch(game_id) for p in phones])
+        answers = together(*[partial(p.rematch, game_id) for p in phones])
         assert statuses(answers) == [303, 303]
         assert answers[0].headers["Location"] == answers[1].headers["Location"]
         db = store.connect(app.config["DATABASE"])
