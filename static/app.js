@@ -74,14 +74,15 @@
     return sent === new URL(form.action, location.href).pathname;
   }
 
-  // The sentence the server already wrote for this failure: its banner, or its error page.
+  // The sentence the server already wrote for this failure: its banner, or its error page. Not the page of a
+  // plain 500 (a bug), whose words know nothing of the hand: the phone says it better.
   function serverWords(xhr) {
     if (!xhr || !xhr.responseText) return "";
     var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
     var said = page.querySelector("#alert-text");
     if (said && said.textContent.trim()) return said.textContent.trim();
     said = page.querySelector(".error-message");
-    return said && xhr.status < 500 ? said.textContent.trim() : "";
+    return said && xhr.status !== 500 ? said.textContent.trim() : "";
   }
 
   function sentence(kind, detail) {

@@ -167,3 +167,19 @@ def test_a_failing_poll_shows_a_quiet_mark_that_clears_itself_and_never_the_bann
     phone.unroute(PREVIEW)
     expect(mark).to_be_hidden()
     expect(phone.locator("#bid")).to_have_value("60")
+
+
+def test_a_fault_answered_with_an_error_page_shows_that_pages_words_over_the_form_kept(
+        phone, live_server, monkeypatch):
+    start_game(phone, live_server)
+    fill_hand(phone)
+    monkeypatch.setattr(store, "hand_by_token", lambda *args: refuse_locked())  # before the hand's own write
+    tap_record(phone)
+    assert_banner_at_the_top(phone, "Scorepad waited too long for another change to finish (another phone, an "
+                                    "import or a backup): that change was NOT saved. Wait a few seconds, then "
+                                    "send it again.")
+    assert_all_typed(phone)
+
+
+def refuse_locked():
+    raise sqlite3.OperationalError("database is locked")
