@@ -9,12 +9,12 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
-from .faults import fault_of
+from .faults import refused
 
 csrf = CSRFProtect()
 
@@ -170,10 +170,7 @@ def _server_error(error):
 def _database_fault(error):
     """The database refused (disk full, read-only, locked, gone): words for the family and a 503 (507 for a
     full disk), not a generic 500. Any other database error is a bug and stays a 500."""
-    fault = fault_of(error)
-    if fault is None:
-        raise error
-    current_app.logger.error("%s %s: %s", request.method, request.path, error)
+    fault = refused(error)
     reading = request.method in ("GET", "HEAD")
     message = fault.reading() if reading else fault.sentence()
     return render_template("error.html", title=fault.title if reading else "Not saved",

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from flask import current_app, request
+
 
 @dataclass(frozen=True)
 class Fault:
@@ -60,3 +62,13 @@ def fault_of(error: BaseException) -> Fault | None:
         if (code is not None and code & 0xFF == primary) or words in message:
             return fault
     return None
+
+
+def refused(error: sqlite3.OperationalError) -> Fault:
+    """The Fault for a database error met while answering a request, logged for whoever runs Scorepad; any
+    error `fault_of` does not know is raised again, to be the 500 a bug is."""
+    fault = fault_of(error)
+    if fault is None:
+        raise error
+    current_app.logger.error("%s %s: %s", request.method, request.path, error)
+    return fault

@@ -15,7 +15,7 @@ from ..scoring import Hand, auto_throw_in_reason, score_hand
 from ..seats import SEAT_NAMES, dealer_for
 from .assets import asset_url
 from .database import get_db
-from .faults import Fault, fault_of
+from .faults import refused
 from .forms import (
     HAND_FIELDS,
     HOUSE_RULES,
@@ -227,7 +227,7 @@ def record(game_id: int):
         return _game_page(game, message="The game is over: it takes no more hands.", status=409)
     except sqlite3.OperationalError as error:
         # the same token: if the hand did reach the disk after all, tapping again says so and stores nothing
-        fault = _database_fault(error)
+        fault = refused(error)
         return _game_page(game, values=parsed.values, status=fault.status, token=token, fault=fault.sentence(
             "this hand was NOT saved", "tap Record again — it will be saved once"))
     _wrote(game_id, game.winner is not None)
@@ -254,15 +254,6 @@ def _conflict_words(count: int, expected: int) -> str:
                 f"a different hand, save it again as hand {count + 1}.")
     return (f"A hand was just deleted on another phone, so this one is now hand {count + 1}. Check the sheet "
             f"below, then save it again as hand {count + 1}.")
-
-
-def _database_fault(error: sqlite3.OperationalError) -> Fault:
-    """The Fault for a change the database refused; any other database error is raised again (a bug: 500)."""
-    fault = fault_of(error)
-    if fault is None:
-        raise error
-    current_app.logger.error("%s %s: %s", request.method, request.path, error)
-    return fault
 
 
 class _AlreadySaved(Exception):
@@ -351,7 +342,7 @@ def _save_hand(game_id: int, hand_id: int):
     except InvalidHand as exc:
         return _edit_page(game, sheet, row, parsed.values, exc.errors, status=422, edits_seen=seen)
     except sqlite3.OperationalError as error:
-        fault = _database_fault(error)
+        fault = refused(error)
         return _edit_page(game, sheet, row, parsed.values, status=fault.status, edits_seen=seen,
                           fault=fault.sentence("this change was NOT saved", "tap Save changes again"))
     _wrote(game_id, game.winner is not None)
@@ -414,7 +405,7 @@ def _delete(game, sheet, row):
             "Without this hand the game would be won before the last hands on the sheet. Delete the later "
             "hands first."))
     except sqlite3.OperationalError as error:
-        fault = _database_fault(error)
+        fault = refused(error)
         return _delete_page(game, sheet, row, status=fault.status,
                             fault=fault.sentence("the hand was NOT deleted", "tap Delete again"))
     _wrote(game.id, game.winner is not None)
