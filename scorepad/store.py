@@ -284,11 +284,12 @@ def write_lock(db: sqlite_utils.Database):
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
-    except BaseException:
-        db.conn.rollback()
-        raise
-    else:
         db.conn.execute("COMMIT")
+    except BaseException:
+        # a COMMIT refused (a full disk) leaves the transaction open: what follows must not read its writes
+        if db.conn.in_transaction:
+            db.conn.rollback()
+        raise
 
 
 # --- games --------------------------------------------------------------------------------------------------
@@ -517,16 +518,46 @@ def insert_hand(db, game_id: int, token: str, entry: HandEntry) -> int:
     return hand_id
 
 
-def update_hand(db, hand_id: int, entry: HandEntry, summary: str, before: HandEntry) -> None:
+class HandDeleted(Exception):
+    """The hand is no longer on the sheet: another phone deleted it first."""
+
+
+class HandChanged(Exception):
+    """The hand was edited (on another phone) after the form that would change it was opened."""
+
+
+def update_hand(db, hand_id: int, entry: HandEntry, summary: str, before: HandEntry,
+                edits_seen: int | None = None) -> None:
+    """Inside the caller's write lock: the hand's new values, with their 'edited' history line. Raises
+    HandDeleted when the hand was deleted meanwhile, and HandChanged when it has had other edits than the
+    `edits_seen` its form was opened on: a change nobody saw is never silently overwritten."""
+    live = db.execute("""SELECT (SELECT count(*) FROM hand_edits e WHERE e.hand_id = h.id AND e.action = 'edited')
+                         FROM hands h WHERE h.id = ? AND h.deleted_at IS NULL""", [hand_id]).fetchone()
+    if live is None:
+        raise HandDeleted(hand_id)
+    if edits_seen is not None and live[0] != edits_seen:
+        raise HandChanged(hand_id)
     at = now()
     db["hands"].update(hand_id, {**_hand_columns(entry), "updated_at": at})
     _log(db, hand_id, "edited", before, entry, summary, at)
 
 
-def delete_hand(db, hand_id: int, before: HandEntry) -> None:
+def delete_hand(db, hand_id: int) -> None:
+    """Inside the caller's write lock: the hand leaves the sheet, with one 'deleted' history line holding it
+    as it was at that moment. Raises HandDeleted when it had already left (two phones, or two taps)."""
     at = now()
-    db["hands"].update(hand_id, {"deleted_at": at, "updated_at": at})
-    _log(db, hand_id, "deleted", before, None, "Deleted.", at)
+    deleted = db.execute("UPDATE hands SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
+                         [at, at, hand_id])
+    if deleted.rowcount != 1:
+        raise HandDeleted(hand_id)
+    before = _stored(_rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
+    _log(db, hand_id, "deleted", HandEntry(before.hand, before.trump, before.bidder_seat), None, "Deleted.", at)
+
+
+def rematch_for(db, game_id: int) -> int | None:
+    """The game already started as this game's rematch, if any: a second tap on Rematch goes there."""
+    row = db.execute("SELECT id FROM games WHERE rematch_of = ? ORDER BY id LIMIT 1", [game_id]).fetchone()
+    return row[0] if row else None
 
 
 def _entry_json(entry: HandEntry | None) -> str | None:

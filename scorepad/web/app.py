@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import os
 import secrets
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from .. import words
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
+from .faults import refused
 from .guards import init_guards
 from .rules_commands import rules_command
 
@@ -80,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(CSRFError, _csrf_failed)
     app.register_error_handler(500, _server_error)
+    app.register_error_handler(sqlite3.OperationalError, _database_fault)
     return app
 
 
@@ -171,3 +174,13 @@ def _server_error(error):
     return render_template("error.html", title="Something went wrong",
                            message="Scorepad could not finish that. Nothing was half-saved: "
                                    "every change is all or nothing."), 500
+
+
+def _database_fault(error):
+    """The database refused (disk full, read-only, locked, gone): words for the family and a 503 (507 for a
+    full disk), not a generic 500. Any other database error is a bug and stays a 500."""
+    fault = refused(error)
+    reading = request.method in ("GET", "HEAD")
+    message = fault.reading() if reading else fault.sentence()
+    return render_template("error.html", title=fault.title if reading else "Not saved",
+                           message=message), fault.status

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import secrets
+import sqlite3
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
 from .. import store
 from ..errors import GameOver, InvalidHand
+from ..inputs import try_whole_number
 from ..rules import PRESETS, describe
-from ..scoring import Hand, auto_throw_in_reason, play_game, score_hand
+from ..scoring import Hand, auto_throw_in_reason, score_hand
 from ..seats import SEAT_NAMES, dealer_for
 from .assets import asset_url
 from .database import get_db
+from .faults import refused
 from .forms import (
     HAND_FIELDS,
     HOUSE_RULES,
@@ -86,13 +89,13 @@ def _sheet(game):
                        store.deleted_hands(db, game.id))
 
 
-def _game_page(game, values=None, errors=None, message=None, status=200, preview=None):
+def _game_page(game, values=None, errors=None, message=None, status=200, preview=None, fault=None, token=None):
     sheet = _sheet(game)
     values = values if values is not None else _blank_hand(game, request.args)
     return vary_on_htmx(render_template(
-        "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
+        "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message, fault=fault,
         preview=preview if preview is not None else _preview(game, sheet, values), rules_words=describe(game.rules),
-        token=secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"]), status)
+        token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"]), status)
 
 
 def _blank_hand(game, args) -> dict:
@@ -217,12 +220,16 @@ def record(game_id: int):
         return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
     except _Conflict as conflict:
         game = _load(game_id)
-        return _game_page(game, values=parsed.values, status=409, message=(
-            f"Hand {int(expected)} was just recorded on another phone: it is on the sheet below. If yours is "
-            f"a different hand, save it again as hand {conflict.count + 1}."))
+        return _game_page(game, values=parsed.values, status=409, message=_conflict_words(conflict.count,
+                                                                                           int(expected)))
     except GameOver:
         game = _load(game_id)
         return _game_page(game, message="The game is over: it takes no more hands.", status=409)
+    except sqlite3.OperationalError as error:
+        # the same token: if the hand did reach the disk after all, tapping again says so and stores nothing
+        fault = refused(error)
+        return _game_page(game, values=parsed.values, status=fault.status, token=token, fault=fault.sentence(
+            "this hand was NOT saved", "tap Record again — it will be saved once"))
     _wrote(game_id, game.winner is not None)
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
 
@@ -231,10 +238,22 @@ def _wrote(game_id: int, was_won: bool) -> None:
     """Remember the version this device's own change made, so its poll does not announce it as news; and when
     the game's end changed, refresh its players' records before anyone looks."""
     db = get_db()
-    session["wrote"] = [game_id, store.game_version(db, game_id)]
-    now_won = store.load_game(db, game_id).winner is not None
-    if (was_won or now_won) and not current_app.testing:
-        store.warm_in_background(current_app.config["DATABASE"], store.seated_players(db, game_id))
+    try:
+        session["wrote"] = [game_id, store.game_version(db, game_id)]
+        now_won = store.load_game(db, game_id).winner is not None
+        if (was_won or now_won) and not current_app.testing:
+            store.warm_in_background(current_app.config["DATABASE"], store.seated_players(db, game_id))
+    except sqlite3.OperationalError:
+        pass  # the change is committed: a page saying it was not saved would be wrong; the poll calls it news
+
+
+def _conflict_words(count: int, expected: int) -> str:
+    """Why a new hand was refused: the sheet has another number of hands than the form was opened on."""
+    if count + 1 > expected:
+        return (f"Hand {expected} was just recorded on another phone: it is on the sheet below. If yours is "
+                f"a different hand, save it again as hand {count + 1}.")
+    return (f"A hand was just deleted on another phone, so this one is now hand {count + 1}. Check the sheet "
+            f"below, then save it again as hand {count + 1}.")
 
 
 class _AlreadySaved(Exception):
@@ -260,13 +279,25 @@ def _hand_in_game(game_id: int, hand_id: int):
     return game, sheet, _find(sheet, hand_id)
 
 
+def _hand_to_change(game_id: int, hand_id: int):
+    """`_hand_in_game`, for a change: a hand of the game that another phone deleted raises HandDeleted."""
+    game = _load(game_id)
+    sheet = _sheet(game)
+    if any(deleted["id"] == hand_id for deleted in sheet.deleted):
+        raise store.HandDeleted(hand_id)
+    return game, sheet, _find(sheet, hand_id)
+
+
 def _entry(row) -> store.HandEntry:
     return store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
 
 
-def _edit_page(game, sheet, row, values, errors=None, message=None, status=200):
+def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None):
+    """The edit form; `edits_seen` is how many edits the hand had when the form was first opened, kept
+    through refusals so that a change made meanwhile on another phone is noticed."""
     return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
-                           errors=errors or {}, message=message, form=CsrfForm()), status
+                           errors=errors or {}, message=message, fault=fault, form=CsrfForm(),
+                           edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
@@ -277,31 +308,61 @@ def edit_hand(game_id: int, hand_id: int):
 
 @bp.post("/<int:game_id>/hands/<int:hand_id>/edit")
 def save_hand(game_id: int, hand_id: int):
+    try:
+        return _save_hand(game_id, hand_id)
+    except (store.HandDeleted, store.HandChanged):
+        return _stale_edit(game_id, hand_id)
+
+
+def _save_hand(game_id: int, hand_id: int):
     db = get_db()
-    game, sheet, row = _hand_in_game(game_id, hand_id)
+    game, sheet, row = _hand_to_change(game_id, hand_id)
     parsed = parse_hand(request.form, game.rules, game.first_dealer, row.number - 1, game.has_players)
+    # a form from before this field existed was opened on the hand as it is now, as far as anyone can tell
+    seen = try_whole_number(request.form.get("edits_seen", str(row.stored.edits)), low=0)
+    if seen is None:
+        return _edit_page(game, sheet, row, parsed.values, status=422, message="This form is incomplete; check "
+                                                                               "the hand and save it again.")
     if parsed.errors:
-        return _edit_page(game, sheet, row, parsed.values, parsed.errors, status=422)
+        return _edit_page(game, sheet, row, parsed.values, parsed.errors, status=422, edits_seen=seen)
     before = _entry(row)
     summary = describe_change(before, parsed.entry, game, sheet)
-    if not summary:
+    if not summary:  # nothing to change, or a retry of a change that was saved: either way it is done
         return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+    if seen != row.stored.edits:
+        raise store.HandChanged(hand_id)
     try:
         with store.write_lock(db):
-            hands = [h.hand for h in store.live_hands(db, game_id)]
-            hands[row.number - 1] = parsed.entry.hand
-            play_game(game.rules, hands, names=game.teams)  # refuses an edit that ends the game too early
-            store.update_hand(db, hand_id, parsed.entry, summary, before)
-            store.rescore(db, game, store.live_hands(db, game_id))
+            store.update_hand(db, hand_id, parsed.entry, summary, before, edits_seen=seen)
+            store.rescore(db, game, store.live_hands(db, game_id))  # a GameOver here undoes the change
     except GameOver:
-        return _edit_page(game, sheet, row, parsed.values, status=409, message=(
+        return _edit_page(game, sheet, row, parsed.values, status=409, edits_seen=seen, message=(
             "With this change the game would be won before the last hands on the sheet. Delete the hands "
             "after the winning one first, then make this change."))
     except InvalidHand as exc:
-        return _edit_page(game, sheet, row, parsed.values, exc.errors, status=422)
+        return _edit_page(game, sheet, row, parsed.values, exc.errors, status=422, edits_seen=seen)
+    except sqlite3.OperationalError as error:
+        fault = refused(error)
+        return _edit_page(game, sheet, row, parsed.values, status=fault.status, edits_seen=seen,
+                          fault=fault.sentence("this change was NOT saved", "tap Save changes again"))
     _wrote(game_id, game.winner is not None)
     flash(f"Hand {row.number} changed: {summary}")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+
+
+def _stale_edit(game_id: int, hand_id: int):
+    """409 for an edit of a hand that another phone changed or deleted after this form was opened: the hand as
+    it is now, or the sheet without it. Nothing this phone typed is written over what it never saw."""
+    try:
+        game, sheet, row = _hand_to_change(game_id, hand_id)
+    except store.HandDeleted:
+        return _game_page(_load(game_id), status=409, message=(
+            "The hand you were editing was just deleted on another phone: your change was NOT saved. The sheet "
+            "below is as it is now."))
+    latest = f" ({row.history[-1]['summary']})" if row.history else ""
+    return _edit_page(game, sheet, row, hand_values(_entry(row)), status=409, message=(
+        f"Hand {row.number} was just changed on another phone{latest}. This is the hand as it is now: your "
+        f"change was NOT saved. Make it again if it is still needed."))
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/detail")
@@ -312,29 +373,44 @@ def hand_detail(game_id: int, hand_id: int):
                                         readonly=request.args.get("readonly") == "1"))
 
 
+def _delete_page(game, sheet, row, message=None, status=200, fault=None):
+    return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(),
+                           message=message, fault=fault), status
+
+
 @bp.get("/<int:game_id>/hands/<int:hand_id>/delete")
 def confirm_delete(game_id: int, hand_id: int):
     game, sheet, row = _hand_in_game(game_id, hand_id)
-    return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm())
+    return _delete_page(game, sheet, row)
 
 
 @bp.post("/<int:game_id>/hands/<int:hand_id>/delete")
 def delete_hand(game_id: int, hand_id: int):
+    try:
+        return _delete(*_hand_to_change(game_id, hand_id))
+    except store.HandDeleted:  # by another phone, or by this one's first tap: either way it is done, once
+        flash("That hand was already deleted (on another phone, or by a second tap). Its record stays in the "
+              "history below the sheet.")
+        return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+
+
+def _delete(game, sheet, row):
     db = get_db()
-    game, sheet, row = _hand_in_game(game_id, hand_id)
     try:
         with store.write_lock(db):
-            play_game(game.rules, [h.hand for h in store.live_hands(db, game_id) if h.id != hand_id],
-                      names=game.teams)
-            store.delete_hand(db, hand_id, _entry(row))
-            store.rescore(db, game, store.live_hands(db, game_id))
+            store.delete_hand(db, row.stored.id)
+            store.rescore(db, game, store.live_hands(db, game.id))  # a GameOver here undoes the delete
     except GameOver:
-        return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(), message=(
+        return _delete_page(game, sheet, row, status=409, message=(
             "Without this hand the game would be won before the last hands on the sheet. Delete the later "
-            "hands first.")), 409
-    _wrote(game_id, game.winner is not None)
+            "hands first."))
+    except sqlite3.OperationalError as error:
+        fault = refused(error)
+        return _delete_page(game, sheet, row, status=fault.status,
+                            fault=fault.sentence("the hand was NOT deleted", "tap Delete again"))
+    _wrote(game.id, game.winner is not None)
     flash(f"Hand {row.number} deleted. Its record stays in the history below the sheet.")
-    return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+    return redirect(url_for("games.show", game_id=game.id) + "#sheet", 303)
 
 
 @bp.post("/<int:game_id>/rematch")
@@ -342,7 +418,12 @@ def rematch(game_id: int):
     db = get_db()
     game = _load(game_id)
     next_dealer = dealer_for(game.first_dealer, game.hands_count)
-    new_id = store.create_game(db, game.rules, game.teams, game.players, next_dealer, rematch_of=game.id)
+    with store.write_lock(db):  # two phones tapping Rematch together start one game, not two
+        existing = store.rematch_for(db, game.id)
+        new_id = existing or store.create_game(db, game.rules, game.teams, game.players, next_dealer,
+                                               rematch_of=game.id)
+    if existing:
+        flash("The rematch was already started (on another phone, or by a second tap): here it is.")
     return redirect(url_for("games.show", game_id=new_id), 303)
 
 

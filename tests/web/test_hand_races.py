@@ -1,0 +1,211 @@
+"""Two phones changing the same hand at the same moment: each gets a clear answer (303 or 409), never a 500,
+and the hand's history tells what happened exactly once."""
+
+import threading
+from functools import partial
+
+import pytest
+
+from scorepad import store
+from tests.conftest import parse
+from tests.web.test_games import csrf, form_of, new_game, record
+
+ROUNDS = 100
+HAND = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "0", "meld_1": "0", "counters_0": "50",
+        "counters_1": "0"}
+
+
+class Phone:
+    """A test client of its own (its own session and CSRF token), as a second phone at the table is."""
+
+    def __init__(self, app):
+        self.client = app.test_client()
+        self.token = csrf(self.client)
+
+    def edit(self, game_id, hand_id, edits_seen="0", **changes):
+        data = {"csrf_token": self.token, **HAND, "edits_seen": edits_seen, **changes}
+        return self.client.post(f"/games/{game_id}/hands/{hand_id}/edit", data=data)
+
+    def delete(self, game_id, hand_id):
+        return self.client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": self.token})
+
+    def rematch(self, game_id):
+        return self.client.post(f"/games/{game_id}/rematch", data={"csrf_token": self.token})
+
+
+def together(*calls):
+    """Each call on a thread of its own, all let go at the same moment: their answers, or what they raised."""
+    start = threading.Barrier(len(calls))
+    answers = [None] * len(calls)
+
+    def run(i, call):
+        start.wait()
+        try:
+            answers[i] = call()
+        except Exception as exc:  # a 500 in production: kept to fail the test with
+            answers[i] = exc
+        finally:
+            store.forget_pool()  # this thread's connection goes with it
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def statuses(answers):
+    assert not [a for a in answers if isinstance(a, Exception)], answers
+    return [a.status_code for a in answers]
+
+
+def history(app, hand_id) -> list[str]:
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return [e["action"] for e in store.edits_of_hand(db, hand_id)]
+    finally:
+        db.close()
+
+
+def newest_hand(app, game_id) -> int:
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return store.live_hands(db, game_id)[-1].id
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def game(client):
+    return new_game(client, target="1000000")  # a hundred rounds never end the game
+
+
+def test_an_edit_racing_a_delete_of_the_same_hand_is_a_409_never_a_500(app, client, game):
+    editor, deleter = Phone(app), Phone(app)
+    seen = set()
+    for _ in range(ROUNDS):
+        assert record(client, game, **HAND).status_code == 303
+        hand_id = newest_hand(app, game)
+        answers = together(partial(editor.edit, game, hand_id, bid="55"), partial(deleter.delete, game, hand_id))
+        edit, delete = statuses(answers)
+        assert delete == 303 and edit in (303, 409)
+        if edit == 409:
+            assert "was just deleted on another phone" in parse(answers[0]).select_one("#form-message").get_text()
+        assert history(app, hand_id)[-1] == "deleted" and history(app, hand_id).count("deleted") == 1
+        seen.add(edit)
+    assert 409 in seen  # the race was run, not just the calm case
+
+
+def test_two_phones_deleting_the_same_hand_write_one_deleted_line(app, client, game):
+    phones = [Phone(app), Phone(app)]
+    for _ in range(ROUNDS):
+        record(client, game, **HAND)
+        hand_id = newest_hand(app, game)
+        answers = together(*[partial(p.delete, game, hand_id) for p in phones])
+        assert statuses(answers) == [303, 303]
+        assert history(app, hand_id) == ["recorded", "deleted"]
+
+
+def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the_hand_as_it_is(app, client, game):
+    phones = [Phone(app), Phone(app)]
+    for _ in range(ROUNDS):
+        record(client, game, **HAND)
+        hand_id = newest_hand(app, game)
+        answers = together(partial(phones[0].edit, game, hand_id, bid="55"),
+                           partial(phones[1].edit, game, hand_id, bid="60"))
+        assert sorted(statuses(answers)) == [303, 409]
+        assert history(app, hand_id) == ["recorded", "edited"]
+        refused = parse(next(a for a in answers if a.status_code == 409))
+        assert "was just changed on another phone" in refused.select_one(".flash.warn").get_text()
+        saved = "55" if answers[0].status_code == 303 else "60"
+        assert refused.select_one("input[name=bid]")["value"] == saved  # the hand as it is now
+        assert refused.select_one("input[name=edits_seen]")["value"] == "1"
+        Phone(app).delete(game, hand_id)  # a short sheet keeps a hundred rounds quick
+
+
+def test_two_phones_tapping_rematch_together_start_one_game(app, client):
+    phones = [Phone(app), Phone(app)]
+    for _ in range(ROUNDS // 4):
+        game_id = new_game(client)
+        answers = together(*[partial(p.rematch, game_id) for p in phones])
+        assert statuses(answers) == [303, 303]
+        assert answers[0].headers["Location"] == answers[1].headers["Location"]
+        db = store.connect(app.config["DATABASE"])
+        assert store.rematch_for(db, game_id) is not None
+        assert db.execute("SELECT count(*) FROM games WHERE rematch_of = ?", [game_id]).fetchone()[0] == 1
+        db.close()
+
+
+def test_an_edit_sent_after_another_phone_deleted_the_hand_is_a_409_with_the_sheet_as_it_is(app, client, game):
+    record(client, game, **HAND)
+    record(client, game, **{**HAND, "bidder": "t1", "counters_0": "0", "counters_1": "50"})
+    hand_id = newest_hand(app, game)
+    editor, deleter = Phone(app), Phone(app)
+    assert deleter.delete(game, hand_id).status_code == 303
+    response = editor.edit(game, hand_id, bid="55")
+    assert response.status_code == 409
+    page = parse(response)
+    assert page.select_one("#form-message").get_text() == (
+        "The hand you were editing was just deleted on another phone: your change was NOT saved. The sheet below "
+        "is as it is now.")
+    assert [d.select_one(".num").get_text() for d in page.select(".hands details")] == ["1"]
+    assert history(app, hand_id) == ["recorded", "deleted"]
+
+
+def test_a_delete_sent_twice_deletes_once_and_says_so(app, client, game):
+    record(client, game, **HAND)
+    hand_id = newest_hand(app, game)
+    phone = Phone(app)
+    assert phone.delete(game, hand_id).status_code == 303
+    second = phone.delete(game, hand_id)
+    assert second.status_code == 303
+    flash = parse(phone.client.get(second.headers["Location"])).select(".flash")[-1].get_text()
+    assert flash.startswith("That hand was already deleted")
+    assert history(app, hand_id) == ["recorded", "deleted"]
+
+
+def test_an_edit_of_a_hand_changed_since_the_form_was_opened_is_a_409_showing_the_change(app, client, game):
+    record(client, game, **HAND)
+    hand_id = newest_hand(app, game)
+    first, second = Phone(app), Phone(app)
+    assert first.edit(game, hand_id, bid="55").status_code == 303
+    response = second.edit(game, hand_id, edits_seen="0", counters_0="45", counters_1="5")
+    assert response.status_code == 409
+    page = parse(response)
+    assert page.select_one(".flash.warn").get_text() == (
+        "Hand 1 was just changed on another phone (Bid 50 → 55). This is the hand as it is now: your change was "
+        "NOT saved. Make it again if it is still needed.")
+    assert page.select_one("input[name=bid]")["value"] == "55"
+    assert page.select_one("input[name=counters_0]")["value"] == "50"
+    # the first phone sends its change again (its answer was lost): that is done, not refused
+    assert first.edit(game, hand_id, bid="55").status_code == 303
+    assert history(app, hand_id) == ["recorded", "edited"]
+
+
+@pytest.mark.parametrize("seen", ["", "many", "-1", "²", "9" * 40])
+def test_an_edit_form_with_a_garbled_edit_count_is_refused_with_what_was_typed(app, client, game, seen):
+    record(client, game, **HAND)
+    hand_id = newest_hand(app, game)
+    response = Phone(app).edit(game, hand_id, edits_seen=seen, bid="55")
+    assert response.status_code == 422
+    page = parse(response)
+    assert "This form is incomplete" in page.select_one(".flash.warn").get_text()
+    assert page.select_one("input[name=bid]")["value"] == "55"
+    assert history(app, hand_id) == ["recorded"]
+
+
+def test_a_hand_recorded_just_after_another_phone_deleted_the_last_one_says_so(app, client, game):
+    record(client, game, **HAND)
+    record(client, game, **HAND)
+    form = form_of(client, game)  # opened for hand 3
+    Phone(app).delete(game, newest_hand(app, game))
+    response = client.post(f"/games/{game}/hands", data={**form, **HAND, "bid": "60", "counters_0": "45",
+                                                         "counters_1": "5"})
+    assert response.status_code == 409
+    page = parse(response)
+    assert page.select_one("#form-message").get_text() == (
+        "A hand was just deleted on another phone, so this one is now hand 2. Check the sheet below, then save "
+        "it again as hand 2.")
+    assert page.select_one("input[name=bid]")["value"] == "60"
+    assert page.select_one("#expected")["value"] == "2"
