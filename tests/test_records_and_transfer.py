@@ -284,7 +284,7 @@ def test_a_generated_history_of_hundreds_of_games_round_trips_exactly(tmp_path_f
 
 def test_a_backup_taken_while_hands_are_written_is_consistent(db, tmp_path):
     live = db.execute("PRAGMA database_list").fetchone()[2]
-    game_id = store.create_game(db, replace(DD, target=10**9), ("Us", "Them"), [None] * 4, 0)
+    game_id = store.create_game(db, replace(DD, target=100_000), ("Us", "Them"), [None] * 4, 0)
     stop = threading.Event()
 
     def write():
