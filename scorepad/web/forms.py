@@ -13,7 +13,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
 from ..errors import InvalidRules
-from ..rules import DEFAULT_PRESET, PRESETS, Rules
+from ..inputs import try_whole_number
+from ..rules import DEFAULT_PRESET, PRESETS, Rules, limits
 from ..scoring import KINDS, Hand, validate_hand
 from ..seats import dealer_for, team_of
 from ..store import HandEntry
@@ -208,14 +209,16 @@ def parse_new_game(form) -> NewGame:
 
 def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict[str, str]]:
     changes, errors = {}, {}
+    ranges = limits(base)  # the form changes no option that a range is measured by (the deck, its points)
     for name, label, kind in HOUSE_RULES:
         text = values.get(name, "")
         if not text:
             continue
         if kind == "number":
-            value = number(text)
-            if not isinstance(value, int):
-                errors[name] = f"{label}: a whole number, or blank for the rule set's own."
+            low, high = ranges[name]
+            value = try_whole_number(text, low=low, high=high)
+            if value is None:
+                errors[name] = f"{label}: a whole number from {low:,} to {high:,}, or blank for the rule set's own."
                 continue
             changes[name] = value
         elif kind == "bool":
@@ -241,4 +244,14 @@ def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict
     try:
         return replace(base, **changes), {}
     except InvalidRules as exc:
-        return None, {"house_rules": " ".join(exc.problems)}
+        return None, _beside_fields(exc)
+
+
+def _beside_fields(refused: InvalidRules) -> dict[str, str]:
+    """Each of the core's problems beside the house rule it is about; any other above them all."""
+    fields = {name for name, _, _ in HOUSE_RULES}
+    errors = {option: message for option, message in refused.options.items() if option in fields}
+    rest = [message for message in refused.problems if message not in errors.values()]
+    if rest:
+        errors["house_rules"] = " ".join(rest)
+    return errors
