@@ -13,14 +13,11 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
 from ..errors import InvalidRules
-from ..inputs import try_whole_number
+from ..inputs import NotANumber, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS, Rules, limits
 from ..scoring import KINDS, Hand, validate_hand
 from ..seats import dealer_for, team_of
 from ..store import HandEntry
-
-MAX_TEXT = 30  # longer than any number a hand needs; input fields say so too (maxlength)
-_WHOLE = re.compile(r"[+-]?\d+")
 
 
 class CsrfForm(FlaskForm):
@@ -29,14 +26,14 @@ class CsrfForm(FlaskForm):
     token = HiddenField()
 
 
-def number(text: str | None):
-    """A whole number from what was typed; '' -> None; anything else is passed on for the core to refuse."""
-    text = (text or "").strip().replace(",", "").replace(" ", "")
-    if not text:
-        return None
-    if _WHOLE.fullmatch(text) and len(text) <= MAX_TEXT:
-        return int(text)
-    return text
+def _typed(text: str | None, blank=None):
+    """A hand's number field for the core: a whole number, `blank` for a blank, or the text itself when it is no
+    number, so that the message beside the field is the core's own, which says what the field allows."""
+    try:
+        value = whole_number(text)
+    except NotANumber:
+        return text
+    return blank if value is None else value
 
 
 @dataclass
@@ -72,12 +69,10 @@ def parse_hand(form, rules: Rules, first_dealer: int, hands_before: int, has_pla
         errors["trump"] = "Trump is one of the four suits, or left blank."
         trump = None
     forced = values["forced"] in ("1", "on", "yes", "true")
-    meld = tuple(0 if number(values[f"meld_{t}"]) is None else number(values[f"meld_{t}"]) for t in (0, 1))
+    meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in (0, 1))
     counters = _counters(values, rules) if kind == "played" else None
-    renege_team = None
-    if kind == "renege":
-        renege_team = number(values["renege_team"]) if values["renege_team"] in ("0", "1") else None
-    hand = Hand(bidder if bidder is not None else 0, number(values["bid"]), meld, counters, kind, renege_team,
+    renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
+    hand = Hand(bidder if bidder is not None else 0, _typed(values["bid"]), meld, counters, kind, renege_team,
                 forced)
     core_errors = validate_hand(rules, hand)
     if bidder is None:
@@ -105,7 +100,7 @@ def bidder_of(text: str) -> tuple[int | None, int | None]:
 
 def _counters(values: dict, rules: Rules):
     """Both teams' counters; one left blank is the rest of the hand's points (typing one fills the other)."""
-    first, second = number(values["counters_0"]), number(values["counters_1"])
+    first, second = _typed(values["counters_0"]), _typed(values["counters_1"])
     if first is None and second is None:
         return None
     if first is None and isinstance(second, int):

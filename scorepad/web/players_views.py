@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import store
+from ..inputs import record_id
 from .database import get_db
 from .forms import CsrfForm
 
@@ -15,25 +16,29 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 def records():
     db = get_db()
     everyone = store.players(db)
-    h2h = _head_to_head(db, everyone)
-    return render_template("players.html", players=everyone, h2h=h2h, form=CsrfForm())
+    chosen = {key: record_id(request.args.get(key)) for key in ("a1", "a2", "b1", "b2")}
+    h2h = _head_to_head(db, everyone, chosen)
+    refused = bool(h2h and h2h.get("error"))
+    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, form=CsrfForm()), \
+        422 if refused else 200
 
 
-def _side(args, prefix: str) -> list[int]:
-    ids = [int(args[k]) for k in (f"{prefix}1", f"{prefix}2") if args.get(k, "").isdigit()]
+def _side(chosen: dict, prefix: str) -> list[int]:
+    ids = [chosen[f"{prefix}{n}"] for n in (1, 2) if chosen[f"{prefix}{n}"] is not None]
     return list(dict.fromkeys(ids))
 
 
-def _head_to_head(db, everyone) -> dict | None:
-    a, b = _side(request.args, "a"), _side(request.args, "b")
+def _head_to_head(db, everyone, chosen: dict) -> dict | None:
+    a, b = _side(chosen, "a"), _side(chosen, "b")
     if not a or not b:
         return None
     names = {p["id"]: p["name"] for p in everyone}
-    if set(a) & set(b) or any(i not in names for i in a + b):
-        return {"error": "Choose different players on the two sides."}
+    if any(i not in names for i in a + b):
+        return {"error": "A player chosen is no longer on the list (renamed or merged): choose again."}
+    if set(a) & set(b):
+        return {"error": "One player cannot sit on both sides: choose different players on the two sides."}
     result = store.head_to_head(db, a, b)
-    return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b),
-            "values": request.args}
+    return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b)}
 
 
 def _player_or_404(player_id: int) -> dict:
@@ -82,8 +87,8 @@ def rename(player_id: int):
 def merge(player_id: int):
     db = get_db()
     me = _player_or_404(player_id)
-    into = request.form.get("into", "")
-    target = store.player(db, int(into)) if into.isdigit() else None
+    into = record_id(request.form.get("into"))
+    target = store.player(db, into) if into is not None else None
     if target is None or target["id"] == player_id:
         return _player_page(player_id, {"into": "Choose the other name of the same person."}, status=422)
     try:

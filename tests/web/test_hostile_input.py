@@ -9,9 +9,17 @@ import pytest
 from scorepad import store
 from scorepad.rules import PRESETS, Rules
 from tests.conftest import parse
-from tests.web.test_games import csrf, new_game
+from tests.web.test_games import csrf, form_of, new_game
 
+PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 FIVE_THOUSAND_DIGITS = "9" * 5000
+PAST_SQLITE = str(2**63)
+
+
+@pytest.fixture
+def seated(client):
+    """A game with four named players (ids 1 to 4, Ann to Dan) and its id."""
+    return new_game(client, **PLAYERS)
 
 
 def every_table(path: str) -> dict:
@@ -35,6 +43,100 @@ def kept(app, game_id: int) -> store.GameRecord:
         return store.load_game(db, game_id)
     finally:
         db.close()
+
+
+# --- numbers ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("counters", "note"), [
+    (("20", "2,8"), "Counters add up to 48 of 50."),  # read as the hand form reads them
+    (("²", "3"), None),  # a superscript passes str.isdigit() and is still no number
+    ((FIVE_THOUSAND_DIGITS, "1"), None),
+])
+def test_the_live_preview_adds_up_counters_only_when_both_are_numbers(client, counters, note):
+    game_id = new_game(client)
+    response = client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"},
+                          query_string={"bidder": "t0", "bid": "50", "counters_0": counters[0],
+                                        "counters_1": counters[1]})
+    assert response.status_code == 200
+    notes = [p.get_text() for p in parse(response).select("p[class^=note-]")]
+    assert [n for n in notes if n.startswith("Counters add up")] == ([note] if note else [])
+
+
+@pytest.mark.parametrize("expected", ["²", "¹", FIVE_THOUSAND_DIGITS, PAST_SQLITE, "0"])
+def test_a_hand_form_with_a_hand_number_that_is_no_number_stores_nothing_and_keeps_the_hand(client, app, expected):
+    game_id = new_game(client)
+    before = stored(app)
+    data = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "55", "counters_0": "30",
+            "expected": expected}
+    response = client.post(f"/games/{game_id}/hands", data=data)
+    assert response.status_code == 422
+    page = parse(response)
+    assert "This form is incomplete" in page.get_text()
+    assert page.select_one("input[name=bid]")["value"] == "55"
+    assert stored(app) == before
+
+
+def test_the_meld_calculator_opens_only_for_a_game_that_is_there(client):
+    game_id = new_game(client)
+    token = csrf(client)
+    for game in ("²", FIVE_THOUSAND_DIGITS, PAST_SQLITE, str(2**64), "-1", ""):
+        assert client.post("/meld/start", data={"csrf_token": token, "game_id": game}).status_code == 404
+    opened = client.post("/meld/start", data={"csrf_token": token, "game_id": chr(0xFF10 + game_id)})
+    assert opened.status_code == 303 and opened.headers["Location"].startswith("/meld/")
+
+
+# --- players and history ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("query", "status", "error"), [
+    ({"a1": "1", "b1": "1"}, 422, "One player cannot sit on both sides"),
+    ({"a1": "1", "a2": "2", "b1": "2", "b2": "3"}, 422, "One player cannot sit on both sides"),
+    ({"a1": "1", "b1": "77"}, 422, "no longer on the list"),
+    ({"a1": "²", "b1": "2"}, 200, None),
+    ({"a1": PAST_SQLITE, "b1": "2"}, 200, None),
+    ({"a1": FIVE_THOUSAND_DIGITS, "b1": "2"}, 200, None),
+])
+def test_head_to_head_says_what_is_wrong_with_the_sides_and_keeps_the_choice(client, seated, query, status, error):
+    response = client.get("/players/", query_string=query)
+    assert response.status_code == status
+    page = parse(response)
+    shown = page.select_one("section .field-error")
+    if error is None:
+        assert shown is None
+        return
+    assert error in shown.get_text()
+    for name, value in query.items():
+        if value != "77":  # no such player: nothing to choose
+            assert page.select_one(f"select[name={name}] option[selected]")["value"] == value
+
+
+@pytest.mark.parametrize("player", ["²", PAST_SQLITE, FIVE_THOUSAND_DIGITS])
+def test_history_ignores_a_player_id_that_is_no_id(client, seated, player):
+    response = client.get("/history/", query_string={"player": player})
+    assert response.status_code == 200
+    assert len(parse(response).select(".game-item")) == 1
+
+
+@pytest.mark.parametrize(("query", "field"), [
+    ({"to": "9999-12-31"}, "to"),
+    ({"from": "0001-01-01"}, "from"),
+    ({"from": "2026-11-20", "to": "2100-01-01"}, "to"),
+    ({"from": "1999-12-31"}, "from"),
+])
+def test_history_refuses_evenings_outside_a_sane_range(client, seated, query, field):
+    response = client.get("/history/", query_string=query)
+    assert response.status_code == 422
+    page = parse(response)
+    assert page.select_one(f"#{field}-error").get_text() == "Choose an evening from 2000 to 2099."
+    assert page.select_one(f"input[name={field}]")["value"] == query[field]
+
+
+@pytest.mark.parametrize("into", ["²", FIVE_THOUSAND_DIGITS])
+def test_merging_into_an_id_that_is_no_id_is_refused_and_changes_nothing(client, app, seated, into):
+    before = stored(app)
+    response = client.post("/players/1/merge", data={"csrf_token": csrf(client), "into": into})
+    assert response.status_code == 422
+    assert parse(response).select_one("#into-error").get_text() == "Choose the other name of the same person."
+    assert stored(app) == before
 
 
 # --- house rules --------------------------------------------------------------------------------------------
