@@ -13,11 +13,13 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
 from ..errors import InvalidRules
-from ..inputs import NotANumber, try_whole_number, whole_number
+from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS, Rules, limits
 from ..scoring import KINDS, Hand, validate_hand
 from ..seats import dealer_for, team_of
 from ..store import HandEntry
+
+ECHO = 80  # what was typed, shown back beside a refusal: enough to see the slip, never a 10 MB page
 
 
 class CsrfForm(FlaskForm):
@@ -156,6 +158,7 @@ HOUSE_RULES = [
                                   "004": "Single deck (×10)", "004-plain": "Single deck, no extra K/Q bonus"}),
 ]
 HOUSE_NUMBER_FIELDS = {name for name, _, kind in HOUSE_RULES if kind == "number"}
+NAME_FIELDS = ("team_0", "team_1", "player_0", "player_1", "player_2", "player_3")
 
 
 @dataclass
@@ -172,7 +175,7 @@ def new_game_values(form=None) -> dict[str, str]:
     form = form or {}
     names = ["preset", "team_0", "team_1", "first_dealer", *[f"player_{i}" for i in range(4)],
              *[name for name, _, _ in HOUSE_RULES]]
-    values = {name: str(form.get(name, ""))[:80].strip() for name in names}
+    values = {name: str(form.get(name, ""))[:ECHO].strip() for name in names}
     values["preset"] = values["preset"] or DEFAULT_PRESET
     return values
 
@@ -184,10 +187,11 @@ def parse_new_game(form) -> NewGame:
     if values["preset"] not in PRESETS:
         errors["preset"] = "Choose one of the rule sets."
         return game
-    teams = (values["team_0"] or "Us", values["team_1"] or "Them")
+    names = _names(form, errors)
+    teams = (names["team_0"] or "Us", names["team_1"] or "Them")
     if teams[0].casefold() == teams[1].casefold():
-        errors["team_1"] = "The two teams need different names."
-    players = tuple(values[f"player_{i}"] or None for i in range(4))
+        errors.setdefault("team_1", "The two teams need different names.")
+    players = tuple(names[f"player_{i}"] or None for i in range(4))
     named = [p.casefold() for p in players if p]
     if len(named) != len(set(named)):
         errors["players"] = "Each player sits in one seat only: two seats have the same name."
@@ -200,6 +204,18 @@ def parse_new_game(form) -> NewGame:
     errors.update(rule_errors)
     game.rules = rules
     return game
+
+
+def _names(form, errors: dict[str, str]) -> dict[str, str]:
+    """Every team and player name as it will be kept; one that may not be kept is refused beside its field.
+    The whole of what was sent is judged (a name cut short to fit would be a name nobody typed)."""
+    names = {}
+    for name in NAME_FIELDS:
+        names[name] = clean_name(str(form.get(name, "")))
+        problem = name_problem(names[name], "A team's name" if name.startswith("team") else "A player's name")
+        if problem:
+            errors[name] = problem
+    return names
 
 
 def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict[str, str]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import store
-from ..inputs import record_id
+from ..inputs import clean_name, name_problem, record_id
 from .database import get_db
-from .forms import CsrfForm
+from .forms import ECHO, CsrfForm
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -67,20 +67,27 @@ def show(player_id: int):
 def rename(player_id: int):
     db = get_db()
     me = _player_or_404(player_id)
-    name = request.form.get("name", "").strip()[:40]
-    error = None
-    if not name:
-        error = "A player needs a name."
-    else:
-        same = next((p for p in store.player_choices(db) if p["name"].casefold() == name.casefold()
-                     and p["id"] != player_id), None)
-        if same:
-            error = f"{same['name']} is another player already. To say they are the same person, merge them."
+    typed = request.form.get("name", "")
+    name = clean_name(typed)
+    error = _rename_problem(db, player_id, name)
     if error:
-        return _player_page(player_id, {"name": error}, {"name": name}, 422)
+        return _player_page(player_id, {"name": error}, {"name": typed[:ECHO]}, 422)
     store.rename_player(db, player_id, name)
     flash(f"{me['name']} is now {name}. No score changed.")
     return redirect(url_for("players.show", player_id=player_id), 303)
+
+
+def _rename_problem(db, player_id: int, name: str) -> str | None:
+    if not name:
+        return "A player needs a name."
+    problem = name_problem(name, "A player's name")
+    if problem:
+        return problem
+    same = next((p for p in store.player_choices(db) if p["name"].casefold() == name.casefold()
+                 and p["id"] != player_id), None)
+    if same:
+        return f"{same['name']} is another player already. To say they are the same person, merge them."
+    return None
 
 
 @bp.post("/<int:player_id>/merge")

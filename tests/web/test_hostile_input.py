@@ -14,6 +14,7 @@ from tests.web.test_games import csrf, form_of, new_game
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 FIVE_THOUSAND_DIGITS = "9" * 5000
 PAST_SQLITE = str(2**63)
+TEN_MB = "x" * 10_000_000
 
 
 @pytest.fixture
@@ -43,6 +44,11 @@ def kept(app, game_id: int) -> store.GameRecord:
         return store.load_game(db, game_id)
     finally:
         db.close()
+
+
+def player_ids(client) -> dict[str, int]:
+    links = parse(client.get("/players/")).select(".player-list a")
+    return {a.strong.get_text(): int(a["href"].rsplit("/", 1)[1]) for a in links}
 
 
 # --- numbers ------------------------------------------------------------------------------------------------
@@ -137,6 +143,62 @@ def test_merging_into_an_id_that_is_no_id_is_refused_and_changes_nothing(client,
     assert response.status_code == 422
     assert parse(response).select_one("#into-error").get_text() == "Choose the other name of the same person."
     assert stored(app) == before
+
+
+# --- names --------------------------------------------------------------------------------------------------
+
+BAD_NAMES = [
+    (TEN_MB, "can be at most 40 characters."),
+    ("a" * 41, "can be at most 40 characters."),
+    ("Ann\u202eevil", "not invisible or control characters."),
+    ("Bo\x00b", "not invisible or control characters."),
+    ("E\u200bd", "not invisible or control characters."),
+]
+
+
+@pytest.mark.parametrize("field", ["team_0", "team_1", "player_0", "player_3"])
+@pytest.mark.parametrize(("name", "message"), BAD_NAMES, ids=["10 MB", "41 letters", "bidi", "NUL", "zero width"])
+def test_a_name_that_cannot_be_kept_is_refused_beside_its_field(client, app, field, name, message):
+    before = stored(app)
+    response = client.post("/games/new", data={"csrf_token": csrf(client), "preset": "double-deck", field: name})
+    assert response.status_code == 422
+    assert len(response.data) < 100_000
+    page = parse(response)
+    error = page.select_one(f"#{field}-error")
+    assert error.get_text().endswith(message)
+    section = error.find_parent("details")
+    assert section is None or section.has_attr("open")  # never hidden in a closed section
+    assert page.select_one(f"input[name={field}]")["value"] == name[:80].strip()
+    assert stored(app) == before
+
+
+def test_names_are_kept_cleaned(client, app):
+    game_id = new_game(client, team_0="  The   Aces ", player_0="Cafe\u0301 Ann", player_2="Café Ann  x")
+    game = kept(app, game_id)
+    assert game.teams[0] == "The Aces"
+    assert game.players[0] == "Café Ann" and game.players[2] == "Café Ann x"
+    refused = client.post("/games/new", data={"csrf_token": csrf(client), "player_0": "Café Ann",
+                                              "player_2": "Cafe\u0301 ann"})
+    assert "Each player sits in one seat only" in parse(refused).select_one("#players-error").get_text()
+
+
+@pytest.mark.parametrize(("name", "message"), BAD_NAMES, ids=["10 MB", "41 letters", "bidi", "NUL", "zero width"])
+def test_renaming_to_a_name_that_cannot_be_kept_is_refused_and_changes_nothing(client, app, seated, name, message):
+    before = stored(app)
+    response = client.post("/players/1/rename", data={"csrf_token": csrf(client), "name": name})
+    assert response.status_code == 422
+    assert len(response.data) < 100_000
+    page = parse(response)
+    assert page.select_one("#name-error").get_text().startswith("A player's name ")
+    assert page.select_one("#name-error").get_text().endswith(message)
+    assert page.select_one("input[name=name]")["value"] == name[:80]
+    assert stored(app) == before
+
+
+def test_a_rename_is_kept_cleaned(client, seated):
+    assert client.post("/players/1/rename", data={"csrf_token": csrf(client),
+                                                   "name": "  Ann   Marie "}).status_code == 303
+    assert "Ann Marie" in player_ids(client)
 
 
 # --- house rules --------------------------------------------------------------------------------------------
