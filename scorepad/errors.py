@@ -9,12 +9,14 @@ class ScorepadError(ValueError):
 
 
 class InvalidRules(ScorepadError):
-    """A rule set that contradicts itself or holds a value no option has."""
+    """A rule set that contradicts itself or holds a value no option has. `options` maps each option to blame to
+    its message, so a form can say it next to that option's field."""
 
     status_hint = 422
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], options: dict[str, str] | None = None):
         self.problems = list(problems)
+        self.options = dict(options or {})
         super().__init__(" ".join(self.problems))
 
 

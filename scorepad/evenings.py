@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 
 EVENING_STARTS = time(6, 0)
+# The evenings a search may name: a date far outside them (9999-12-31) would overflow the evening's end.
+FIRST_EVENING, LAST_EVENING = date(2000, 1, 1), date(2099, 12, 31)
 
 
 def evening_of(moment: datetime) -> date:
@@ -18,7 +20,8 @@ def evening_of(moment: datetime) -> date:
 
 
 def evening_bounds(first: date | None, last: date | None, tz) -> tuple[datetime | None, datetime | None]:
-    """The moments (aware, in `tz`) from the start of evening `first` to the end of evening `last`."""
+    """The moments (aware, in `tz`) from the start of evening `first` to the end of evening `last`. Dates from
+    FIRST_EVENING to LAST_EVENING give moments that convert to any time zone; the view refuses others."""
     start = datetime.combine(first, EVENING_STARTS, tz) if first else None
     end = datetime.combine(last + timedelta(days=1), EVENING_STARTS, tz) if last else None
     return start, end

@@ -39,6 +39,12 @@ NO_MARRIAGE = {
 }
 MELD_TABLES = ("002", "tournament", "000", "004", "004-plain")
 DECKS = {"double": 80, "single": 48}
+# A hand's counter points when each counter scores one (last trick included): the deck at its own scale, ×1.
+NATURAL_POINTS = {"double": 50, "single": 25}
+MOST_SCALE = 10  # the ×10 scorings (Bicycle, single deck) are the largest any rule book uses
+MOST_TARGET = 100_000  # a game score at ×1: no evening at a kitchen table comes near it
+MOST_HANDS = 1_000  # a game of a fixed number of hands
+MOST_BID_STEPS = 10
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,8 @@ class Rules:
     def __post_init__(self) -> None:
         problems = list(_problems(self))
         if problems:
-            raise InvalidRules(problems)
+            raise InvalidRules([message for _, message in problems],
+                               {option: message for option, message in problems if option})
 
     @property
     def card_bonus(self) -> int:
@@ -90,6 +97,11 @@ class Rules:
         """Larger than any bid or team meld a real hand reaches; anything above is a typing slip."""
         return self.hand_points * 20
 
+    @property
+    def scale(self) -> int:
+        """1 where a counter scores one point, 10 where every score is ×10: how large this deck's numbers run."""
+        return max(1, self.hand_points // NATURAL_POINTS[self.deck])
+
     def bid_step_at(self, bid: int) -> int:
         step = 1
         for start, each in self.bid_steps:
@@ -101,8 +113,12 @@ class Rules:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Rebuild a stored snapshot. Unknown keys are refused rather than dropped: a snapshot is a record."""
+    def from_dict(cls, data: dict[str, Any], *, kept: bool = False) -> Rules:
+        """Rebuild a stored snapshot. Unknown keys are refused rather than dropped: a snapshot is a record.
+
+        `kept`: the snapshot of a game this app already keeps. A number out of today's range (a game started
+        before the ranges were checked) is let stand, so that the game still opens; any other problem is refused.
+        """
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -112,48 +128,106 @@ class Rules:
             raise InvalidRules([f"Missing rule option(s): {', '.join(sorted(missing))}."])
         values = dict(data)
         values["bid_steps"] = tuple(tuple(pair) for pair in values["bid_steps"])
-        return cls(**values)
+        if not kept:
+            return cls(**values)
+        rules = object.__new__(cls)  # built as the frozen __init__ builds it, then checked without the ranges
+        for name, value in values.items():
+            object.__setattr__(rules, name, value)
+        problems = [message for _, message in _problems(rules, ranged=False)]
+        if problems:
+            raise InvalidRules(problems)
+        return rules
 
 
-def _problems(rules: Rules):
-    choices = {
-        "all_pass": ALL_PASS,
-        "set_penalty": SET_PENALTY,
-        "throw_in_penalty": THROW_IN_PENALTY,
-        "throw_in_award": THROW_IN_AWARD,
-        "no_marriage": NO_MARRIAGE,
-        "meld_table": MELD_TABLES,
-        "deck": DECKS,
+def limits(rules: Rules) -> dict[str, tuple[int, int]]:
+    """(lowest, highest) for each whole-number option, under `rules`' deck and hand points. An option that may be
+    None (no losing floor, no fixed number of hands, no automatic throw-in) is held to its range when it is set."""
+    most_score = MOST_TARGET * rules.scale
+    return {
+        "counter_step": (1, rules.hand_points),
+        "meld_step": (1, rules.hand_points),
+        "min_bid": (1, rules.max_value),  # a bid above max_value is refused as a slip: some bid must be possible
+        "min_meld": (0, rules.max_value),
+        "save_counters": (0, rules.hand_points),
+        "auto_throw_in_margin": (0, rules.max_value),
+        "target": (1, most_score),
+        "floor": (-most_score, -1),
+        "hands_limit": (1, MOST_HANDS),
     }
-    for name, allowed in choices.items():
+
+
+# Each whole-number option as a message names it; the ones that may be None say so.
+_OPTION_WORDS = {
+    "hand_points": "The hand's counter points",
+    "counter_step": "The counter step",
+    "meld_step": "The meld step",
+    "min_bid": "The minimum bid",
+    "min_meld": "The meld needed to be on the board",
+    "save_counters": "The counters needed to save meld",
+    "auto_throw_in_margin": "The automatic throw-in margin",
+    "target": "The game score",
+    "floor": "The losing floor",
+    "hands_limit": "A fixed number of hands",
+}
+_MAY_BE_NONE = {"auto_throw_in_margin", "floor", "hands_limit"}
+_CHOICES = {
+    "all_pass": ALL_PASS,
+    "set_penalty": SET_PENALTY,
+    "throw_in_penalty": THROW_IN_PENALTY,
+    "throw_in_award": THROW_IN_AWARD,
+    "no_marriage": NO_MARRIAGE,
+    "meld_table": MELD_TABLES,
+    "deck": DECKS,
+}
+
+
+def _problems(rules: Rules, ranged: bool = True):
+    """(option, message) for everything wrong with `rules`. Not `ranged`: whole numbers of any size will do."""
+    for name, allowed in _CHOICES.items():
         if getattr(rules, name) not in allowed:
-            yield f"{name} must be one of {', '.join(allowed)}, not {getattr(rules, name)!r}."
-    for name in ("hand_points", "counter_step", "meld_step", "min_bid", "target"):
+            yield name, f"{name} must be one of {', '.join(allowed)}, not {getattr(rules, name)!r}."
+    if rules.deck not in DECKS:
+        return  # every range below is measured against the deck
+    most_points = NATURAL_POINTS[rules.deck] * MOST_SCALE if ranged else float("inf")
+    if not _within(rules.hand_points, 1, most_points):
+        yield "hand_points", _out_of_range("hand_points", 1, NATURAL_POINTS[rules.deck] * MOST_SCALE)
+        return  # and against the hand's points
+    for name, (low, high) in limits(rules).items():
         value = getattr(rules, name)
-        if not _is_int(value) or value <= 0:
-            yield f"{name} must be a whole number above 0."
-    for name in ("min_meld", "save_counters"):
-        value = getattr(rules, name)
-        if not _is_int(value) or value < 0:
-            yield f"{name} must be a whole number, 0 or more."
-    if rules.floor is not None and (not _is_int(rules.floor) or rules.floor >= 0):
-        yield "The losing floor must be below zero (or none)."
-    if rules.hands_limit is not None and (not _is_int(rules.hands_limit) or rules.hands_limit <= 0):
-        yield "A fixed number of hands must be 1 or more (or none)."
-    if rules.auto_throw_in_margin is not None and (
-        not _is_int(rules.auto_throw_in_margin) or rules.auto_throw_in_margin < 0
-    ):
-        yield "The automatic throw-in margin must be 0 or more (or none)."
-    if _is_int(rules.hand_points) and _is_int(rules.counter_step) and rules.counter_step > 0:
-        if rules.hand_points % rules.counter_step:
-            yield "The hand's counter points must be a multiple of the counter step."
-    steps = rules.bid_steps
-    if not steps or any(len(pair) != 2 for pair in steps):
-        yield "Bid steps must be (from, step) pairs."
-    elif any(not _is_int(a) or not _is_int(b) or b <= 0 for a, b in steps):
-        yield "Bid steps must be whole numbers with steps above 0."
+        if value is None and name in _MAY_BE_NONE:
+            continue
+        if not _within(value, low, high) if ranged else not _is_int(value):
+            yield name, _out_of_range(name, low, high)
+    if _within(rules.counter_step, 1, rules.hand_points) and rules.hand_points % rules.counter_step:
+        yield "counter_step", _counter_step_problem(rules.hand_points)
+    yield from _bid_step_problems(rules)
+
+
+def _counter_step_problem(points: int) -> str:
+    said = f"The counter step must divide the hand's {points:,} counter points"
+    if points > max(NATURAL_POINTS.values()) * MOST_SCALE:
+        return said + "."  # a kept game from before the ranges: too many steps to list, or to look for
+    steps = [n for n in range(1, points + 1) if points % n == 0]
+    return f"{said}: {', '.join(map(str, steps[:-1]))} or {steps[-1]}."
+
+
+def _bid_step_problems(rules: Rules):
+    steps, most = rules.bid_steps, rules.max_value
+    if not steps or len(steps) > MOST_BID_STEPS or any(len(pair) != 2 for pair in steps):
+        yield "bid_steps", f"Bid steps must be 1 to {MOST_BID_STEPS} (from, step) pairs."
+    elif any(not _within(a, 0, most) or not _within(b, 1, most) for a, b in steps):
+        yield "bid_steps", f"Bid steps must be whole numbers up to {most:,}, with steps above 0."
     elif [a for a, _ in steps] != sorted(a for a, _ in steps):
-        yield "Bid steps must be in ascending order."
+        yield "bid_steps", "Bid steps must be in ascending order."
+
+
+def _out_of_range(name: str, low: int, high: int) -> str:
+    none = " (or none)" if name in _MAY_BE_NONE else ""
+    return f"{_OPTION_WORDS[name]} must be a whole number from {_signed(low)} to {_signed(high)}{none}."
+
+
+def _within(value: object, low: int, high: float) -> bool:
+    return _is_int(value) and low <= value <= high
 
 
 def _is_int(value: object) -> bool:

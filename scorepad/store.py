@@ -358,7 +358,7 @@ LEFT JOIN players p2 ON p2.id = g.seat_2 LEFT JOIN players p3 ON p3.id = g.seat_
 
 def _game(row: dict) -> GameRecord:
     return GameRecord(
-        id=row["id"], created_at=row["created_at"], rules=Rules.from_dict(json.loads(row["rules"])),
+        id=row["id"], created_at=row["created_at"], rules=Rules.from_dict(json.loads(row["rules"]), kept=True),
         teams=(row["team_0"], row["team_1"]),
         players=tuple(row[f"name_{i}"] for i in range(4)),
         first_dealer=row["first_dealer"], version=row["version"],

@@ -22,7 +22,7 @@ from scorepad.scoring import Hand
 from scorepad.store import HandEntry
 from tests.test_resilience import ROOT, Phone, keep_recording, server
 
-DD = replace(PRESETS["double-deck"], target=10**6)  # games that never end, however many hands
+DD = replace(PRESETS["double-deck"], target=100_000)  # games that never end, however many hands
 MADE_50 = Hand(0, 50, (0, 0), (50, 0))
 
 

@@ -89,7 +89,7 @@ class Phone:
 
     def new_game(self) -> int:
         page = self.get("/games/new")
-        data = {"csrf_token": self.csrf(page), "preset": "double-deck", "target": "1000000"}
+        data = {"csrf_token": self.csrf(page), "preset": "double-deck", "target": "100000"}
         assert self.post("/games/new", data) == 303
         return int(re.search(r"/games/(\d+)", self.get("/"))[1])
 

@@ -13,14 +13,14 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
 from ..errors import InvalidRules
-from ..rules import DEFAULT_PRESET, PRESETS, Rules
+from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
+from ..rules import DEFAULT_PRESET, PRESETS, Rules, limits
 from ..scoring import KINDS, Hand, validate_hand
 from ..seats import dealer_for, team_of
 from ..store import HandEntry
 from ..words import MELD_TABLE_TITLES
 
-MAX_TEXT = 30  # longer than any number a hand needs; input fields say so too (maxlength)
-_WHOLE = re.compile(r"[+-]?\d+")
+ECHO = 80  # what was typed, shown back beside a refusal: enough to see the slip, never a 10 MB page
 
 
 class CsrfForm(FlaskForm):
@@ -29,14 +29,14 @@ class CsrfForm(FlaskForm):
     token = HiddenField()
 
 
-def number(text: str | None):
-    """A whole number from what was typed; '' -> None; anything else is passed on for the core to refuse."""
-    text = (text or "").strip().replace(",", "").replace(" ", "")
-    if not text:
-        return None
-    if _WHOLE.fullmatch(text) and len(text) <= MAX_TEXT:
-        return int(text)
-    return text
+def _typed(text: str | None, blank=None):
+    """A hand's number field for the core: a whole number, `blank` for a blank, or the text itself when it is no
+    number, so that the message beside the field is the core's own, which says what the field allows."""
+    try:
+        value = whole_number(text)
+    except NotANumber:
+        return text
+    return blank if value is None else value
 
 
 @dataclass
@@ -72,12 +72,10 @@ def parse_hand(form, rules: Rules, first_dealer: int, hands_before: int, has_pla
         errors["trump"] = "Trump is one of the four suits, or left blank."
         trump = None
     forced = values["forced"] in ("1", "on", "yes", "true")
-    meld = tuple(0 if number(values[f"meld_{t}"]) is None else number(values[f"meld_{t}"]) for t in (0, 1))
+    meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in (0, 1))
     counters = _counters(values, rules) if kind == "played" else None
-    renege_team = None
-    if kind == "renege":
-        renege_team = number(values["renege_team"]) if values["renege_team"] in ("0", "1") else None
-    hand = Hand(bidder if bidder is not None else 0, number(values["bid"]), meld, counters, kind, renege_team,
+    renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
+    hand = Hand(bidder if bidder is not None else 0, _typed(values["bid"]), meld, counters, kind, renege_team,
                 forced)
     core_errors = validate_hand(rules, hand)
     if bidder is None:
@@ -105,7 +103,7 @@ def bidder_of(text: str) -> tuple[int | None, int | None]:
 
 def _counters(values: dict, rules: Rules):
     """Both teams' counters; one left blank is the rest of the hand's points (typing one fills the other)."""
-    first, second = number(values["counters_0"]), number(values["counters_1"])
+    first, second = _typed(values["counters_0"]), _typed(values["counters_1"])
     if first is None and second is None:
         return None
     if first is None and isinstance(second, int):
@@ -159,6 +157,7 @@ HOUSE_RULES = [
     ("meld_table", "Meld table", MELD_TABLE_TITLES),
 ]
 HOUSE_NUMBER_FIELDS = {name for name, _, kind in HOUSE_RULES if kind == "number"}
+NAME_FIELDS = ("team_0", "team_1", "player_0", "player_1", "player_2", "player_3")
 
 
 @dataclass
@@ -175,7 +174,7 @@ def new_game_values(form=None) -> dict[str, str]:
     form = form or {}
     names = ["preset", "team_0", "team_1", "first_dealer", *[f"player_{i}" for i in range(4)],
              *[name for name, _, _ in HOUSE_RULES]]
-    values = {name: str(form.get(name, ""))[:80].strip() for name in names}
+    values = {name: str(form.get(name, ""))[:ECHO].strip() for name in names}
     values["preset"] = values["preset"] or DEFAULT_PRESET
     return values
 
@@ -187,10 +186,11 @@ def parse_new_game(form) -> NewGame:
     if values["preset"] not in PRESETS:
         errors["preset"] = "Choose one of the rule sets."
         return game
-    teams = (values["team_0"] or "Us", values["team_1"] or "Them")
+    names = _names(form, errors)
+    teams = (names["team_0"] or "Us", names["team_1"] or "Them")
     if teams[0].casefold() == teams[1].casefold():
-        errors["team_1"] = "The two teams need different names."
-    players = tuple(values[f"player_{i}"] or None for i in range(4))
+        errors.setdefault("team_1", "The two teams need different names.")
+    players = tuple(names[f"player_{i}"] or None for i in range(4))
     named = [p.casefold() for p in players if p]
     if len(named) != len(set(named)):
         errors["players"] = "Each player sits in one seat only: two seats have the same name."
@@ -205,16 +205,30 @@ def parse_new_game(form) -> NewGame:
     return game
 
 
+def _names(form, errors: dict[str, str]) -> dict[str, str]:
+    """Every team and player name as it will be kept; one that may not be kept is refused beside its field.
+    The whole of what was sent is judged (a name cut short to fit would be a name nobody typed)."""
+    names = {}
+    for name in NAME_FIELDS:
+        names[name] = clean_name(str(form.get(name, "")))
+        problem = name_problem(names[name], "A team's name" if name.startswith("team") else "A player's name")
+        if problem:
+            errors[name] = problem
+    return names
+
+
 def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict[str, str]]:
     changes, errors = {}, {}
+    ranges = limits(base)  # the form changes no option that a range is measured by (the deck, its points)
     for name, label, kind in HOUSE_RULES:
         text = values.get(name, "")
         if not text:
             continue
         if kind == "number":
-            value = number(text)
-            if not isinstance(value, int):
-                errors[name] = f"{label}: a whole number, or blank for the rule set's own."
+            low, high = ranges[name]
+            value = try_whole_number(text, low=low, high=high)
+            if value is None:
+                errors[name] = f"{label}: a whole number from {low:,} to {high:,}, or blank for the rule set's own."
                 continue
             changes[name] = value
         elif kind == "bool":
@@ -240,4 +254,14 @@ def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict
     try:
         return replace(base, **changes), {}
     except InvalidRules as exc:
-        return None, {"house_rules": " ".join(exc.problems)}
+        return None, _beside_fields(exc)
+
+
+def _beside_fields(refused: InvalidRules) -> dict[str, str]:
+    """Each of the core's problems beside the house rule it is about; any other above them all."""
+    fields = {name for name, _, _ in HOUSE_RULES}
+    errors = {option: message for option, message in refused.options.items() if option in fields}
+    rest = [message for message in refused.problems if message not in errors.values()]
+    if rest:
+        errors["house_rules"] = " ".join(rest)
+    return errors

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, current_app, flash, jsonify, redirect, rende
 
 from .. import store
 from ..errors import GameOver, InvalidHand
-from ..inputs import try_whole_number
+from ..inputs import record_id, try_whole_number
 from ..rules import PRESETS, describe
 from ..scoring import Hand, auto_throw_in_reason, score_hand
 from ..seats import SEAT_NAMES, dealer_for
@@ -23,7 +23,6 @@ from .forms import (
     bidder_of,
     hand_values,
     new_game_values,
-    number,
     parse_hand,
     parse_new_game,
 )
@@ -142,9 +141,9 @@ def _preview(game, sheet, values):
     parsed = parse_hand(values, game.rules, game.first_dealer, len(sheet.rows), game.has_players)
     notes = []
     hand_points = game.rules.hand_points
-    c0, c1 = values.get("counters_0", "").strip(), values.get("counters_1", "").strip()
-    if values.get("kind", "played") == "played" and c0.isdigit() and c1.isdigit():
-        total = int(c0) + int(c1)
+    c0, c1 = (try_whole_number(values.get(f"counters_{t}"), low=0) for t in (0, 1))
+    if values.get("kind", "played") == "played" and c0 is not None and c1 is not None:
+        total = c0 + c1
         notes.append(("ok" if total == hand_points else "warn",
                       f"Counters add up to {total} of {hand_points}."))
     if parsed.entry is None:
@@ -164,9 +163,10 @@ def _preview(game, sheet, values):
 def _partial_hand(values):
     """Enough of a hand (bidder, bid, bidders' meld) to tell an automatic throw-in, or None."""
     bidder, _ = bidder_of(values.get("bidder", ""))
-    bid = number(values.get("bid"))
-    meld = [number(values.get(f"meld_{t}")) or 0 for t in (0, 1)]
-    if bidder is None or not isinstance(bid, int) or not all(isinstance(m, int) for m in meld):
+    bid = try_whole_number(values.get("bid"))
+    typed = [str(values.get(f"meld_{t}") or "").strip() for t in (0, 1)]
+    meld = [try_whole_number(text, low=0) if text else 0 for text in typed]  # a blank meld is none at all
+    if bidder is None or bid is None or None in meld:
         return None
     return Hand(bidder, bid, tuple(meld), None, values.get("kind") or "played")
 
@@ -192,7 +192,7 @@ def record(game_id: int):
     db = get_db()
     game = _load(game_id)
     token = request.form.get("token", "")[:64]
-    expected = request.form.get("expected", "")
+    expected = record_id(request.form.get("expected"))  # the hand this form was opened to record: 1, 2, ...
     if token and store.hand_by_token(db, token):
         flash("That hand was already saved (a second tap or a retry); it is on the sheet once.")
         return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
@@ -203,7 +203,7 @@ def record(game_id: int):
                                         "to reopen it, or start a rematch.", status=409)
     if parsed.errors:
         return _game_page(game, values=parsed.values, errors=parsed.errors, status=422)
-    if not token or not expected.isdigit():
+    if not token or expected is None:
         return _game_page(game, values=parsed.values, message="This form is incomplete; check the hand and "
                                                               "save it again.", status=422)
     try:

@@ -10,7 +10,8 @@ from markupsafe import Markup
 
 from .. import store
 from ..chart import score_chart
-from ..evenings import evening_bounds, group_by_evening
+from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
+from ..inputs import record_id
 from ..rules import describe
 from ..seats import seat_label
 from .database import get_db
@@ -27,9 +28,12 @@ def _date(text: str | None) -> tuple[date | None, str | None]:
     if not text:
         return None, None
     try:
-        return date.fromisoformat(text), None
+        day = date.fromisoformat(text)
     except ValueError:
         return None, "A date is written like 2026-11-20."
+    if not FIRST_EVENING <= day <= LAST_EVENING:
+        return None, f"Choose an evening from {FIRST_EVENING.year} to {LAST_EVENING.year}."
+    return day, None
 
 
 @bp.get("/")
@@ -42,7 +46,7 @@ def evenings():
     errors = {k: v for k, v in errors.items() if v}
     if first and last and first > last:
         errors["to"] = "The last evening comes after the first."
-    player_id = int(args["player"]) if args.get("player", "").isdigit() else None
+    player_id = record_id(args.get("player"))
     start, end = evening_bounds(first, last, _local_zone()) if not errors else (None, None)
     before = args.get("before", "")
     if before and not _is_time(before):

@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl, urlencode
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
 from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
+from ..inputs import record_id, try_whole_number
 from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
 from ..words import MELD_TABLE_TITLES
 from .forms import HAND_FIELDS
@@ -59,8 +60,8 @@ def start():
     from .. import store
     from .database import get_db
 
-    game_id = request.form.get("game_id", "")
-    game = store.load_game(get_db(), int(game_id)) if game_id.isdigit() else None
+    game_id = record_id(request.form.get("game_id"))
+    game = store.load_game(get_db(), game_id) if game_id is not None else None
     if game is None:
         abort(404)
     team = 1 if request.form.get("count_meld") == "1" else 0
@@ -136,10 +137,7 @@ def _read_carry(args) -> dict:
     if not back:
         return {}
     target = args.get("field") if args.get("field") in MELD_FIELDS else "meld_0"
-    try:
-        carried = max(0, min(int(args.get("carried", "0") or 0), 100_000))
-    except ValueError:
-        carried = 0
+    carried = try_whole_number(args.get("carried"), low=0, high=100_000) or 0  # partners' meld counted so far
     return {"back": back, "field": target, "carried": carried, "state": args.get("state", "")[:4000],
             "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1"}
 

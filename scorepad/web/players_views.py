@@ -5,8 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import store
+from ..inputs import clean_name, name_problem, record_id
 from .database import get_db
-from .forms import CsrfForm
+from .forms import ECHO, CsrfForm
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -15,25 +16,29 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 def records():
     db = get_db()
     everyone = store.players(db)
-    h2h = _head_to_head(db, everyone)
-    return render_template("players.html", players=everyone, h2h=h2h, form=CsrfForm())
+    chosen = {key: record_id(request.args.get(key)) for key in ("a1", "a2", "b1", "b2")}
+    h2h = _head_to_head(db, everyone, chosen)
+    refused = bool(h2h and h2h.get("error"))
+    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, form=CsrfForm()), \
+        422 if refused else 200
 
 
-def _side(args, prefix: str) -> list[int]:
-    ids = [int(args[k]) for k in (f"{prefix}1", f"{prefix}2") if args.get(k, "").isdigit()]
+def _side(chosen: dict, prefix: str) -> list[int]:
+    ids = [chosen[f"{prefix}{n}"] for n in (1, 2) if chosen[f"{prefix}{n}"] is not None]
     return list(dict.fromkeys(ids))
 
 
-def _head_to_head(db, everyone) -> dict | None:
-    a, b = _side(request.args, "a"), _side(request.args, "b")
+def _head_to_head(db, everyone, chosen: dict) -> dict | None:
+    a, b = _side(chosen, "a"), _side(chosen, "b")
     if not a or not b:
         return None
     names = {p["id"]: p["name"] for p in everyone}
-    if set(a) & set(b) or any(i not in names for i in a + b):
-        return {"error": "Choose different players on the two sides."}
+    if any(i not in names for i in a + b):
+        return {"error": "A player chosen is no longer on the list (renamed or merged): choose again."}
+    if set(a) & set(b):
+        return {"error": "One player cannot sit on both sides: choose different players on the two sides."}
     result = store.head_to_head(db, a, b)
-    return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b),
-            "values": request.args}
+    return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b)}
 
 
 def _player_or_404(player_id: int) -> dict:
@@ -62,28 +67,35 @@ def show(player_id: int):
 def rename(player_id: int):
     db = get_db()
     me = _player_or_404(player_id)
-    name = request.form.get("name", "").strip()[:40]
-    error = None
-    if not name:
-        error = "A player needs a name."
-    else:
-        same = next((p for p in store.player_choices(db) if p["name"].casefold() == name.casefold()
-                     and p["id"] != player_id), None)
-        if same:
-            error = f"{same['name']} is another player already. To say they are the same person, merge them."
+    typed = request.form.get("name", "")
+    name = clean_name(typed)
+    error = _rename_problem(db, player_id, name)
     if error:
-        return _player_page(player_id, {"name": error}, {"name": name}, 422)
+        return _player_page(player_id, {"name": error}, {"name": typed[:ECHO]}, 422)
     store.rename_player(db, player_id, name)
     flash(f"{me['name']} is now {name}. No score changed.")
     return redirect(url_for("players.show", player_id=player_id), 303)
+
+
+def _rename_problem(db, player_id: int, name: str) -> str | None:
+    if not name:
+        return "A player needs a name."
+    problem = name_problem(name, "A player's name")
+    if problem:
+        return problem
+    same = next((p for p in store.player_choices(db) if p["name"].casefold() == name.casefold()
+                 and p["id"] != player_id), None)
+    if same:
+        return f"{same['name']} is another player already. To say they are the same person, merge them."
+    return None
 
 
 @bp.post("/<int:player_id>/merge")
 def merge(player_id: int):
     db = get_db()
     me = _player_or_404(player_id)
-    into = request.form.get("into", "")
-    target = store.player(db, int(into)) if into.isdigit() else None
+    into = record_id(request.form.get("into"))
+    target = store.player(db, into) if into is not None else None
     if target is None or target["id"] == player_id:
         return _player_page(player_id, {"into": "Choose the other name of the same person."}, status=422)
     try:

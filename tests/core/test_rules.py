@@ -5,9 +5,11 @@ import sys
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorepad.errors import InvalidRules
-from scorepad.rules import PRESETS, Rules, describe
+from scorepad.rules import PRESETS, Rules, describe, limits
 
 # The §1 table, column by column (field: (double-deck, shg, bicycle, gamerules, single-deck)).
 ORDER = ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]
@@ -54,19 +56,85 @@ def test_house_rules_are_a_replace_away():
 
 
 @pytest.mark.parametrize(("change", "problem"), [
-    ({"target": 0}, "target must be a whole number above 0."),
-    ({"floor": 100}, "The losing floor must be below zero (or none)."),
-    ({"hands_limit": 0}, "A fixed number of hands must be 1 or more (or none)."),
+    ({"target": 0}, "The game score must be a whole number from 1 to 100,000."),
+    ({"floor": 100}, "The losing floor must be a whole number from −100,000 to −1 (or none)."),
+    ({"hands_limit": 0}, "A fixed number of hands must be a whole number from 1 to 1,000 (or none)."),
     ({"set_penalty": "double"}, "set_penalty must be one of bid, meld_and_counters, chips, not 'double'."),
-    ({"counter_step": 3}, "The hand's counter points must be a multiple of the counter step."),
+    ({"counter_step": 3}, "The counter step must divide the hand's 50 counter points: 1, 2, 5, 10, 25 or 50."),
     ({"bid_steps": ((60, 5), (50, 1))}, "Bid steps must be in ascending order."),
-    ({"min_meld": -1}, "min_meld must be a whole number, 0 or more."),
+    ({"min_meld": -1}, "The meld needed to be on the board must be a whole number from 0 to 1,000."),
     ({"meld_table": "house"}, "meld_table must be one of 002, tournament, 000, 004, 004-plain, not 'house'."),
 ])
 def test_a_variant_that_makes_no_sense_is_refused(change, problem):
     with pytest.raises(InvalidRules) as caught:
         replace(PRESETS["double-deck"], **change)
     assert problem in caught.value.problems
+
+
+# Every whole-number house rule has a range: a minimum bid of 999,999 or a game to a trillion is a slip.
+OUT_OF_RANGE = [
+    ("double-deck", {"min_bid": 999_999}, "min_bid", "The minimum bid must be a whole number from 1 to 1,000."),
+    ("double-deck", {"target": 10**12}, "target", "The game score must be a whole number from 1 to 100,000."),
+    ("double-deck", {"floor": -(10**9)}, "floor", "from −100,000 to −1 (or none)"),
+    ("double-deck", {"hands_limit": 5000}, "hands_limit", "from 1 to 1,000 (or none)"),
+    ("double-deck", {"min_meld": 10**6}, "min_meld", "from 0 to 1,000"),
+    ("double-deck", {"save_counters": 51}, "save_counters",
+     "The counters needed to save meld must be a whole number from 0 to 50."),
+    ("double-deck", {"auto_throw_in_margin": 10**6}, "auto_throw_in_margin", "from 0 to 1,000 (or none)"),
+    ("double-deck", {"counter_step": 0}, "counter_step", "The counter step must be a whole number from 1 to 50."),
+    ("double-deck", {"counter_step": 7}, "counter_step", "must divide the hand's 50 counter points"),
+    ("double-pack-bicycle", {"counter_step": 30}, "counter_step", "1, 2, 4, 5, 10, 20, 25, 50, 100, 125, 250 or 500"),
+    ("double-deck", {"meld_step": 10**6}, "meld_step", "The meld step must be a whole number from 1 to 50."),
+    ("double-deck", {"hand_points": 10**6}, "hand_points", "from 1 to 500"),
+    ("single-deck", {"target": 1_000_001}, "target", "from 1 to 1,000,000"),
+    ("double-deck", {"bid_steps": tuple((n, 1) for n in range(50, 70))}, "bid_steps", "1 to 10 (from, step) pairs"),
+    ("double-deck", {"bid_steps": ((50, 1), (10**9, 5))}, "bid_steps", "whole numbers up to 1,000"),
+    ("double-deck", {"min_bid": True}, "min_bid", "The minimum bid must be a whole number"),
+]
+
+
+@pytest.mark.parametrize(("preset", "change", "option", "problem"), OUT_OF_RANGE)
+def test_house_rule_numbers_out_of_range_are_refused_and_blamed_on_their_option(preset, change, option, problem):
+    with pytest.raises(InvalidRules) as caught:
+        replace(PRESETS[preset], **change)
+    assert problem in caught.value.options[option]
+
+
+@pytest.mark.parametrize(("name", "scale"), [("double-deck", 1), ("double-pack-bicycle", 10), ("single-deck", 10)])
+def test_the_largest_game_score_grows_with_the_scale_of_the_deck(name, scale):
+    rules = PRESETS[name]
+    assert rules.scale == scale
+    assert replace(rules, target=100_000 * scale).target == 100_000 * scale
+    assert limits(rules)["target"] == (1, 100_000 * scale)
+
+
+WHOLE = st.one_of(st.none(), st.integers(-(10**15), 10**15), st.integers(-3, 1100))
+
+
+@given(preset=st.sampled_from(ORDER), changes=st.fixed_dictionaries({}, optional={
+    name: WHOLE for name in ("target", "hands_limit", "floor", "min_bid", "min_meld", "save_counters",
+                             "auto_throw_in_margin", "counter_step", "meld_step")}))
+def test_any_variant_is_refused_or_within_every_range(preset, changes):
+    try:
+        rules = replace(PRESETS[preset], **changes)
+    except InvalidRules as refused:
+        assert refused.problems and set(refused.options) <= set(changes)
+        return
+    for name, (low, high) in limits(rules).items():
+        value = getattr(rules, name)
+        assert value is None or low <= value <= high, name
+
+
+def test_a_kept_game_started_before_the_ranges_still_opens_but_an_import_is_held_to_them():
+    snapshot = PRESETS["double-deck"].to_dict() | {"target": 10**12, "min_bid": 999_999}
+    with pytest.raises(InvalidRules, match="The minimum bid must be"):
+        Rules.from_dict(snapshot)
+    kept = Rules.from_dict(snapshot, kept=True)
+    assert (kept.target, kept.min_bid) == (10**12, 999_999)
+    assert any("999,999" in line for line in describe(kept))
+    for broken in ({"target": "500"}, {"set_penalty": "double"}, {"counter_step": 3}):
+        with pytest.raises(InvalidRules):
+            Rules.from_dict(PRESETS["double-deck"].to_dict() | broken, kept=True)
 
 
 @pytest.mark.parametrize("name", ORDER)

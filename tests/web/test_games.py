@@ -118,10 +118,10 @@ def test_house_rules_are_kept_with_the_game_and_shown_in_words(client, app):
 
 
 @pytest.mark.parametrize(("fields", "field", "message"), [
-    ({"target": "lots"}, "target", "Game to: a whole number, or blank for the rule set's own."),
+    ({"target": "lots"}, "target", "Game to: a whole number from 1 to 100,000, or blank for the rule set's own."),
     ({"team_0": "Us", "team_1": "us"}, "team_1", "The two teams need different names."),
     ({"player_0": "Ann", "player_2": "ann"}, "players", "Each player sits in one seat only"),
-    ({"target": "0"}, "house_rules", "target must be a whole number above 0."),
+    ({"target": "0"}, "target", "Game to: a whole number from 1 to 100,000"),
     ({"meld_table": "004"}, "meld_table", "That meld table is for the other deck"),
 ])
 def test_a_refused_new_game_says_why_and_keeps_what_was_typed(client, fields, field, message):
