@@ -223,7 +223,7 @@ def _bid_step_problems(rules: Rules):
 
 def _out_of_range(name: str, low: int, high: int) -> str:
     none = " (or none)" if name in _MAY_BE_NONE else ""
-    return f"{_OPTION_WORDS[name]} must be a whole number from {_signed(low)} to {_signed(high)}{none}."
+    return f"{_OPTION_WORDS[name]} must be a whole number from {number(low)} to {number(high)}{none}."
 
 
 def _within(value: object, low: int, high: float) -> bool:

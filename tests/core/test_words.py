@@ -90,15 +90,12 @@ def test_the_rules_in_words_name_the_meld_table_as_the_pages_do(key):
 
 
 def test_steps_and_counts_are_written_like_every_other_number():
-    huge = replace(PRESETS["double-pack-bicycle"], hand_points=5000, counter_step=1000, meld_step=1000,
-                   min_bid=5000, bid_steps=((5000, 1000),), hands_limit=1000)
+    huge = replace(PRESETS["double-pack-bicycle"], min_bid=1500, bid_steps=((1500, 1000),), hands_limit=1000)
     lines = describe(huge)
-    assert ("Deck: 80 cards, no 9s. Each hand has 5,000 counter points, the last trick included, counted in steps "
-            "of 1,000.") in lines
-    assert "The minimum bid is 5,000; bids go up in multiples of 1,000." in lines
+    assert "The minimum bid is 1,500; bids go up in multiples of 1,000." in lines
     assert lines[-1].startswith("The game is 1,000 hands")
-    errors = validate_hand(huge, Hand(bidder=0, bid=5000, meld=(0, 0), counters=(2500, 2500)))
-    assert errors["counters_0"] == "Counters are counted in steps of 1,000: 2,000 or 3,000, not 2,500."
+    errors = validate_hand(huge, Hand(bidder=0, bid=2500, meld=(1005, 0), counters=(250, 250)))
+    assert errors["meld_0"] == "Meld is counted in steps of 10: 1,000 or 1,010, not 1,005."
 
 
 def test_the_chart_writes_its_numbers_as_the_pages_do():

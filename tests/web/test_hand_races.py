@@ -78,7 +78,7 @@ def newest_hand(app, game_id) -> int:
 
 @pytest.fixture
 def game(client):
-    return new_game(client, target="1000000")  # a hundred rounds never end the game
+    return new_game(client, target="100000")  # a hundred rounds never end the game
 
 
 def test_an_edit_racing_a_delete_of_the_same_hand_is_a_409_never_a_500(app, client, game):
