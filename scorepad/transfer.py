@@ -30,15 +30,13 @@ class ImportRefused(Exception):
 # --- out ------------------------------------------------------------------------------------------------------
 
 def export_games(db, game_ids: list[int] | None = None) -> dict:
-    where = "" if game_ids is None else f" WHERE id IN ({', '.join('?' * len(game_ids))})"
-    ids = [r[0] for r in db.execute(f"SELECT id FROM games{where} ORDER BY id", game_ids or []).fetchall()]
     return {"format": FORMAT, "version": VERSION, "exported_at": store.now(),
-            "games": [_export_game(db, game_id) for game_id in ids]}
+            "games": [_export_game(db, game_id) for game_id in store.game_ids(db, among=game_ids)]}
 
 
 def _export_game(db, game_id: int) -> dict:
     game = store.load_game(db, game_id)
-    hands = store._rows(db, "SELECT * FROM hands WHERE game_id = ? ORDER BY seq", [game_id])
+    hands = store.hands_as_stored(db, game_id)
     return {
         "id": game.id, "created_at": game.created_at, "rules": game.rules.to_dict(), "teams": list(game.teams),
         "players": list(game.players), "first_dealer": game.first_dealer, "rematch_of": game.rematch_of,

@@ -281,8 +281,8 @@ def test_a_generated_history_of_hundreds_of_games_round_trips_exactly(tmp_path_f
 def test_records_are_warmed_ahead_of_the_first_look(db, history):
     _, p = history
     path = db.execute("PRAGMA database_list").fetchone()[2]
-    store._CACHE.clear()
+    store.forget_records()
     store.warm_records(path)
-    kinds = {(kind, key) for (where, kind, key) in store._CACHE if where == path}
+    kinds = store.cached_records(path)
     assert ("players", None) in kinds
     assert all(("side", (i,)) in kinds and ("partners", i) in kinds for i in p.values())

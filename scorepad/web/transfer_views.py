@@ -63,8 +63,7 @@ def sheets_csv(db, game_ids: list[int] | None = None) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
-    ids = game_ids or [r[0] for r in db.execute("SELECT id FROM games ORDER BY id").fetchall()]
-    for game_id in ids:
+    for game_id in game_ids or store.game_ids(db):
         game = store.load_game(db, game_id)
         sheet = build_sheet(game, store.live_hands(db, game_id))
         for row in sheet.rows:

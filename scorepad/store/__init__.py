@@ -1,0 +1,77 @@
+"""All SQL lives here. Rows go in and out as the core's dataclasses; the schema is sqlite-utils migrations.
+
+Every change runs in one transaction. Recording a hand takes the write lock first (BEGIN IMMEDIATE), so the
+check "is this still hand N?" and the insert cannot interleave with another phone's.
+
+One module a thing held: `connection` (opening, the per-thread pool, the write lock), `schema` (migrations),
+`games` (games, hands, their history, what a fold says), `players` (names, rename, merge), `records` (records
+and their cache, warmed ahead), `backups` (backup and restore). Callers use the names below: `store.load_game`.
+"""
+
+from . import backups
+from .connection import MAX_ID, analyze, connect, database_path, forget_pool, now, pooled, release, write_lock
+from .games import (
+    GameRecord,
+    HandChanged,
+    HandDeleted,
+    HandEntry,
+    StoredHand,
+    create_game,
+    delete_hand,
+    deleted_hands,
+    edits_of_hand,
+    game_ids,
+    game_version,
+    hand_by_token,
+    hand_columns,
+    hand_history,
+    hands_as_stored,
+    history_games,
+    insert_hand,
+    list_games,
+    live_hands,
+    load_game,
+    outcome,
+    refresh_results,
+    rematch_for,
+    rescore,
+    save_summary,
+    update_hand,
+)
+from .games import _RESULTS_SQL  # noqa: F401 - the benchmark's history writes its rows itself, for now
+from .players import (
+    MergeRefused,
+    bump_records,
+    merge_players,
+    player,
+    player_choices,
+    player_for,
+    player_names,
+    rename_player,
+    seated_players,
+)
+# `store.players` is the records list (a function): it takes the place of the module of that name
+from .records import (
+    cached_records,
+    forget_records,
+    head_to_head,
+    partners,
+    players,
+    records_version,
+    side_record,
+    warm_in_background,
+    warm_records,
+)
+from .schema import migrate, migrations, rescore_stale
+
+__all__ = [
+    "MAX_ID", "GameRecord", "HandChanged", "HandDeleted", "HandEntry", "MergeRefused", "StoredHand",
+    "analyze", "backups", "bump_records", "cached_records", "connect", "create_game", "database_path", "delete_hand",
+    "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version",
+    "hand_by_token", "hand_columns", "hand_history", "hands_as_stored", "head_to_head", "history_games",
+    "insert_hand", "list_games", "live_hands", "load_game", "merge_players", "migrate",
+    "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names",
+    "players", "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player",
+    "rescore", "rescore_stale", "save_summary", "seated_players", "side_record", "update_hand",
+    "warm_in_background", "warm_records", "write_lock",
+]

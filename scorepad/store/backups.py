@@ -1,0 +1,369 @@
+"""Backups of the live database, and putting one back while phones keep recording.
+
+A backup is one self-contained SQLite file, written under a name nobody else holds and never over anything
+but an earlier backup. A restore checks the backup on a private copy (is it ours, is it sound, is it from this
+Scorepad or an older one, which is then brought up to date), and then, under the write lock the server's
+phones wait for, copies the live database aside and replaces its contents in one transaction: every hand a
+phone was told is saved is either in that safety copy or waited and landed in the restored database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import sqlite_utils
+
+from .connection import connect, write_lock
+from .schema import migrate, migrations
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+RESTORING = "restoring"  # the name the prepared backup is attached under, beside the live database
+
+
+class BackupRefused(Exception):
+    """A backup or restore that did not happen; the message says why, and what (if anything) was written."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A backup checked and, if it was older, brought up to date: a private copy, never the user's file."""
+
+    source: Path
+    copy: Path
+    upgraded: bool
+    tables: dict[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Restored:
+    safety_copy: Path
+    lock_seconds: float  # how long phones' saves had to wait
+    upgraded: bool
+
+
+# --- backup ---------------------------------------------------------------------------------------------------
+
+def backup(live_path: str, target: str, replace: bool = False) -> Path:
+    """Write a consistent copy of the live database (safe while the app runs) to `target`, which must be a
+    file in an existing folder. An existing file is never written over, except an earlier Scorepad backup when
+    `replace` is true, and then only once the new copy is complete. Raises BackupRefused; returns the path."""
+    path = Path(target)
+    _refuse_target(live_path, path, replace)
+    if path.exists():
+        return _replace_backup(live_path, path)
+    try:
+        _create_exclusively(path)
+    except FileExistsError:
+        raise BackupRefused(f"{path} appeared while Scorepad was about to write it. Nothing was written.") from None
+    except OSError as exc:
+        raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
+    _fill_or_remove(live_path, path)
+    return path
+
+
+def backup_into(live_path: str, folder: str | Path) -> Path:
+    """A backup in `folder` (made if missing) under a new name, scorepad-<local time>.db: never over another."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = new_file(folder, "scorepad")
+    except OSError as exc:
+        raise BackupRefused(f"Could not write into {folder} ({exc.strerror or exc}). Nothing was written.") from None
+    _fill_or_remove(live_path, path)
+    return path
+
+
+def _refuse_target(live_path: str, path: Path, replace: bool) -> None:
+    if not Path(live_path).is_file():
+        raise BackupRefused(f"There is no database at {live_path} to back up. Nothing was written.")
+    if path.is_dir():
+        raise BackupRefused(f"{path} is a folder. Name a file inside it, for example "
+                            f"{path / 'scorepad-backup.db'}. Nothing was written.")
+    if not path.parent.is_dir():
+        raise BackupRefused(f"The folder {path.parent} does not exist (is the drive plugged in?). "
+                            "Nothing was written.")
+    if not path.exists():
+        return
+    if path.resolve() == Path(live_path).resolve():
+        raise BackupRefused(f"{path} is the live database itself. Choose another file. Nothing was written.")
+    if not is_scorepad_file(path):
+        raise BackupRefused(f"{path} already exists and is not a Scorepad backup: Scorepad will not write over "
+                            "it. Choose another name. Nothing was written.")
+    if not replace:
+        raise BackupRefused(f"{path} is an earlier Scorepad backup. To write over it, add --force. "
+                            "Nothing was written.")
+
+
+def _replace_backup(live_path: str, path: Path) -> Path:
+    # The new copy is complete before it takes the old one's name: a failure leaves the earlier backup whole.
+    try:
+        fresh = new_file(path.parent, f".{path.name}")
+    except OSError as exc:
+        raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
+    _fill_or_remove(live_path, fresh)
+    try:
+        os.replace(fresh, path)
+    except OSError as exc:
+        fresh.unlink(missing_ok=True)
+        raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
+    return path
+
+
+def _fill_or_remove(live_path: str, path: Path) -> None:
+    """Copy the live database into the empty file `path`, which this call created; on failure remove it."""
+    try:
+        with contextlib.closing(sqlite3.connect(live_path, timeout=10)) as source:
+            copy_database(source, path)
+    except (OSError, sqlite3.Error) as exc:
+        path.unlink(missing_ok=True)
+        raise BackupRefused(f"Could not write {path} ({exc}). Nothing was written.") from None
+
+
+def copy_database(source: sqlite3.Connection, path: Path) -> None:
+    """A consistent snapshot of `source` (SQLite's online backup, one read transaction) into the empty file
+    `path`, kept as one file with no -wal beside it, and on disk before this returns."""
+    with contextlib.closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)
+        copy.execute("PRAGMA journal_mode = DELETE")
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    # The new file's name must survive a power cut too, not only its pages. Some systems (Windows, some
+    # USB drives' filesystems) cannot sync a folder: the file itself is synced all the same.
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def new_file(folder: Path, stem: str) -> Path:
+    """Create and return an empty file `stem-<local time>[-n].db` in `folder` that did not exist before."""
+    stamp = _stamp()
+    for n in range(1, 1000):
+        path = folder / (f"{stem}-{stamp}.db" if n == 1 else f"{stem}-{stamp}-{n}.db")
+        try:
+            _create_exclusively(path)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(f"too many files named {stem}-{stamp}-*.db in {folder}")
+
+
+def _create_exclusively(path: Path) -> None:
+    os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+
+
+def _stamp() -> str:
+    # Local time: the family picks a backup by when it was made, at their table.
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def is_scorepad_file(path: Path) -> bool:
+    """True when `path` is a SQLite file that Scorepad's migrations have been applied to."""
+    try:
+        with path.open("rb") as file:
+            if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                return False
+        with contextlib.closing(_open_readonly(path)) as conn:
+            return bool(_migrations_applied(conn))
+    except (OSError, sqlite3.Error):
+        return False
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    # A file with no -wal beside it is complete in itself: read it as it lies, which leaves no -shm or -wal
+    # next to the user's file. With a -wal, SQLite must read that too, and the read-only mode is the way.
+    wal = path.with_name(path.name + "-wal")
+    options = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    return sqlite3.connect(f"{path.resolve().as_uri()}?{options}", uri=True)
+
+
+def _migrations_applied(conn) -> list[str]:
+    """Names of the Scorepad migrations recorded in the database, [] when there are none."""
+    db = conn if isinstance(conn, sqlite_utils.Database) else sqlite_utils.Database(conn)
+    return [m.name for m in migrations.applied(db)]
+
+
+# --- checking a backup ----------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def prepare(backup_path: str) -> Iterator[Prepared]:
+    """Check a backup on a private copy and bring it up to date; the copy is gone when the block ends.
+    Raises BackupRefused (nothing was changed) when it is not a sound backup of this or an older Scorepad.
+    The user's file is only ever opened read-only."""
+    source = Path(backup_path)
+    with tempfile.TemporaryDirectory(prefix="scorepad-restore-") as work:
+        copy, reference = Path(work) / "backup.db", Path(work) / "reference.db"
+        _private_copy(source, copy)
+        migrate(str(reference))
+        with contextlib.closing(connect(str(reference))) as ref:
+            known, tables = _migrations_applied(ref), _tables(ref)
+        upgraded = _upgrade(source, copy, known)
+        with contextlib.closing(connect(str(copy))) as db:
+            _check_shape(source, db, tables)
+        yield Prepared(source, copy, upgraded, tables)
+
+
+def _refused(source: Path, why: str) -> BackupRefused:
+    return BackupRefused(f"{source} {why}. Nothing was changed.")
+
+
+def _private_copy(source: Path, copy: Path) -> None:
+    if not source.exists():
+        raise _refused(source, "does not exist")
+    if source.is_dir():
+        raise _refused(source, "is a folder, not a backup file")
+    try:
+        with source.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise _refused(source, f"cannot be read ({exc.strerror or exc})") from None
+    if header != SQLITE_HEADER:
+        raise _refused(source, "is not a Scorepad backup: it is not a database file at all")
+    try:
+        with contextlib.closing(_open_readonly(source)) as conn:
+            copy_database(conn, copy)
+    except sqlite3.Error as exc:
+        raise _refused(source, f"is damaged ({exc})") from None
+    with contextlib.closing(sqlite3.connect(copy)) as conn:
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA integrity_check(5)")]
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+    if problems != ["ok"]:
+        raise _refused(source, f"is damaged ({'; '.join(problems)})")
+
+
+def _upgrade(source: Path, copy: Path, known: list[str]) -> bool:
+    """Bring an older Scorepad backup's copy up to date; True when it needed it."""
+    try:
+        with contextlib.closing(connect(str(copy))) as db:
+            applied = _migrations_applied(db)
+    except sqlite3.Error as exc:
+        raise _refused(source, f"is damaged ({exc})") from None
+    if not applied:
+        raise _refused(source, "is not a Scorepad backup: it is a database, but not one Scorepad made")
+    newer = [name for name in applied if name not in known]
+    if newer:
+        raise _refused(source, f"was made by a newer Scorepad (it has changes this one does not know: "
+                               f"{', '.join(newer)}). Update Scorepad, then restore it")
+    if set(applied) == set(known):
+        return False
+    try:
+        migrate(str(copy))
+    except Exception as exc:  # noqa: BLE001 - a migration is arbitrary code; whatever it raises, nothing changes
+        raise _refused(source, f"is an older Scorepad backup that could not be brought up to date "
+                               f"({exc.__class__.__name__}: {exc})") from None
+    return True
+
+
+def _tables(db) -> dict[str, tuple[str, ...]]:
+    """Every table (SQLite's own aside) and its columns, sorted: what the shape of the database is."""
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                      "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
+    return {name: tuple(sorted(r[1] for r in db.execute("SELECT * FROM pragma_table_info(?)", [name])))
+            for name in names}
+
+
+def _check_shape(source: Path, db, expected: dict[str, tuple[str, ...]]) -> None:
+    tables = _tables(db)
+    if tables != expected:
+        missing = sorted(set(expected) - set(tables))
+        extra = sorted(set(tables) - set(expected))
+        changed = sorted(t for t in set(tables) & set(expected) if tables[t] != expected[t])
+        detail = "; ".join(part for part in (
+            f"missing tables: {', '.join(missing)}" if missing else "",
+            f"tables Scorepad does not have: {', '.join(extra)}" if extra else "",
+            f"different columns in: {', '.join(changed)}" if changed else "") if part)
+        raise _refused(source, f"does not have the tables this Scorepad makes ({detail})")
+    broken = db.execute("SELECT count(*) FROM pragma_foreign_key_check").fetchone()[0]
+    if broken:
+        raise _refused(source, f"is damaged (links between its rows are broken: {broken} found)")
+
+
+# --- putting it back --------------------------------------------------------------------------------------------
+
+def restore(backup_path: str, live_path: str) -> Restored:
+    """Check a backup and put it in place of the live database's contents (see `put_back`)."""
+    with prepare(backup_path) as prepared:
+        return put_back(prepared, live_path)
+
+
+def put_back(prepared: Prepared, live_path: str) -> Restored:
+    """Replace the live database's contents with the prepared backup, while the server runs.
+
+    Under one write lock (the server's writers wait for it): the live database is copied aside into a new
+    before-restore-<time>.db next to it, then every table is replaced, all in one transaction. Every game's
+    version and every records counter end up above any value either database had, so no phone keeps a page
+    of the replaced database as "not modified". Raises BackupRefused, saying where the safety copy is when
+    one was made; the live database is then as it was."""
+    live = Path(live_path)
+    try:
+        safety = new_file(live.parent, "before-restore")
+    except OSError as exc:
+        raise BackupRefused(f"Could not make a safety copy next to {live} ({exc.strerror or exc}). "
+                            "Nothing was changed.") from None
+    db = connect(live_path)
+    copied = False
+    try:
+        db.execute(f"ATTACH DATABASE ? AS {RESTORING}", [str(prepared.copy)])
+        # The rows go in exactly as the prepared copy has them, whose links `prepare` checked. Checking them
+        # again row by row would hold the lock for minutes on years of games: deleting a game looks for games
+        # that are its rematch, and no index serves that. (This pragma is ignored inside a transaction.)
+        db.execute("PRAGMA foreign_keys = OFF")
+        with write_lock(db):
+            locked = time.monotonic()
+            _copy_aside(live_path, safety)
+            copied = True
+            _replace_contents(db, prepared.tables)
+        held = time.monotonic() - locked
+    except (OSError, sqlite3.Error) as exc:
+        if not copied:
+            safety.unlink(missing_ok=True)
+            raise BackupRefused(f"Could not restore {prepared.source} ({exc}). Nothing was changed.") from None
+        raise BackupRefused(f"Could not restore {prepared.source} ({exc}). Nothing else changed: the database "
+                            f"is as it was, and a copy of it is also kept in {safety}.") from None
+    finally:
+        db.close()
+    return Restored(safety, held, prepared.upgraded)
+
+
+def _copy_aside(live_path: str, safety: Path) -> None:
+    # A second connection reads while the first holds the write lock: SQLite's backup cannot read through a
+    # connection that is writing, and with the lock held nobody can commit between this copy and the swap.
+    with contextlib.closing(sqlite3.connect(live_path, timeout=10)) as reader:
+        copy_database(reader, safety)
+
+
+def _replace_contents(db, tables: dict[str, tuple[str, ...]]) -> None:
+    """Inside the write lock: every table takes the attached backup's rows; caches are told everything moved."""
+    marks = _highest_marks(db)
+    for table, columns in tables.items():
+        names = ", ".join(f'"{c}"' for c in columns)
+        db.execute(f'DELETE FROM main."{table}"')
+        db.execute(f'INSERT INTO main."{table}" ({names}) SELECT {names} FROM {RESTORING}."{table}"')
+    games, records, players = marks
+    db.execute("UPDATE games SET version = ?", [games + 1])
+    db.execute("UPDATE players SET records_version = ?", [players + 1])
+    db.execute("INSERT INTO counters (name, value) VALUES ('records', ?) "
+               "ON CONFLICT (name) DO UPDATE SET value = excluded.value", [records + 1])
+
+
+def _highest_marks(db) -> tuple[int, int, int]:
+    """The highest game version, records counter and player records version in either database."""
+    def highest(sql: str) -> int:
+        return max(db.execute(sql.format(schema=schema)).fetchone()[0] or 0 for schema in ("main", RESTORING))
+    return (highest("SELECT max(version) FROM {schema}.games"),
+            highest("SELECT max(value) FROM {schema}.counters WHERE name = 'records'"),
+            highest("SELECT max(records_version) FROM {schema}.players"))

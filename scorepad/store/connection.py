@@ -1,0 +1,83 @@
+"""Opening the database: a connection, one kept per thread for reuse, the write lock, and the store's clock."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger id in a URL is simply not there
+
+_LOCAL = threading.local()
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 10000")
+    return db
+
+
+def pooled(path: str) -> sqlite_utils.Database:
+    """This thread's connection to `path`, opened once and kept: a server thread serves many requests, and
+    opening a connection per request (and closing the last one, which checkpoints the WAL) costs more than
+    most requests do."""
+    pool = getattr(_LOCAL, "pool", None)
+    if pool is None:
+        pool = _LOCAL.pool = {}
+    db = pool.get(path)
+    if db is None:
+        db = pool[path] = connect(path)
+    return db
+
+
+def release(db: sqlite_utils.Database) -> None:
+    """Hand a pooled connection back after a request: nothing may stay open in it."""
+    if db.conn.in_transaction:
+        db.conn.rollback()
+
+
+def forget_pool() -> None:
+    """Close this thread's connections (a restore replaces the file under them)."""
+    for db in getattr(_LOCAL, "pool", {}).values():
+        db.close()
+    _LOCAL.pool = {}
+
+
+@contextlib.contextmanager
+def write_lock(db: sqlite_utils.Database):
+    """One transaction holding SQLite's write lock from its first statement (BEGIN IMMEDIATE)."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.conn.execute("COMMIT")
+    except BaseException:
+        # a COMMIT refused (a full disk) leaves the transaction open: what follows must not read its writes
+        if db.conn.in_transaction:
+            db.conn.rollback()
+        raise
+
+
+def database_path(db) -> str:
+    """The file `db` is connected to."""
+    return db.execute("PRAGMA database_list").fetchone()[2]
+
+
+def analyze(db) -> None:
+    """Gather the statistics SQLite's planner chooses indexes by: worth it after a large write."""
+    db.execute("ANALYZE")
+
+
+def rows(db, sql: str, params=()) -> list[dict]:
+    """Every row `sql` gives, each as column name -> value."""
+    cursor = db.execute(sql, params)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

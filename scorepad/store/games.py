@@ -1,0 +1,345 @@
+"""Games, their hands and each hand's history, and what a fold of the hands says, kept beside them.
+
+Rows go in and out as the core's dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..rules import Rules
+from ..scoring import Hand, play_game
+from .connection import MAX_ID, now, rows
+from .players import bump_records, player_for
+
+# --- games ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    created_at: str
+    rules: Rules
+    teams: tuple[str, str]
+    players: tuple[str | None, str | None, str | None, str | None]
+    first_dealer: int
+    version: int
+    totals: tuple[int, int]
+    hands_count: int
+    winner: int | None
+    finished_at: str | None
+    rematch_of: int | None
+
+    @property
+    def etag(self) -> str:
+        return f'"g{self.id}-v{self.version}"'
+
+    @property
+    def has_players(self) -> bool:
+        return any(self.players)
+
+
+def create_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer: int,
+                rematch_of: int | None = None, created_at: str | None = None) -> int:
+    with db.atomic():
+        seat_ids = [player_for(db, name) for name in players]
+        game_id = db["games"].insert({
+            "created_at": now(),
+            "rules": json.dumps(rules.to_dict()),
+            "team_0": teams[0], "team_1": teams[1],
+            **{f"seat_{i}": seat_ids[i] for i in range(4)},
+            "first_dealer": first_dealer,
+            "rematch_of": rematch_of,
+            **({"created_at": created_at} if created_at else {}),
+        }).last_pk
+        for seat, player_id in enumerate(seat_ids):
+            if player_id is not None:
+                db["game_seats"].insert({"game_id": game_id, "seat": seat, "team": seat % 2,
+                                         "player_id": player_id})
+        return game_id
+
+
+_GAME_SELECT = """
+SELECT g.*, p0.name AS name_0, p1.name AS name_1, p2.name AS name_2, p3.name AS name_3
+FROM games g
+LEFT JOIN players p0 ON p0.id = g.seat_0 LEFT JOIN players p1 ON p1.id = g.seat_1
+LEFT JOIN players p2 ON p2.id = g.seat_2 LEFT JOIN players p3 ON p3.id = g.seat_3
+"""
+
+
+def _game(row: dict) -> GameRecord:
+    return GameRecord(
+        id=row["id"], created_at=row["created_at"], rules=Rules.from_dict(json.loads(row["rules"]), kept=True),
+        teams=(row["team_0"], row["team_1"]),
+        players=tuple(row[f"name_{i}"] for i in range(4)),
+        first_dealer=row["first_dealer"], version=row["version"],
+        totals=(row["total_0"], row["total_1"]), hands_count=row["hands_count"],
+        winner=row["winner"], finished_at=row["finished_at"], rematch_of=row["rematch_of"],
+    )
+
+
+def load_game(db, game_id: int) -> GameRecord | None:
+    if not 0 < game_id <= MAX_ID:
+        return None
+    found = rows(db, _GAME_SELECT + " WHERE g.id = ?", [game_id])
+    return _game(found[0]) if found else None
+
+
+def game_version(db, game_id: int) -> int | None:
+    if not 0 < game_id <= MAX_ID:
+        return None
+    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
+    return row[0] if row else None
+
+
+def game_ids(db, among: Sequence[int] | None = None) -> list[int]:
+    """The id of every game, or of those of `among` that exist, in order."""
+    if among is None:
+        return [r[0] for r in db.execute("SELECT id FROM games ORDER BY id").fetchall()]
+    marks = ", ".join("?" * len(among))
+    return [r[0] for r in db.execute(f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY id", list(among))]
+
+
+def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
+    where = "g.finished_at IS NOT NULL" if finished else "g.finished_at IS NULL"
+    order = "g.finished_at DESC" if finished else "g.created_at DESC"
+    return [_game(r) for r in rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?",
+                                   [limit])]
+
+
+def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
+                  limit: int = 200, before: str | None = None) -> list[GameRecord]:
+    """Games newest first, optionally only those a player sat in, started within [start, end) (UTC ISO), and
+    (for the next page) started before `before`."""
+    where, params = [], []
+    if before:
+        where.append("g.created_at < ?")
+        params.append(before)
+    if player_id is not None:
+        # EXISTS lets SQLite walk games newest first and stop at the page's end, however long the history
+        where.append("EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = ?)")
+        params.append(player_id)
+    if start:
+        where.append("g.created_at >= ?")
+        params.append(start)
+    if end:
+        where.append("g.created_at < ?")
+        params.append(end)
+    sql = _GAME_SELECT + (" WHERE " + " AND ".join(where) if where else "") + \
+        " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
+    return [_game(r) for r in rows(db, sql, [*params, limit])]
+
+
+def rematch_for(db, game_id: int) -> int | None:
+    """The game already started as this game's rematch, if any: a second tap on Rematch goes there."""
+    row = db.execute("SELECT id FROM games WHERE rematch_of = ? ORDER BY id LIMIT 1", [game_id]).fetchone()
+    return row[0] if row else None
+
+
+# --- what a fold of the hands says ------------------------------------------------------------------------------
+
+_RESULTS_SQL = """
+INSERT INTO team_results (game_id, team, hands, sum_meld, max_points, hands_bid, made, went_set, sum_bid)
+SELECT g.id, t.team,
+       count(h.id),
+       coalesce(sum(CASE t.team WHEN 0 THEN h.meld_0 ELSE h.meld_1 END), 0),
+       max(CASE t.team WHEN 0 THEN h.points_0 ELSE h.points_1 END),
+       count(h.id) FILTER (WHERE h.bidder = t.team),
+       count(h.id) FILTER (WHERE h.bidder = t.team AND h.outcome = 'made'),
+       count(h.id) FILTER (WHERE h.bidder = t.team AND h.outcome = 'set'),
+       coalesce(sum(h.bid) FILTER (WHERE h.bidder = t.team), 0)
+FROM games g CROSS JOIN (SELECT 0 AS team UNION ALL SELECT 1) t
+LEFT JOIN hands h ON h.game_id = g.id AND h.deleted_at IS NULL AND h.kind != 'redeal'
+WHERE {where} GROUP BY g.id, t.team;
+INSERT INTO seat_results (game_id, seat, hands_bid, made, went_set, sum_bid)
+SELECT h.game_id, h.bidder_seat, count(*), count(*) FILTER (WHERE h.outcome = 'made'),
+       count(*) FILTER (WHERE h.outcome = 'set'), sum(h.bid)
+FROM hands h JOIN games g ON g.id = h.game_id
+WHERE h.deleted_at IS NULL AND h.kind != 'redeal' AND h.bidder_seat IS NOT NULL AND {where}
+GROUP BY h.game_id, h.bidder_seat;
+"""
+
+
+def refresh_results(db, game_id: int) -> None:
+    db.execute("DELETE FROM team_results WHERE game_id = ?", [game_id])
+    db.execute("DELETE FROM seat_results WHERE game_id = ?", [game_id])
+    for statement in _RESULTS_SQL.strip().split(";\n"):
+        if statement.strip():
+            db.execute(statement.format(where="g.id = ?").rstrip(";"), [game_id])
+
+
+def rescore(db, game: GameRecord, hands: list[StoredHand], summaries: bool = True):
+    """Fold the live hands again and keep what the fold says beside them: each hand's points and outcome,
+    the game's totals and winner. Inside the caller's transaction; returns the GameState."""
+    state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
+    for stored, result in zip(hands, state.results, strict=True):
+        kept = (result.points[0], result.points[1], outcome(result))
+        if stored.kept != kept:  # most hands score as before: only what changed is written
+            db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?", [*kept, stored.id])
+    save_summary(db, game.id, state.totals, len(hands), state.winner)
+    if summaries:
+        refresh_results(db, game.id)
+    return state
+
+
+def outcome(result) -> str:
+    if result.made is True:
+        return "made"
+    if result.made is False:
+        return "set"
+    return result.scored_as
+
+
+def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None) -> None:
+    """Keep the game's summary in step with its sheet, and bump its version (inside the caller's transaction).
+    Records count finished games, so they change when a game is, or was, finished."""
+    was_finished = db.execute("SELECT finished_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()[0]
+    if was_finished or winner is not None:
+        bump_records(db, game_id=game_id)
+        db.execute("UPDATE game_seats SET finished = ?, won = coalesce(team = ?, 0) WHERE game_id = ?",
+                   [int(winner is not None), winner, game_id])
+    db.execute(
+        """UPDATE games SET total_0 = ?, total_1 = ?, hands_count = ?, winner = ?,
+           finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END,
+           version = version + 1 WHERE id = ?""",
+        [totals[0], totals[1], hands_count, winner, winner, now(), game_id])
+
+
+# --- hands ----------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StoredHand:
+    id: int
+    seq: int
+    hand: Hand
+    trump: str | None
+    bidder_seat: int | None
+    created_at: str
+    updated_at: str
+    edits: int = 0  # changes after it was recorded
+    kept: tuple | None = None  # (points_0, points_1, outcome) as last stored beside the hand
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """A hand as the form gives it: the core's Hand plus what is kept only for the record."""
+
+    hand: Hand
+    trump: str | None = None
+    bidder_seat: int | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def hand_columns(entry: HandEntry) -> dict:
+    """The hands table's columns for what was entered, by name."""
+    h = entry.hand
+    counters = h.counters or (None, None)
+    return {
+        "kind": h.kind, "bidder": h.bidder, "bidder_seat": entry.bidder_seat, "bid": h.bid,
+        "trump": entry.trump, "meld_0": h.meld[0], "meld_1": h.meld[1],
+        "counters_0": counters[0], "counters_1": counters[1],
+        "renege_team": h.renege_team, "forced": int(h.forced),
+    }
+
+
+def insert_hand(db, game_id: int, token: str, entry: HandEntry) -> int:
+    """Inside the caller's write lock: the hand goes after every other, with its 'recorded' history line."""
+    seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM hands WHERE game_id = ?", [game_id]).fetchone()[0]
+    at = now()
+    hand_id = db["hands"].insert({"game_id": game_id, "seq": seq, "token": token, **hand_columns(entry),
+                                  "created_at": at, "updated_at": at}).last_pk
+    _log(db, hand_id, "recorded", None, entry, "Recorded.", at)
+    return hand_id
+
+
+def _stored(row: dict) -> StoredHand:
+    counters = None if row["counters_0"] is None else (row["counters_0"], row["counters_1"])
+    hand = Hand(row["bidder"], row["bid"], (row["meld_0"], row["meld_1"]), counters, row["kind"],
+                row["renege_team"], bool(row["forced"]))
+    return StoredHand(row["id"], row["seq"], hand, row["trump"], row["bidder_seat"], row["created_at"],
+                      row["updated_at"], row.get("edits", 0),
+                      (row.get("points_0"), row.get("points_1"), row.get("outcome")))
+
+
+def live_hands(db, game_id: int) -> list[StoredHand]:
+    return [_stored(r) for r in rows(db, """
+        SELECT h.*, (SELECT count(*) FROM hand_edits e WHERE e.hand_id = h.id AND e.action = 'edited') AS edits
+        FROM hands h WHERE h.game_id = ? AND h.deleted_at IS NULL ORDER BY h.seq""", [game_id])]
+
+
+def hands_as_stored(db, game_id: int) -> list[dict]:
+    """Every hand of a game, deleted ones too, in order of play, each as its row (column -> value)."""
+    return rows(db, "SELECT * FROM hands WHERE game_id = ? ORDER BY seq", [game_id])
+
+
+def hand_by_token(db, token: str) -> dict | None:
+    found = rows(db, "SELECT id, game_id FROM hands WHERE token = ?", [token])
+    return found[0] if found else None
+
+
+class HandDeleted(Exception):
+    """The hand is no longer on the sheet: another phone deleted it first."""
+
+
+class HandChanged(Exception):
+    """The hand was edited (on another phone) after the form that would change it was opened."""
+
+
+def update_hand(db, hand_id: int, entry: HandEntry, summary: str, before: HandEntry,
+                edits_seen: int | None = None) -> None:
+    """Inside the caller's write lock: the hand's new values, with their 'edited' history line. Raises
+    HandDeleted when the hand was deleted meanwhile, and HandChanged when it has had other edits than the
+    `edits_seen` its form was opened on: a change nobody saw is never silently overwritten."""
+    live = db.execute("""SELECT (SELECT count(*) FROM hand_edits e WHERE e.hand_id = h.id AND e.action = 'edited')
+                         FROM hands h WHERE h.id = ? AND h.deleted_at IS NULL""", [hand_id]).fetchone()
+    if live is None:
+        raise HandDeleted(hand_id)
+    if edits_seen is not None and live[0] != edits_seen:
+        raise HandChanged(hand_id)
+    at = now()
+    db["hands"].update(hand_id, {**hand_columns(entry), "updated_at": at})
+    _log(db, hand_id, "edited", before, entry, summary, at)
+
+
+def delete_hand(db, hand_id: int) -> None:
+    """Inside the caller's write lock: the hand leaves the sheet, with one 'deleted' history line holding it
+    as it was at that moment. Raises HandDeleted when it had already left (two phones, or two taps)."""
+    at = now()
+    deleted = db.execute("UPDATE hands SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
+                         [at, at, hand_id])
+    if deleted.rowcount != 1:
+        raise HandDeleted(hand_id)
+    before = _stored(rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
+    _log(db, hand_id, "deleted", HandEntry(before.hand, before.trump, before.bidder_seat), None, "Deleted.", at)
+
+
+# --- each hand's history ----------------------------------------------------------------------------------------
+
+def _entry_json(entry: HandEntry | None) -> str | None:
+    return None if entry is None else json.dumps(hand_columns(entry))
+
+
+def _log(db, hand_id, action, before, after, summary, at) -> None:
+    db["hand_edits"].insert({"hand_id": hand_id, "at": at, "action": action, "before": _entry_json(before),
+                             "after": _entry_json(after), "summary": summary})
+
+
+def hand_history(db, game_id: int) -> dict[int, list[dict]]:
+    """Every change to every hand of a game, deleted hands included: hand id -> [{at, action, summary}]."""
+    history: dict[int, list[dict]] = {}
+    for row in rows(db, """SELECT e.hand_id, e.at, e.action, e.summary FROM hand_edits e
+                           JOIN hands h ON h.id = e.hand_id WHERE h.game_id = ? ORDER BY e.id""", [game_id]):
+        history.setdefault(row["hand_id"], []).append(row)
+    return history
+
+
+def deleted_hands(db, game_id: int) -> list[dict]:
+    return rows(db, """SELECT id, seq, bid, bidder, kind, deleted_at FROM hands
+                       WHERE game_id = ? AND deleted_at IS NOT NULL ORDER BY seq""", [game_id])
+
+
+def edits_of_hand(db, hand_id: int) -> list[dict]:
+    return rows(db, "SELECT at, action, before, after, summary FROM hand_edits WHERE hand_id = ? ORDER BY id",
+                [hand_id])

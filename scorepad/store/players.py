@@ -1,0 +1,81 @@
+"""Players: the names typed into seats, renaming one, and merging a person typed twice.
+
+Names match without regard to case (the column's collation). A name is on every sheet its player sat at and
+in every record: a rename or a merge moves those games' versions and the records counters.
+"""
+
+from __future__ import annotations
+
+from .connection import MAX_ID, now, rows
+
+
+def player_for(db, name: str | None) -> int | None:
+    """The id of the player named `name`, added if new; None for an empty seat."""
+    if not name:
+        return None
+    row = db.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
+    if row:
+        return row[0]
+    bump_records(db)
+    return db["players"].insert({"name": name, "created_at": now()}).last_pk
+
+
+def player_names(db) -> list[str]:
+    return [r[0] for r in db.execute("SELECT name FROM players ORDER BY name COLLATE NOCASE").fetchall()]
+
+
+def player_choices(db) -> list[dict]:
+    return rows(db, "SELECT id, name FROM players ORDER BY name COLLATE NOCASE")
+
+
+def player(db, player_id: int) -> dict | None:
+    found = rows(db, "SELECT id, name FROM players WHERE id = ?", [player_id]) if 0 < player_id <= MAX_ID else []
+    return found[0] if found else None
+
+
+def seated_players(db, game_id: int) -> list[int]:
+    return [r[0] for r in db.execute("SELECT player_id FROM game_seats WHERE game_id = ?", [game_id])]
+
+
+def bump_records(db, game_id: int | None = None, player_id: int | None = None) -> None:
+    """Records changed: everyone's list, and the records of the game's players (or of one player)."""
+    db.execute("UPDATE counters SET value = value + 1 WHERE name = 'records'")
+    if game_id is not None:
+        db.execute("UPDATE players SET records_version = records_version + 1 "
+                   "WHERE id IN (SELECT player_id FROM game_seats WHERE game_id = ?)", [game_id])
+    if player_id is not None:
+        db.execute("UPDATE players SET records_version = records_version + 1 WHERE id = ?", [player_id])
+
+
+def rename_player(db, player_id: int, name: str) -> None:
+    with db.atomic():
+        db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
+        bump_records(db, player_id=player_id)
+        db.execute("UPDATE games SET version = version + 1 WHERE id IN "
+                   "(SELECT game_id FROM game_seats WHERE player_id = ?)", [player_id])
+
+
+class MergeRefused(Exception):
+    pass
+
+
+def merge_players(db, source_id: int, target_id: int) -> None:
+    """The same person typed twice: every seat of `source` becomes `target`'s, and `source` goes. Scores are
+    not touched. Refused when both sat in one game: one person cannot hold two seats."""
+    with db.atomic():
+        shared = db.execute("""SELECT a.game_id FROM game_seats a JOIN game_seats b ON a.game_id = b.game_id
+                               WHERE a.player_id = ? AND b.player_id = ? LIMIT 1""",
+                            [source_id, target_id]).fetchone()
+        if shared:
+            raise MergeRefused(f"Both played in game {shared[0]}, in different seats: they are two people.")
+        db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
+        bump_records(db, player_id=target_id)
+        # the target's partners now have a different partner on record
+        db.execute("UPDATE players SET records_version = records_version + 1 WHERE id IN (SELECT mate.player_id "
+                   "FROM game_seats me JOIN game_seats mate ON mate.game_id = me.game_id WHERE me.player_id = ?)",
+                   [target_id])
+        for seat in range(4):
+            db.execute(f"UPDATE games SET seat_{seat} = ?, version = version + 1 WHERE seat_{seat} = ?",
+                       [target_id, source_id])
+        db.execute("DELETE FROM players WHERE id = ?", [source_id])
+        bump_records(db)

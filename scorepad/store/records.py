@@ -1,0 +1,192 @@
+"""Records: each player's and partnership's figures over every finished game, head to head, and who partnered
+whom. Window functions over the per-game summaries; answers are cached under the database's own counters,
+which its triggers move whenever a record could change, and warmed on a thread of their own.
+"""
+
+from __future__ import annotations
+
+import copy
+import sqlite3
+import threading
+
+from .connection import connect, database_path, rows
+from .players import player_choices
+
+# Records are read far more often than they change (only when a game finishes, or a finished one is edited,
+# or a name changes): each answer is kept under the records counter it was computed at.
+_CACHE: dict = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def records_version(db) -> int:
+    return db.execute("SELECT value FROM counters WHERE name = 'records'").fetchone()[0]
+
+
+def _versions(db, player_ids) -> tuple:
+    marks = ", ".join("?" * len(player_ids))
+    return tuple(db.execute(f"SELECT id, records_version FROM players WHERE id IN ({marks}) ORDER BY id",
+                            list(player_ids)).fetchall())
+
+
+def _cached(db, kind: str, key, compute, players=None):
+    """`compute(db, key)` kept until the records it depends on change: those of `players`, or any."""
+    path = database_path(db)
+    version = _versions(db, players) if players else records_version(db)
+    slot = (path, kind, key)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(slot)
+    if hit is not None and hit[0] == version:
+        return copy.deepcopy(hit[1])
+    value = compute(db, key) if key is not None else compute(db)
+    with _CACHE_LOCK:
+        if len(_CACHE) > 2048:
+            _CACHE.clear()
+        _CACHE[slot] = (version, value)
+    return copy.deepcopy(value)
+
+
+def cached_records(path: str) -> set[tuple]:
+    """What is cached for the database at `path`: (kind, key) pairs, such as ("partners", 3)."""
+    with _CACHE_LOCK:
+        return {(kind, key) for (where, kind, key) in _CACHE if where == path}
+
+
+def forget_records() -> None:
+    """Empty the cache of every database: the next look computes afresh."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def players(db) -> list[dict]:
+    """Every player with finished games and wins, for the records page."""
+    return _cached(db, "players", None, _players)
+
+
+def _players(db, _=None) -> list[dict]:
+    return rows(db, """
+        SELECT p.id, p.name, coalesce(sum(s.finished), 0) AS games, coalesce(sum(s.won), 0) AS wins
+        FROM players p LEFT JOIN game_seats s ON s.player_id = p.id
+        GROUP BY p.id ORDER BY p.name COLLATE NOCASE""")
+
+
+# A "side" is one player, or two partners, sitting on one team of a game. Its figures come from the per-game
+# summaries (team_results, seat_results): one row a game, however many hands. A player's own bids are its
+# seat's; a partnership's are its team's.
+_STREAK = """(SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM (
+    SELECT (winner = team) AS won,
+           row_number() OVER (ORDER BY finished_at, game_id)
+           - row_number() OVER (PARTITION BY winner = team ORDER BY finished_at, game_id) AS run
+    FROM side WHERE finished_at IS NOT NULL) WHERE won GROUP BY run))"""
+
+
+def side_record(db, player_ids: list[int]) -> dict:
+    """Games, wins, win rate, hands bid, made, set, average bid, average meld, biggest hand, longest
+    winning streak, for one player or a partnership, over every finished game."""
+    return _cached(db, "side", tuple(player_ids), _side_record, players=tuple(player_ids))
+
+
+def _side_record(db, player_ids) -> dict:
+    ids = list(dict.fromkeys(player_ids))
+    if len(ids) == 1:
+        side = """SELECT s.game_id, s.team, s.seat, g.finished_at, g.winner FROM game_seats s
+                  JOIN games g ON g.id = s.game_id WHERE s.player_id = ? AND g.finished_at IS NOT NULL"""
+        bids, join_bids = "r", "LEFT JOIN seat_results r ON r.game_id = side.game_id AND r.seat = side.seat"
+    else:
+        side = f"""SELECT s.game_id, s.team, NULL AS seat, g.finished_at, g.winner FROM game_seats s
+                   JOIN games g ON g.id = s.game_id
+                   WHERE s.player_id IN ({', '.join('?' * len(ids))}) AND g.finished_at IS NOT NULL
+                   GROUP BY s.game_id, s.team HAVING count(*) = {len(ids)}"""
+        bids, join_bids = "t", ""
+    row = rows(db, f"""WITH side AS MATERIALIZED ({side})
+        SELECT count(side.finished_at) AS games,
+               count(*) FILTER (WHERE side.winner = side.team) AS wins,
+               coalesce(sum({bids}.hands_bid), 0) AS hands_bid,
+               coalesce(sum({bids}.made), 0) AS made,
+               coalesce(sum({bids}.went_set), 0) AS went_set,
+               sum({bids}.sum_bid) * 1.0 / nullif(sum({bids}.hands_bid), 0) AS average_bid,
+               sum(t.sum_meld) * 1.0 / nullif(sum(t.hands), 0) AS average_meld,
+               max(t.max_points) AS biggest_hand,
+               {_STREAK} AS longest_streak
+        FROM side JOIN team_results t ON t.game_id = side.game_id AND t.team = side.team {join_bids}""", ids)[0]
+    row["win_rate"] = row["wins"] / row["games"] if row["games"] else None
+    return row
+
+
+def partners(db, player_id: int) -> list[dict]:
+    """Everyone a player has partnered in a finished game, each with the partnership's record: one query."""
+    return _cached(db, "partners", player_id, _partners, players=(player_id,))
+
+
+def _partners(db, player_id: int) -> list[dict]:
+    found = rows(db, """
+        WITH pairs AS MATERIALIZED (
+            SELECT mate.player_id AS partner, me.game_id, me.team, g.finished_at, g.winner
+            FROM game_seats me
+            JOIN game_seats mate ON mate.game_id = me.game_id AND mate.team = me.team
+                                AND mate.player_id != me.player_id
+            JOIN games g ON g.id = me.game_id WHERE me.player_id = ? AND g.finished_at IS NOT NULL
+        ),
+        runs AS (
+            SELECT partner, (winner = team) AS won,
+                   row_number() OVER (PARTITION BY partner ORDER BY finished_at, game_id)
+                   - row_number() OVER (PARTITION BY partner, winner = team ORDER BY finished_at, game_id) AS run
+            FROM pairs WHERE finished_at IS NOT NULL
+        ),
+        streaks AS (
+            SELECT partner, max(c) AS longest FROM (SELECT partner, count(*) AS c FROM runs WHERE won
+                                                    GROUP BY partner, run) GROUP BY partner
+        )
+        SELECT p.id, p.name, count(*) AS together, count(pairs.finished_at) AS games,
+               count(*) FILTER (WHERE pairs.winner = pairs.team) AS wins,
+               sum(t.hands_bid) AS hands_bid, sum(t.made) AS made, sum(t.went_set) AS went_set,
+               sum(t.sum_bid) * 1.0 / nullif(sum(t.hands_bid), 0) AS average_bid,
+               sum(t.sum_meld) * 1.0 / nullif(sum(t.hands), 0) AS average_meld,
+               max(t.max_points) AS biggest_hand, coalesce(streaks.longest, 0) AS longest_streak
+        FROM pairs
+        JOIN team_results t ON t.game_id = pairs.game_id AND t.team = pairs.team
+        JOIN players p ON p.id = pairs.partner
+        LEFT JOIN streaks ON streaks.partner = pairs.partner
+        GROUP BY pairs.partner ORDER BY together DESC, p.name""", [player_id])
+    for row in found:
+        row["win_rate"] = row["wins"] / row["games"] if row["games"] else None
+    return found
+
+
+def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
+    """Finished games between two sides (each a player or a partnership) and who won them."""
+    return _cached(db, "h2h", (tuple(side_a), tuple(side_b)), lambda db, key: _head_to_head(db, *key),
+                   players=tuple(side_a) + tuple(side_b))
+
+
+def _head_to_head(db, side_a, side_b) -> dict:
+    def side_cte(name, ids):
+        marks = ", ".join("?" * len(ids))
+        return f"""{name} AS (SELECT game_id, team FROM game_seats WHERE player_id IN ({marks})
+                   GROUP BY game_id, team HAVING count(*) = {len(ids)})"""
+    row = rows(db, f"""WITH {side_cte('a', side_a)}, {side_cte('b', side_b)}
+        SELECT count(*) AS games, coalesce(sum(g.winner = a.team), 0) AS wins_a,
+               coalesce(sum(g.winner = b.team), 0) AS wins_b
+        FROM a JOIN b ON b.game_id = a.game_id AND b.team != a.team
+        JOIN games g ON g.id = a.game_id WHERE g.finished_at IS NOT NULL""", [*side_a, *side_b])[0]
+    return row
+
+
+def warm_records(path: str, player_ids: list[int] | None = None) -> None:
+    """Compute and cache records ahead of the first look: everyone's at start-up, a game's four players' when it
+    finishes. Run on a thread of its own, with a connection of its own."""
+    db = connect(path)
+    try:
+        players(db)
+        ids = player_ids if player_ids is not None else [p["id"] for p in player_choices(db)]
+        for player_id in ids:
+            side_record(db, [player_id])
+            partners(db, player_id)
+    except sqlite3.Error:
+        pass  # warming is a courtesy: the page computes what it needs itself
+    finally:
+        db.close()
+
+
+def warm_in_background(path: str, player_ids: list[int] | None = None) -> None:
+    threading.Thread(target=warm_records, args=(path, player_ids), daemon=True, name="warm-records").start()
+
