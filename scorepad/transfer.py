@@ -152,27 +152,22 @@ def _import_game(db, data: dict, number: int, new_ids: dict[int, int]) -> int:
     rules = Rules.from_dict(data["rules"])
     game_id = store.create_game(db, rules, tuple(data["teams"]), data["players"], data["first_dealer"],
                                 rematch_of=new_ids.get(data["rematch_of"]), created_at=data["created_at"])
-    for hand in data["hands"]:
-        h = _hand(hand)
-        hand_id = db["hands"].insert({
-            "game_id": game_id, "seq": hand["seq"], "token": hand["token"], "kind": h.kind, "bidder": h.bidder,
-            "bidder_seat": hand["bidder_seat"], "bid": h.bid, "trump": hand["trump"], "meld_0": h.meld[0],
-            "meld_1": h.meld[1], "counters_0": h.counters[0] if h.counters else None,
-            "counters_1": h.counters[1] if h.counters else None, "renege_team": h.renege_team,
-            "forced": int(h.forced), "created_at": hand["created_at"], "updated_at": hand["updated_at"],
-            "deleted_at": hand["deleted_at"]}).last_pk
-        for edit in hand["edits"]:
-            db["hand_edits"].insert({"hand_id": hand_id, **edit})
+    store.insert_hands(db, game_id, [_new_hand(hand) for hand in data["hands"]])
     game = store.load_game(db, game_id)
     try:
-        state = store.rescore(db, game, store.live_hands(db, game_id))
+        state = store.rescore(db, game, store.live_hands(db, game_id), finished_at=data["finished_at"])
     except (InvalidHand, ValueError) as exc:
         raise ImportRefused(f"This export is damaged: game {number} cannot be replayed ({exc}).") from None
     if list(state.totals) != data["totals"] or state.winner != data["winner"]:
         raise ImportRefused(f"This export is damaged: game {number} adds up to {state.totals[0]} : "
                             f"{state.totals[1]}, but the file says {data['totals'][0]} : {data['totals'][1]}.")
-    db.execute("UPDATE games SET finished_at = ? WHERE id = ?", [data["finished_at"], game_id])
     return game_id
+
+
+def _new_hand(hand: dict) -> store.NewHand:
+    return store.NewHand(hand["token"], store.HandEntry(_hand(hand), hand["trump"], hand["bidder_seat"]),
+                         seq=hand["seq"], created_at=hand["created_at"], updated_at=hand["updated_at"],
+                         deleted_at=hand["deleted_at"], edits=hand["edits"])
 
 
 def stamp() -> str:

@@ -15,6 +15,7 @@ from .games import (
     HandChanged,
     HandDeleted,
     HandEntry,
+    NewHand,
     StoredHand,
     create_game,
     delete_hand,
@@ -28,6 +29,7 @@ from .games import (
     hands_as_stored,
     history_games,
     insert_hand,
+    insert_hands,
     list_games,
     live_hands,
     load_game,
@@ -35,10 +37,10 @@ from .games import (
     refresh_results,
     rematch_for,
     rescore,
+    save_results,
     save_summary,
     update_hand,
 )
-from .games import _RESULTS_SQL  # noqa: F401 - the benchmark's history writes its rows itself, for now
 from .players import (
     MergeRefused,
     bump_records,
@@ -65,13 +67,13 @@ from .records import (
 from .schema import migrate, migrations, rescore_stale
 
 __all__ = [
-    "MAX_ID", "GameRecord", "HandChanged", "HandDeleted", "HandEntry", "MergeRefused", "StoredHand",
+    "MAX_ID", "GameRecord", "HandChanged", "HandDeleted", "HandEntry", "MergeRefused", "NewHand", "StoredHand",
     "analyze", "backups", "bump_records", "cached_records", "connect", "create_game", "database_path", "delete_hand",
     "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version",
     "hand_by_token", "hand_columns", "hand_history", "hands_as_stored", "head_to_head", "history_games",
-    "insert_hand", "list_games", "live_hands", "load_game", "merge_players", "migrate",
+    "insert_hand", "insert_hands", "list_games", "live_hands", "load_game", "merge_players", "migrate",
     "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names",
     "players", "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player",
-    "rescore", "rescore_stale", "save_summary", "seated_players", "side_record", "update_hand",
+    "rescore", "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
 ]

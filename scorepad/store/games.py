@@ -1,6 +1,7 @@
 """Games, their hands and each hand's history, and what a fold of the hands says, kept beside them.
 
-Rows go in and out as the core's dataclasses.
+Rows go in and out as the core's dataclasses. Every hand goes in through `insert_hands`, whether a phone
+recorded it, an import brought it or a benchmark made it up.
 """
 
 from __future__ import annotations
@@ -45,19 +46,13 @@ def create_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer:
                 rematch_of: int | None = None, created_at: str | None = None) -> int:
     with db.atomic():
         seat_ids = [player_for(db, name) for name in players]
-        game_id = db["games"].insert({
-            "created_at": now(),
-            "rules": json.dumps(rules.to_dict()),
-            "team_0": teams[0], "team_1": teams[1],
-            **{f"seat_{i}": seat_ids[i] for i in range(4)},
-            "first_dealer": first_dealer,
-            "rematch_of": rematch_of,
-            **({"created_at": created_at} if created_at else {}),
-        }).last_pk
-        for seat, player_id in enumerate(seat_ids):
-            if player_id is not None:
-                db["game_seats"].insert({"game_id": game_id, "seat": seat, "team": seat % 2,
-                                         "player_id": player_id})
+        game_id = db.execute(
+            """INSERT INTO games (created_at, rules, team_0, team_1, seat_0, seat_1, seat_2, seat_3, first_dealer,
+               rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            [created_at or now(), json.dumps(rules.to_dict()), *teams, *seat_ids, first_dealer, rematch_of]).lastrowid
+        db.conn.executemany("INSERT INTO game_seats (game_id, seat, team, player_id) VALUES (?, ?, ?, ?)",
+                            [(game_id, seat, seat % 2, player_id) for seat, player_id in enumerate(seat_ids)
+                             if player_id is not None])
         return game_id
 
 
@@ -170,18 +165,29 @@ def refresh_results(db, game_id: int) -> None:
             db.execute(statement.format(where="g.id = ?").rstrip(";"), [game_id])
 
 
-def rescore(db, game: GameRecord, hands: list[StoredHand], summaries: bool = True):
+def rescore(db, game: GameRecord, hands: list[StoredHand], summaries: bool = True,
+            finished_at: str | None = None):
     """Fold the live hands again and keep what the fold says beside them: each hand's points and outcome,
-    the game's totals and winner. Inside the caller's transaction; returns the GameState."""
+    the game's totals and winner (finished at `finished_at`, or now). Inside the caller's transaction; returns
+    the GameState."""
     state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
     for stored, result in zip(hands, state.results, strict=True):
         kept = (result.points[0], result.points[1], outcome(result))
         if stored.kept != kept:  # most hands score as before: only what changed is written
             db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?", [*kept, stored.id])
-    save_summary(db, game.id, state.totals, len(hands), state.winner)
+    save_summary(db, game.id, state.totals, len(hands), state.winner, finished_at)
     if summaries:
         refresh_results(db, game.id)
     return state
+
+
+def save_results(db, game_id: int, totals: tuple[int, int], hands_count: int, winner: int | None,
+                 finished_at: str | None = None) -> None:
+    """What a fold of the game's live hands says, for hands whose points are already kept beside them (see
+    `NewHand.kept`): the game's totals and winner, when it finished, and its per-team and per-seat figures.
+    Inside the caller's transaction."""
+    save_summary(db, game_id, totals, hands_count, winner, finished_at)
+    refresh_results(db, game_id)
 
 
 def outcome(result) -> str:
@@ -192,9 +198,11 @@ def outcome(result) -> str:
     return result.scored_as
 
 
-def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None) -> None:
+def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None,
+                 finished_at: str | None = None) -> None:
     """Keep the game's summary in step with its sheet, and bump its version (inside the caller's transaction).
-    Records count finished games, so they change when a game is, or was, finished."""
+    Records count finished games, so they change when a game is, or was, finished. A game that has a winner
+    keeps the moment it first had one: `finished_at`, or now."""
     was_finished = db.execute("SELECT finished_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()[0]
     if was_finished or winner is not None:
         bump_records(db, game_id=game_id)
@@ -204,7 +212,7 @@ def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None)
         """UPDATE games SET total_0 = ?, total_1 = ?, hands_count = ?, winner = ?,
            finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END,
            version = version + 1 WHERE id = ?""",
-        [totals[0], totals[1], hands_count, winner, winner, now(), game_id])
+        [totals[0], totals[1], hands_count, winner, winner, finished_at or now(), game_id])
 
 
 # --- hands ----------------------------------------------------------------------------------------------------
@@ -232,6 +240,22 @@ class HandEntry:
     extra: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class NewHand:
+    """A hand on its way into the store, with everything kept beside it. A hand a phone records leaves the
+    defaults: it goes after every other hand, now, with one 'recorded' line of history. An import, or a
+    generated history, says them all."""
+
+    token: str  # the form's one-time token: unique across the database
+    entry: HandEntry
+    seq: int | None = None  # its place in the game; None: after every other
+    created_at: str | None = None  # None: now
+    updated_at: str | None = None  # None: when it was created
+    deleted_at: str | None = None
+    edits: Sequence[dict] | None = None  # its history, {at, action, before, after, summary}; None: 'recorded'
+    kept: tuple | None = None  # (points_0, points_1, outcome) when already scored; None: the next re-score's
+
+
 def hand_columns(entry: HandEntry) -> dict:
     """The hands table's columns for what was entered, by name."""
     h = entry.hand
@@ -244,14 +268,45 @@ def hand_columns(entry: HandEntry) -> dict:
     }
 
 
+_HAND_INSERT = """INSERT INTO hands (id, game_id, seq, token, kind, bidder, bidder_seat, bid, trump, meld_0,
+    meld_1, counters_0, counters_1, renege_team, forced, created_at, updated_at, deleted_at, points_0, points_1,
+    outcome) VALUES (:id, :game_id, :seq, :token, :kind, :bidder, :bidder_seat, :bid, :trump, :meld_0, :meld_1,
+    :counters_0, :counters_1, :renege_team, :forced, :created_at, :updated_at, :deleted_at, :points_0, :points_1,
+    :outcome)"""
+_EDIT_INSERT = """INSERT INTO hand_edits (hand_id, at, action, before, after, summary)
+    VALUES (:hand_id, :at, :action, :before, :after, :summary)"""
+
+
+def insert_hands(db, game_id: int, hands: Sequence[NewHand]) -> list[int]:
+    """Every hand of `hands` into the game, with its history, inside the caller's transaction (under the write
+    lock, for a game others may write to): two statements however many hands there are. Returns their ids."""
+    first_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM hands").fetchone()[0]
+    next_seq = None
+    at = now()
+    hand_rows, edit_rows = [], []
+    for hand_id, new in enumerate(hands, start=first_id):
+        seq = new.seq
+        if seq is None:
+            if next_seq is None:
+                next_seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM hands WHERE game_id = ?",
+                                      [game_id]).fetchone()[0]
+            seq, next_seq = next_seq, next_seq + 1
+        created = new.created_at or at
+        points_0, points_1, kept_outcome = new.kept or (None, None, None)
+        hand_rows.append({"id": hand_id, "game_id": game_id, "seq": seq, "token": new.token,
+                          **hand_columns(new.entry), "created_at": created, "updated_at": new.updated_at or created,
+                          "deleted_at": new.deleted_at, "points_0": points_0, "points_1": points_1,
+                          "outcome": kept_outcome})
+        edits = new.edits if new.edits is not None else [_edit("recorded", None, new.entry, "Recorded.", created)]
+        edit_rows += [{"hand_id": hand_id, **edit} for edit in edits]
+    db.conn.executemany(_HAND_INSERT, hand_rows)
+    db.conn.executemany(_EDIT_INSERT, edit_rows)
+    return list(range(first_id, first_id + len(hand_rows)))
+
+
 def insert_hand(db, game_id: int, token: str, entry: HandEntry) -> int:
     """Inside the caller's write lock: the hand goes after every other, with its 'recorded' history line."""
-    seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM hands WHERE game_id = ?", [game_id]).fetchone()[0]
-    at = now()
-    hand_id = db["hands"].insert({"game_id": game_id, "seq": seq, "token": token, **hand_columns(entry),
-                                  "created_at": at, "updated_at": at}).last_pk
-    _log(db, hand_id, "recorded", None, entry, "Recorded.", at)
-    return hand_id
+    return insert_hands(db, game_id, [NewHand(token, entry)])[0]
 
 
 def _stored(row: dict) -> StoredHand:
@@ -300,7 +355,7 @@ def update_hand(db, hand_id: int, entry: HandEntry, summary: str, before: HandEn
         raise HandChanged(hand_id)
     at = now()
     db["hands"].update(hand_id, {**hand_columns(entry), "updated_at": at})
-    _log(db, hand_id, "edited", before, entry, summary, at)
+    _log(db, hand_id, _edit("edited", before, entry, summary, at))
 
 
 def delete_hand(db, hand_id: int) -> None:
@@ -312,7 +367,8 @@ def delete_hand(db, hand_id: int) -> None:
     if deleted.rowcount != 1:
         raise HandDeleted(hand_id)
     before = _stored(rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
-    _log(db, hand_id, "deleted", HandEntry(before.hand, before.trump, before.bidder_seat), None, "Deleted.", at)
+    _log(db, hand_id, _edit("deleted", HandEntry(before.hand, before.trump, before.bidder_seat), None, "Deleted.",
+                            at))
 
 
 # --- each hand's history ----------------------------------------------------------------------------------------
@@ -321,9 +377,13 @@ def _entry_json(entry: HandEntry | None) -> str | None:
     return None if entry is None else json.dumps(hand_columns(entry))
 
 
-def _log(db, hand_id, action, before, after, summary, at) -> None:
-    db["hand_edits"].insert({"hand_id": hand_id, "at": at, "action": action, "before": _entry_json(before),
-                             "after": _entry_json(after), "summary": summary})
+def _edit(action: str, before: HandEntry | None, after: HandEntry | None, summary: str, at: str) -> dict:
+    return {"at": at, "action": action, "before": _entry_json(before), "after": _entry_json(after),
+            "summary": summary}
+
+
+def _log(db, hand_id: int, edit: dict) -> None:
+    db.execute(_EDIT_INSERT, {"hand_id": hand_id, **edit})
 
 
 def hand_history(db, game_id: int) -> dict[int, list[dict]]:
