@@ -58,7 +58,6 @@ def record_hand(db, game_id: int, token: str) -> None:
     with store.write_lock(db):
         store.insert_hand(db, game_id, token, HandEntry(MADE_50, "S", 0))
         store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
-        store.bump_records(db, game_id=game_id)
 
 
 def contents(path: Path) -> list[str]:

@@ -1,7 +1,8 @@
 """All SQL lives here. Rows go in and out as the core's dataclasses; the schema is sqlite-utils migrations.
 
 Every change runs in one transaction. Recording a hand takes the write lock first (BEGIN IMMEDIATE), so the
-check "is this still hand N?" and the insert cannot interleave with another phone's.
+check "is this still hand N?" and the insert cannot interleave with another phone's. Version counters (a
+game's ETag, the records caches' keys) are the database's own: its triggers move them on every write.
 
 One module a thing held: `connection` (opening, the per-thread pool, the write lock), `schema` (migrations),
 `games` (games, hands, their history, what a fold says), `players` (names, rename, merge), `records` (records
@@ -43,7 +44,6 @@ from .games import (
 )
 from .players import (
     MergeRefused,
-    bump_records,
     merge_players,
     player,
     player_choices,
@@ -68,7 +68,7 @@ from .schema import migrate, migrations, rescore_stale
 
 __all__ = [
     "MAX_ID", "GameRecord", "HandChanged", "HandDeleted", "HandEntry", "MergeRefused", "NewHand", "StoredHand",
-    "analyze", "backups", "bump_records", "cached_records", "connect", "create_game", "database_path", "delete_hand",
+    "analyze", "backups", "cached_records", "connect", "create_game", "database_path", "delete_hand",
     "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version",
     "hand_by_token", "hand_columns", "hand_history", "hands_as_stored", "head_to_head", "history_games",
     "insert_hand", "insert_hands", "list_games", "live_hands", "load_game", "merge_players", "migrate",

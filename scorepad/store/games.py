@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..rules import Rules
 from ..scoring import Hand, play_game
 from .connection import MAX_ID, now, rows
-from .players import bump_records, player_for
+from .players import player_for
 
 # --- games ----------------------------------------------------------------------------------------------------
 
@@ -200,18 +200,15 @@ def outcome(result) -> str:
 
 def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None,
                  finished_at: str | None = None) -> None:
-    """Keep the game's summary in step with its sheet, and bump its version (inside the caller's transaction).
-    Records count finished games, so they change when a game is, or was, finished. A game that has a winner
-    keeps the moment it first had one: `finished_at`, or now."""
+    """Keep the game's summary in step with its sheet (inside the caller's transaction). A game that has a
+    winner keeps the moment it first had one: `finished_at`, or now."""
     was_finished = db.execute("SELECT finished_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()[0]
     if was_finished or winner is not None:
-        bump_records(db, game_id=game_id)
         db.execute("UPDATE game_seats SET finished = ?, won = coalesce(team = ?, 0) WHERE game_id = ?",
                    [int(winner is not None), winner, game_id])
     db.execute(
         """UPDATE games SET total_0 = ?, total_1 = ?, hands_count = ?, winner = ?,
-           finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END,
-           version = version + 1 WHERE id = ?""",
+           finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END WHERE id = ?""",
         [totals[0], totals[1], hands_count, winner, winner, finished_at or now(), game_id])
 
 

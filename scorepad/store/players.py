@@ -1,7 +1,7 @@
 """Players: the names typed into seats, renaming one, and merging a person typed twice.
 
-Names match without regard to case (the column's collation). A name is on every sheet its player sat at and
-in every record: a rename or a merge moves those games' versions and the records counters.
+Names match without regard to case (the column's collation). What a rename or a merge changes in game
+versions and records versions, the database's triggers change (see `schema.m007_version_triggers`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ def player_for(db, name: str | None) -> int | None:
     row = db.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
     if row:
         return row[0]
-    bump_records(db)
     return db["players"].insert({"name": name, "created_at": now()}).last_pk
 
 
@@ -37,22 +36,9 @@ def seated_players(db, game_id: int) -> list[int]:
     return [r[0] for r in db.execute("SELECT player_id FROM game_seats WHERE game_id = ?", [game_id])]
 
 
-def bump_records(db, game_id: int | None = None, player_id: int | None = None) -> None:
-    """Records changed: everyone's list, and the records of the game's players (or of one player)."""
-    db.execute("UPDATE counters SET value = value + 1 WHERE name = 'records'")
-    if game_id is not None:
-        db.execute("UPDATE players SET records_version = records_version + 1 "
-                   "WHERE id IN (SELECT player_id FROM game_seats WHERE game_id = ?)", [game_id])
-    if player_id is not None:
-        db.execute("UPDATE players SET records_version = records_version + 1 WHERE id = ?", [player_id])
-
-
 def rename_player(db, player_id: int, name: str) -> None:
     with db.atomic():
         db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
-        bump_records(db, player_id=player_id)
-        db.execute("UPDATE games SET version = version + 1 WHERE id IN "
-                   "(SELECT game_id FROM game_seats WHERE player_id = ?)", [player_id])
 
 
 class MergeRefused(Exception):
@@ -69,13 +55,6 @@ def merge_players(db, source_id: int, target_id: int) -> None:
         if shared:
             raise MergeRefused(f"Both played in game {shared[0]}, in different seats: they are two people.")
         db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
-        bump_records(db, player_id=target_id)
-        # the target's partners now have a different partner on record
-        db.execute("UPDATE players SET records_version = records_version + 1 WHERE id IN (SELECT mate.player_id "
-                   "FROM game_seats me JOIN game_seats mate ON mate.game_id = me.game_id WHERE me.player_id = ?)",
-                   [target_id])
         for seat in range(4):
-            db.execute(f"UPDATE games SET seat_{seat} = ?, version = version + 1 WHERE seat_{seat} = ?",
-                       [target_id, source_id])
+            db.execute(f"UPDATE games SET seat_{seat} = ? WHERE seat_{seat} = ?", [target_id, source_id])
         db.execute("DELETE FROM players WHERE id = ?", [source_id])
-        bump_records(db)

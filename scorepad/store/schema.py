@@ -1,7 +1,8 @@
 """The schema: sqlite-utils migrations, frozen history applied in order, and the re-score that follows them.
 
 A migration holds the SQL written for its moment and never calls today's code. What is derived from the hands
-(points, totals, per-game figures) is rebuilt after migrating by today's scoring (`rescore_stale`).
+(points, totals, per-game figures) is rebuilt after migrating by today's scoring (`rescore_stale`). Since m007
+the database keeps its own version counters with triggers: no Python writes one.
 """
 
 from __future__ import annotations
@@ -159,6 +160,92 @@ def m006_per_player_records(db: sqlite_utils.Database) -> None:
     CREATE INDEX game_seats_records ON game_seats (player_id, finished, won);
     """)
 
+
+
+@migrations()
+def m007_version_triggers(db: sqlite_utils.Database) -> None:
+    """The database bumps its own version counters, so no way of writing can forget one. A game's version (its
+    sheet's ETag) moves when the game's row, its hands or its players' names change. The records counter, and
+    the records version of every player concerned, move when anything a record reads changes: a game finishing
+    or its winner, the per-team and per-seat figures and the seats of a finished game, a player's name, a player
+    added or gone (a merge moves seats and removes a player). A restore, which replaces everything at once, adds
+    a 'lift' row to counters: every counter then goes past its value, and the row goes."""
+    records = "UPDATE counters SET value = value + 1 WHERE name = 'records';"
+
+    def players_of(games: str) -> str:
+        return ("UPDATE players SET records_version = records_version + 1 "
+                f"WHERE id IN (SELECT player_id FROM game_seats WHERE game_id IN ({games}));")
+
+    def finished(game: str) -> str:
+        return f"EXISTS (SELECT 1 FROM games WHERE id = {game} AND finished_at IS NOT NULL)"
+
+    db.executescript(f"""
+    CREATE TRIGGER game_changed AFTER UPDATE ON games WHEN NEW.version = OLD.version
+    BEGIN UPDATE games SET version = version + 1 WHERE id = NEW.id; END;
+    CREATE TRIGGER hand_added AFTER INSERT ON hands
+    BEGIN UPDATE games SET version = version + 1 WHERE id = NEW.game_id; END;
+    CREATE TRIGGER hand_changed AFTER UPDATE ON hands
+    BEGIN UPDATE games SET version = version + 1 WHERE id IN (OLD.game_id, NEW.game_id); END;
+    CREATE TRIGGER hand_removed AFTER DELETE ON hands
+    BEGIN UPDATE games SET version = version + 1 WHERE id = OLD.game_id; END;
+
+    CREATE TRIGGER player_renamed AFTER UPDATE OF name ON players
+    BEGIN
+        UPDATE games SET version = version + 1 WHERE id IN (SELECT game_id FROM game_seats WHERE player_id = NEW.id);
+        {records}
+        UPDATE players SET records_version = records_version + 1 WHERE id = NEW.id OR id IN (
+            SELECT mate.player_id FROM game_seats me JOIN game_seats mate ON mate.game_id = me.game_id
+            WHERE me.player_id = NEW.id);
+    END;
+    CREATE TRIGGER player_added AFTER INSERT ON players BEGIN {records} END;
+    CREATE TRIGGER player_removed AFTER DELETE ON players BEGIN {records} END;
+
+    CREATE TRIGGER game_result_changed AFTER UPDATE OF finished_at, winner ON games
+    WHEN OLD.finished_at IS NOT NEW.finished_at OR OLD.winner IS NOT NEW.winner
+    BEGIN {records} {players_of("NEW.id")} END;
+    CREATE TRIGGER finished_game_added AFTER INSERT ON games WHEN NEW.finished_at IS NOT NULL
+    BEGIN {records} {players_of("NEW.id")} END;
+    CREATE TRIGGER finished_game_removed AFTER DELETE ON games WHEN OLD.finished_at IS NOT NULL
+    BEGIN {records} {players_of("OLD.id")} END;
+
+    CREATE TRIGGER seat_added AFTER INSERT ON game_seats WHEN NEW.finished OR {finished("NEW.game_id")}
+    BEGIN {records} {players_of("NEW.game_id")} END;
+    CREATE TRIGGER seat_changed AFTER UPDATE ON game_seats
+    WHEN OLD.finished OR NEW.finished OR {finished("OLD.game_id")} OR {finished("NEW.game_id")}
+    BEGIN
+        {records} {players_of("OLD.game_id, NEW.game_id")}
+        UPDATE players SET records_version = records_version + 1 WHERE id = OLD.player_id;
+    END;
+    CREATE TRIGGER seat_removed AFTER DELETE ON game_seats WHEN OLD.finished OR {finished("OLD.game_id")}
+    BEGIN
+        {records} {players_of("OLD.game_id")}
+        UPDATE players SET records_version = records_version + 1 WHERE id = OLD.player_id;
+    END;
+
+    CREATE TRIGGER team_results_added AFTER INSERT ON team_results WHEN {finished("NEW.game_id")}
+    BEGIN {records} {players_of("NEW.game_id")} END;
+    CREATE TRIGGER team_results_changed AFTER UPDATE ON team_results
+    WHEN {finished("OLD.game_id")} OR {finished("NEW.game_id")}
+    BEGIN {records} {players_of("OLD.game_id, NEW.game_id")} END;
+    CREATE TRIGGER team_results_removed AFTER DELETE ON team_results WHEN {finished("OLD.game_id")}
+    BEGIN {records} {players_of("OLD.game_id")} END;
+    CREATE TRIGGER seat_results_added AFTER INSERT ON seat_results WHEN {finished("NEW.game_id")}
+    BEGIN {records} {players_of("NEW.game_id")} END;
+    CREATE TRIGGER seat_results_changed AFTER UPDATE ON seat_results
+    WHEN {finished("OLD.game_id")} OR {finished("NEW.game_id")}
+    BEGIN {records} {players_of("OLD.game_id, NEW.game_id")} END;
+    CREATE TRIGGER seat_results_removed AFTER DELETE ON seat_results WHEN {finished("OLD.game_id")}
+    BEGIN {records} {players_of("OLD.game_id")} END;
+
+    CREATE TRIGGER counters_lifted AFTER INSERT ON counters WHEN NEW.name = 'lift'
+    BEGIN
+        UPDATE games SET version = NEW.value + 1;
+        UPDATE players SET records_version = NEW.value + 1;
+        INSERT INTO counters (name, value) VALUES ('records', NEW.value + 1)
+            ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+        DELETE FROM counters WHERE name = 'lift';
+    END;
+    """)
 
 
 def migrate(path: str) -> None:
