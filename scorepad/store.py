@@ -361,6 +361,10 @@ def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
                                     [limit])]
 
 
+def game_ids(db) -> list[int]:
+    return [r[0] for r in db.execute("SELECT id FROM games ORDER BY id").fetchall()]
+
+
 def player_names(db) -> list[str]:
     return [r[0] for r in db.execute("SELECT name FROM players ORDER BY name COLLATE NOCASE").fetchall()]
 

@@ -61,21 +61,34 @@ CSV_COLUMNS = ["game", "started", "team_1", "team_2", "hand", "dealer", "bidder"
 
 
 def sheets_csv(db, game_ids: list[int] | None = None) -> str:
-    """Score sheets for a spreadsheet: one row a hand, in order, with the running totals."""
+    """Score sheets for a spreadsheet: one row a hand, in order, with the running totals. No text cell is read as
+    a formula (see `cell`); numbers stay numbers."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
-    ids = game_ids or [r[0] for r in db.execute("SELECT id FROM games ORDER BY id").fetchall()]
-    for game_id in ids:
+    for game_id in game_ids or store.game_ids(db):
         game = store.load_game(db, game_id)
         sheet = build_sheet(game, store.live_hands(db, game_id))
         for row in sheet.rows:
             h = row.hand
             counters = h.counters or ("", "")
-            writer.writerow([game.id, game.created_at, *game.teams, row.number, row.dealer, row.bidder,
-                             h.bid if h.kind != "redeal" else "", row.stored.trump or "", h.kind, row.outcome,
-                             *h.meld, *counters, *row.result.points, *row.running])
+            writer.writerow(map(cell, [game.id, game.created_at, *game.teams, row.number, row.dealer, row.bidder,
+                                       h.bid if h.kind != "redeal" else "", row.stored.trump or "", h.kind,
+                                       row.outcome, *h.meld, *counters, *row.result.points, *row.running]))
     return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A value as a spreadsheet should read it. Text that starts with = + - @, a tab or a carriage return
+    (even after blank space) is a formula to a spreadsheet: a name like =HYPERLINK(...) would run. Such text gets a
+    leading apostrophe, which spreadsheets take to mean "plain text" (OWASP's advice). Numbers are left as they
+    are: −50 points must stay a number."""
+    if isinstance(value, str) and (value.startswith(FORMULA_STARTS) or value.lstrip().startswith(FORMULA_STARTS)):
+        return "'" + value
+    return value
 
 
 
