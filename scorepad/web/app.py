@@ -42,6 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "scorepad.db"))
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a game evening is long; the token lives with the session
     app.config.setdefault("POLL_SECONDS", 3)
+    app.config.setdefault("MAX_CONTENT_LENGTH", transfer_views.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file can give without an instance/config.py.
     for name in ("DATABASE", "PASSCODE"):
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):

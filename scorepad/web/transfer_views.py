@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.cli import with_appcontext
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import store, transfer
 from .database import get_db
@@ -17,7 +18,10 @@ from .forms import CsrfForm
 from .sheet import build_sheet
 
 bp = Blueprint("transfer", __name__)
-MAX_IMPORT_BYTES = 50 * 1024 * 1024
+# A year of a family's evenings exports to a few megabytes; reading a file takes about six times its size in
+# memory, which a Raspberry Pi must spare. The app refuses any request larger than the file plus its form.
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+MAX_REQUEST_BYTES = MAX_IMPORT_BYTES + 64 * 1024
 
 
 def _download(body: str, name: str, kind: str) -> Response:
@@ -98,20 +102,34 @@ def import_form():
     return render_template("import.html", form=CsrfForm(), error=None)
 
 
+def _import_page(error: str, status: int):
+    return render_template("import.html", form=CsrfForm(), error=error), status
+
+
+TOO_LARGE = (f"That file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB, the most one import takes. "
+             "Nothing was imported.")
+
+
 @bp.post("/import")
 def import_file():
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return render_template("import.html", form=CsrfForm(), error="Choose a Scorepad export file (.json)."), 422
+        return _import_page("Choose a Scorepad export file (.json).", 422)
     raw = upload.read(MAX_IMPORT_BYTES + 1)
     if len(raw) > MAX_IMPORT_BYTES:
-        return render_template("import.html", form=CsrfForm(), error="That file is too large to be an export."), 422
+        return _import_page(TOO_LARGE, 413)
     try:
         ids = transfer.import_document(get_db(), transfer.parse_document(raw))
     except transfer.ImportRefused as refused:
-        return render_template("import.html", form=CsrfForm(), error=str(refused)), 422
+        return _import_page(str(refused), refused.status_hint)
     flash(f"Imported {len(ids)} game{'s' if len(ids) != 1 else ''}.")
     return redirect(url_for("history.evenings"), 303)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def upload_too_large(_error):
+    """A request past MAX_CONTENT_LENGTH is refused before its body is read (before the CSRF check, even)."""
+    return _import_page(TOO_LARGE, 413)
 
 
 @click.command("backup")
