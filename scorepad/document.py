@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from .errors import GameOver, ImportRefused, InvalidHand, InvalidRules
+from .inputs import MAX_DIGITS as MAX_TYPED_DIGITS
 from .inputs import MAX_ID, NotANumber, clean_name, name_problem, whole_number
 from .rules import Rules
 from .scoring import KINDS, GameState, Hand, play_game, validate_hand
@@ -30,7 +31,7 @@ MAX_TOKEN = 64  # the hand form keeps no more of its token
 MAX_SUMMARY = 1_000  # an edit in words: every field changed, with long names
 MAX_SNAPSHOT = 1_000  # a hand written as JSON in its history
 MAX_RULE_TEXT = 200  # a rule set's title, and its line on who plays it that way
-MAX_RULE_NUMBER = 10**9  # any bid, score or target a rule set names
+MAX_RULE_NUMBER = 10**MAX_TYPED_DIGITS - 1  # any bid, score or target a rule set names: what a form takes
 MAX_BID_STEPS = 20
 MAX_STAMP = 40  # characters of a date and time
 MAX_DIGITS = 19  # a JSON integer longer than this is no Scorepad number (SQLite stops at 19, Python at 4,300)
