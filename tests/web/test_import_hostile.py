@@ -314,10 +314,10 @@ def test_an_export_imports_once_and_a_second_time_is_a_conflict_naming_the_game(
 
 
 def test_a_file_over_the_size_limit_says_the_limit_and_changes_nothing(client):
-    for size in (20 * 1024 * 1024 + 1, 21 * 1024 * 1024):  # the file itself, and the whole request
+    for size in (50 * 1024 * 1024 + 1, 51 * 1024 * 1024):  # the file itself, and the whole request
         response = upload(client, b" " * size)
         assert response.status_code == 413
-        assert "larger than 20 MB" in parse(response).select_one("#file-error").get_text()
+        assert "larger than 50 MB" in parse(response).select_one("#file-error").get_text()
     assert "game-item" not in client.get("/history/").get_data(as_text=True)
 
 
