@@ -22,7 +22,7 @@ def rows_of(text: str) -> list[dict]:
 
 
 @pytest.mark.parametrize(("name", "kept"), [
-    ('=HYPERLINK("http://evil.example","Click")', '\'=HYPERLINK("http://evil.example","Click")'),
+    ('=HYPERLINK("http://evil.example","Go")', '\'=HYPERLINK("http://evil.example","Go")'),  # 38: fits a name
     ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
     ("@SUM(1+1)*cmd|' /C calc'!A0", "'@SUM(1+1)*cmd|' /C calc'!A0"),
     ("-2+3", "'-2+3"),
