@@ -328,8 +328,10 @@ def test_a_refused_guess_carries_its_own_status(refusal, status):
 
 @pytest.mark.parametrize("path", ["/games/new", "/games/1/hands", "/players/1/rename", "/unlock"])
 def test_a_form_far_larger_than_any_form_is_refused_before_it_is_read(client, path):
-    """A megabyte of percent-encoded text costs seconds to decode: it is refused by its length alone."""
-    response = client.post(path, data={"team_0": "%41" * 400_000})
+    """Tens of megabytes of percent-encoded text cost minutes to decode: refused by length alone."""
+    from scorepad.web.guards import FORM_BYTES
+
+    response = client.post(path, data={"team_0": "%41" * (FORM_BYTES // 3 + 1)})
     assert response.status_code == 413
     assert "nothing was changed" in response.get_data(as_text=True)
     assert client.get("/").status_code == 200
