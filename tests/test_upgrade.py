@@ -14,7 +14,7 @@ import sqlite_utils
 from scorepad import create_app, store
 from scorepad.inputs import whole_number
 from scorepad.scoring import play_game, score_hand
-from tests.conftest import parse
+from tests.helpers import parse
 
 HISTORIC = sorted((Path(__file__).parent / "fixtures" / "historic").glob("*.db"))
 OLDEST = next(path for path in HISTORIC if path.name.startswith("fbb32c8"))  # games and hands, nothing derived

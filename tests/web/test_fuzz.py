@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from scorepad import create_app, store
-from tests.conftest import parse
+from tests.helpers import parse
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
