@@ -18,10 +18,8 @@ DD = PRESETS["double-deck"]
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = str(tmp_path / "records.db")
-    store.migrate(path)
-    connection = store.connect(path)
+def db(new_database):
+    connection = store.connect(str(new_database()))
     yield connection
     connection.close()
 
