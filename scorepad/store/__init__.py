@@ -6,10 +6,11 @@ game's ETag, the records caches' keys) are the database's own: its triggers move
 
 One module a thing held: `connection` (opening, the per-thread pool, the write lock), `schema` (migrations),
 `games` (games, hands, their history, what a fold says), `players` (names, rename, merge), `records` (records
-and their cache, warmed ahead), `backups` (backup and restore). Callers use the names below: `store.load_game`.
+and their cache, warmed ahead), `imports` (an import's games, written in short transactions), `backups` (backup
+and restore). Callers use the names below: `store.load_game`.
 """
 
-from . import backups
+from . import backups, imports
 from .connection import MAX_ID, analyze, connect, database_path, forget_pool, now, pooled, release, write_lock
 from .games import (
     GameRecord,
@@ -42,6 +43,7 @@ from .games import (
     save_summary,
     update_hand,
 )
+from .imports import import_games
 from .players import (
     MergeRefused,
     merge_players,
@@ -69,11 +71,11 @@ from .schema import migrate, migrations, rescore_stale
 __all__ = [
     "MAX_ID", "GameRecord", "HandChanged", "HandDeleted", "HandEntry", "MergeRefused", "NewHand", "StoredHand",
     "analyze", "backups", "cached_records", "connect", "create_game", "database_path", "delete_hand",
-    "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version",
-    "hand_by_token", "hand_columns", "hand_history", "hands_as_stored", "head_to_head", "history_games",
+    "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
+    "hand_columns", "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
     "insert_hand", "insert_hands", "list_games", "live_hands", "load_game", "merge_players", "migrate",
-    "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names",
-    "players", "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player",
-    "rescore", "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "update_hand",
+    "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names", "players",
+    "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player", "rescore",
+    "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
 ]

@@ -42,13 +42,21 @@ class GameRecord:
         return any(self.players)
 
 
+# An import in progress keeps the ids of the games it is writing in a counters row (see `imports`): a new game
+# is given the next id past every game and past those.
+RESERVED_GAME_IDS = "import_reserved_game_id"
+NEXT_GAME_ID = ("SELECT max(coalesce((SELECT max(id) FROM games), 0), "
+                f"coalesce((SELECT value FROM counters WHERE name = '{RESERVED_GAME_IDS}'), 0)) + 1")
+
+
 def create_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer: int,
                 rematch_of: int | None = None, created_at: str | None = None) -> int:
     with db.atomic():
         seat_ids = [player_for(db, name) for name in players]
+        # the id is chosen inside the insert itself, so under the write lock
         game_id = db.execute(
-            """INSERT INTO games (created_at, rules, team_0, team_1, seat_0, seat_1, seat_2, seat_3, first_dealer,
-               rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            f"""INSERT INTO games (id, created_at, rules, team_0, team_1, seat_0, seat_1, seat_2, seat_3,
+                first_dealer, rematch_of) VALUES (({NEXT_GAME_ID}), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             [created_at or now(), json.dumps(rules.to_dict()), *teams, *seat_ids, first_dealer, rematch_of]).lastrowid
         db.conn.executemany("INSERT INTO game_seats (game_id, seat, team, player_id) VALUES (?, ?, ?, ?)",
                             [(game_id, seat, seat % 2, player_id) for seat, player_id in enumerate(seat_ids)

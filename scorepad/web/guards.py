@@ -155,6 +155,25 @@ def refuse_cross_site_changes():
         "To make changes, open Scorepad itself on this network and try again.")), 403
 
 
+# A form is a few hundred bytes. The bound sits above 10 MB so that a pasted wall of text in a name field is still
+# answered beside its field (422) with what was typed; only bodies past any paste are refused unread.
+FORM_BYTES = 12 * 1024 * 1024
+UPLOAD_ENDPOINTS = {"transfer.import_file"}  # the only form that carries a file (its own limit is larger)
+
+
+def bound_form_size():
+    """Before the body is read: a form that is not an upload is refused past FORM_BYTES (413) instead of the
+    import's 50 MB: tens of megabytes of percent-encoded text would cost minutes of decoding."""
+    if request.endpoint not in UPLOAD_ENDPOINTS:
+        request.max_content_length = FORM_BYTES
+
+
+def too_large(_error):
+    return render_template("error.html", title="Too much was sent", message=(
+        "That form carried far more than any Scorepad form holds, so nothing was read and nothing was changed. "
+        "Go back, check what was typed, and send it again.")), 413
+
+
 def init_guards(app) -> None:
     """Call before anything else registers a before_request hook: these checks must run first."""
     names = configured_hosts(app.config.get("TRUSTED_HOSTS"), os.environ.get("SCOREPAD_TRUSTED_HOSTS"))
@@ -163,3 +182,5 @@ def init_guards(app) -> None:
     app.config["TRUSTED_HOSTS"] = None
     app.before_request(refuse_other_hosts)
     app.before_request(refuse_cross_site_changes)
+    app.before_request(bound_form_size)
+    app.register_error_handler(413, too_large)

@@ -3,10 +3,10 @@ it, and no Python outside the migrations writes one. All SQL lives in the store;
 
 import ast
 import re
+import shutil
 import sqlite3
 import uuid
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,8 +17,8 @@ from scorepad.errors import GameOver
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game, validate_hand
 from scorepad.store import HandEntry, NewHand
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DD = PRESETS["double-deck"]
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 AT = "2026-11-01T21:00:00+00:00"
@@ -33,11 +33,10 @@ def record(db, game_id: int, hands: list[Hand]) -> None:
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(new_database):
     """Game 1, finished: Ann & Cat beat Bob & Dan. Game 2, in progress: Ann & Cat against Eve & Fay. Gus has
     played no game."""
-    path = str(tmp_path / "counters.db")
-    store.migrate(path)
+    path = str(new_database())
     connection = store.connect(path)
     finished = store.create_game(connection, DD, ("Us", "Them"), PLAYERS[:4], 0)
     record(connection, finished, [Hand(0, 450, (400, 0), (50, 0)), Hand(0, 50, (0, 0), (50, 0))])
@@ -221,14 +220,15 @@ def playable(rules, candidates: list[Hand]) -> list[Hand]:
 
 @given(st.lists(hands, min_size=1, max_size=12))
 @settings(max_examples=25, deadline=None)
-def test_hands_written_all_at_once_are_stored_exactly_as_hands_recorded_one_by_one(tmp_path_factory, candidates):
+def test_hands_written_all_at_once_are_stored_exactly_as_hands_recorded_one_by_one(template_database,
+                                                                                   tmp_path_factory, candidates):
     """Recording, import and the benchmark's history all write hands through `insert_hands`: given the points a
     fold gave them, a game's hands written at once keep what recording them one by one keeps."""
     rules = replace(DD, target=1000)
     played = playable(rules, candidates)
     state = play_game(rules, played)
     path = str(tmp_path_factory.mktemp("hands") / "hands.db")
-    store.migrate(path)
+    shutil.copyfile(template_database, path)
     db = store.connect(path)
     try:
         one_by_one = store.create_game(db, rules, ("Us", "Them"), PLAYERS[:4], 0)
