@@ -347,7 +347,8 @@ def _copy_aside(live_path: str, safety: Path) -> None:
 
 
 # The tables the version triggers write to are emptied first and filled last: while years of hands go in, the
-# triggers find no game, player or counter to bump, and the phones wait no longer than before there were any.
+# triggers find no game, player or counter to write to. (They still run for every row: on 10,000 games the
+# phones wait about 0.3 s longer than before there were triggers.)
 _BUMPED = ("games", "players", "counters")
 
 

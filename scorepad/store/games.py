@@ -17,7 +17,6 @@ from .players import player_for
 
 # --- games ----------------------------------------------------------------------------------------------------
 
-
 @dataclass(frozen=True)
 class GameRecord:
     id: int
