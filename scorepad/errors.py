@@ -36,3 +36,15 @@ class GameOver(ScorepadError):
     """A hand offered to a game that already has a winner."""
 
     status_hint = 409
+
+
+class ImportRefused(ScorepadError):
+    """An export that cannot be imported; the message says why, naming the game and the field, in words for
+    the person who chose the file. Nothing was written."""
+
+    status_hint = 422
+
+    def __init__(self, message: str, status_hint: int | None = None):
+        super().__init__(message)
+        if status_hint is not None:
+            self.status_hint = status_hint

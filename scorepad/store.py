@@ -18,7 +18,8 @@ from datetime import UTC, datetime
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from .errors import ScorepadError
+from .document import ImportedGame
+from .errors import ImportRefused, ScorepadError
 from .rules import Rules
 from .scoring import Hand, play_game
 
@@ -332,7 +333,7 @@ def create_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer:
                 rematch_of: int | None = None, created_at: str | None = None) -> int:
     with db.atomic():
         seat_ids = [_player_id(db, name) for name in players]
-        game_id = db["games"].insert({
+        game_id = _insert_game(db, {
             "created_at": now(),
             "rules": json.dumps(rules.to_dict()),
             "team_0": teams[0], "team_1": teams[1],
@@ -340,12 +341,20 @@ def create_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer:
             "first_dealer": first_dealer,
             "rematch_of": rematch_of,
             **({"created_at": created_at} if created_at else {}),
-        }).last_pk
+        })
         for seat, player_id in enumerate(seat_ids):
             if player_id is not None:
                 db["game_seats"].insert({"game_id": game_id, "seat": seat, "team": seat % 2,
                                          "player_id": player_id})
         return game_id
+
+
+def _insert_game(db, row: dict) -> int:
+    """A new game under the next free id, chosen inside the insert itself (so under the write lock): past every
+    game, and past the ids an import in progress has reserved for the games whose hands it is writing."""
+    marks = ", ".join("?" * len(row))
+    return db.execute(f"INSERT INTO games (id, {', '.join(row)}) VALUES (({_NEXT_GAME_ID}), {marks})",
+                      list(row.values())).lastrowid
 
 
 _GAME_SELECT = """
@@ -395,6 +404,10 @@ def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
     order = "g.finished_at DESC" if finished else "g.created_at DESC"
     return [_game(r) for r in _rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?",
                                     [limit])]
+
+
+def game_ids(db) -> list[int]:
+    return [r[0] for r in db.execute("SELECT id FROM games ORDER BY id").fetchall()]
 
 
 def player_names(db) -> list[str]:
@@ -820,3 +833,229 @@ def warm_in_background(path: str, player_ids: list[int] | None = None) -> None:
 
 def seated_players(db, game_id: int) -> list[int]:
     return [r[0] for r in db.execute("SELECT player_id FROM game_seats WHERE game_id = ?", [game_id])]
+
+
+# --- import ---------------------------------------------------------------------------------------------------
+# An import writes thousands of games without holding the write lock for long, and all or nothing. Their hands
+# and per-team and per-seat figures go in first, in short transactions, under game ids reserved for them: no
+# page reaches those but through their game, so nobody sees them. Then the games themselves go in with their
+# seats, in one short transaction that makes all of them appear at once. A failure takes the rest out again;
+# what an import that was cut off (a power cut) left goes before the next import starts.
+
+IMPORT_BATCH_ROWS = 5_000  # rows written in one transaction: about a twentieth of a second on a laptop
+_IMPORTING = threading.Lock()  # one import at a time, so each may clear what a cut-off one left
+_RESERVED = "import_reserved_game_id"  # a counters row: the last game id an import in progress has reserved
+_NEXT_GAME_ID = ("SELECT max(coalesce((SELECT max(id) FROM games), 0), "
+                 f"coalesce((SELECT value FROM counters WHERE name = '{_RESERVED}'), 0)) + 1")
+
+_HAND_INSERT = """INSERT INTO hands (id, game_id, seq, token, kind, bidder, bidder_seat, bid, trump, meld_0, meld_1,
+    counters_0, counters_1, renege_team, forced, created_at, updated_at, deleted_at, points_0, points_1, outcome)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+_PLAYER = "(SELECT id FROM players WHERE name = ?)"  # names match without regard to case, as in the forms
+_GAME_INSERT = f"""INSERT INTO games (id, created_at, rules, team_0, team_1, seat_0, seat_1, seat_2, seat_3,
+    first_dealer, rematch_of, total_0, total_1, hands_count, winner, finished_at, version)
+    VALUES (?, ?, ?, ?, ?, {_PLAYER}, {_PLAYER}, {_PLAYER}, {_PLAYER}, ?, ?, ?, ?, ?, ?, ?, 1)"""
+_SEAT_INSERT = ("INSERT INTO game_seats (game_id, seat, team, player_id, finished, won) "
+                f"VALUES (?, ?, ?, {_PLAYER}, ?, ?)")
+_FIGURES_INSERTS = {
+    "team_results": "INSERT INTO team_results (game_id, team, hands, sum_meld, max_points, hands_bid, made, "
+                    "went_set, sum_bid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "seat_results": "INSERT INTO seat_results (game_id, seat, hands_bid, made, went_set, sum_bid) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+}
+
+
+def import_games(db, games: list[ImportedGame]) -> list[int]:
+    """Write games that passed `scorepad.document.check`, all or nothing; returns their new ids, in order.
+
+    Each hand's points and outcome, each game's totals and its per-team and per-seat figures are computed here,
+    before any lock, exactly as `rescore` keeps them. Hands, their history and the figures go in transactions of
+    at most `IMPORT_BATCH_ROWS` rows; the games and their seats in one last transaction of inserts only.
+    Raises ImportRefused (409) when the games are already here."""
+    if not games:
+        return []
+    hands = [(index, row) for index, game in enumerate(games) for row in _hand_rows(game)]
+    if not _IMPORTING.acquire(timeout=60):
+        raise ImportRefused("Another import is being written; try again in a minute. Nothing was imported.", 409)
+    writer = connect(database_path(db))
+    try:
+        _drop_cut_off_import(writer)
+        _refuse_known_tokens(writer, games)
+        first = _reserve_game_ids(writer, len(games))
+        try:
+            rows = _summary_rows(first, games)
+            writer.execute("PRAGMA foreign_keys = OFF")  # their games come last
+            for batch in _batches(hands):
+                _write_hands(writer, first, batch)
+            for table, sql in _FIGURES_INSERTS.items():
+                for chunk in _chunks(rows[table], IMPORT_BATCH_ROWS):
+                    with write_lock(writer):
+                        writer.conn.executemany(sql, chunk)
+            writer.execute("PRAGMA foreign_keys = ON")
+            _write_games(writer, rows, {name for game in games for name in game.players if name})
+        except BaseException:
+            _drop_import(writer, first, first + len(games) - 1)
+            raise
+    finally:
+        writer.close()
+        _IMPORTING.release()
+    return list(range(first, first + len(games)))
+
+
+def database_path(db) -> str:
+    return db.execute("PRAGMA database_list").fetchone()[2]
+
+
+def _batches(hands: list):
+    """The hands in runs whose rows (each hand and its history lines) fit in one transaction."""
+    batch, rows = [], 0
+    for hand in hands:
+        _, (_, edits) = hand
+        size = 1 + len(edits)
+        if batch and rows + size > IMPORT_BATCH_ROWS:
+            yield batch
+            batch, rows = [], 0
+        batch.append(hand)
+        rows += size
+    if batch:
+        yield batch
+
+
+def _hand_rows(game: ImportedGame) -> list[tuple[tuple, list[tuple]]]:
+    """(hand columns from seq on, [history lines]) for every hand of a game, live hands scored as `rescore`
+    scores them; deleted hands keep no points, as after any re-score."""
+    kept = {h.seq: (r.points[0], r.points[1], outcome(r)) for h, r in zip(game.live_hands, game.state.results,
+                                                                           strict=True)}
+    rows = []
+    for h in game.hands:
+        counters = h.hand.counters or (None, None)
+        rows.append(((h.seq, h.token, h.hand.kind, h.hand.bidder, h.bidder_seat, h.hand.bid, h.trump, h.hand.meld[0],
+                      h.hand.meld[1], counters[0], counters[1], h.hand.renege_team, int(h.hand.forced), h.created_at,
+                      h.updated_at, h.deleted_at, *kept.get(h.seq, (None, None, None))),
+                     [(e.at, e.action, e.before, e.after, e.summary) for e in h.edits]))
+    return rows
+
+
+def _write_hands(db, first: int, batch: list) -> None:
+    with write_lock(db):
+        base = db.execute("SELECT coalesce(max(id), 0) FROM hands").fetchone()[0]
+        db.conn.executemany(_HAND_INSERT, ((base + n, first + index, *columns)
+                                           for n, (index, (columns, _)) in enumerate(batch, start=1)))
+        db.conn.executemany("INSERT INTO hand_edits (hand_id, at, action, before, after, summary) "
+                            "VALUES (?, ?, ?, ?, ?, ?)",
+                            ((base + n, *edit) for n, (_, (_, edits)) in enumerate(batch, start=1)
+                             for edit in edits))
+
+
+def _summary_rows(first: int, games: list[ImportedGame]) -> dict[str, list[tuple]]:
+    """Every row of the games, their seats and their per-team and per-seat figures, built before the lock is
+    taken: the games get the ids from `first` on, and seats name their players (found in the insert)."""
+    rows: dict[str, list[tuple]] = {"games": [], "seats": [], "team_results": [], "seat_results": []}
+    for game_id, game in enumerate(games, start=first):
+        winner = game.state.winner
+        rows["games"].append((game_id, game.created_at, json.dumps(game.rules.to_dict()), *game.teams,
+                              *game.players, game.first_dealer,
+                              None if game.rematch_index is None else first + game.rematch_index,
+                              *game.state.totals, len(game.live_hands), winner, game.finished_at))
+        rows["seats"] += [(game_id, seat, seat % 2, name, int(winner is not None), int(winner == seat % 2))
+                          for seat, name in enumerate(game.players) if name]
+        rows["team_results"] += [(game_id, *row) for row in _team_results(game)]
+        rows["seat_results"] += [(game_id, *row) for row in _seat_results(game)]
+    return rows
+
+
+def _write_games(db, rows: dict[str, list[tuple]], names: set[str]) -> None:
+    """The games, their players and seats, in one transaction of inserts: they all appear at once."""
+    with write_lock(db):
+        at = now()
+        db.conn.executemany("INSERT INTO players (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                            ((name, at) for name in sorted(names)))
+        db.conn.executemany(_GAME_INSERT, rows["games"])
+        db.conn.executemany(_SEAT_INSERT, rows["seats"])
+        bump_records(db)
+        for chunk in _chunks(sorted(names)):
+            db.execute(f"UPDATE players SET records_version = records_version + 1 WHERE name IN "
+                       f"({', '.join('?' * len(chunk))})", chunk)
+        db.execute("DELETE FROM counters WHERE name = ?", [_RESERVED])
+
+
+def _scored(game: ImportedGame) -> list[tuple]:
+    """(hand, bidder_seat, result, outcome) for the live hands that were dealt and bid, not redealt."""
+    return [(h.hand, h.bidder_seat, r, outcome(r)) for h, r in zip(game.live_hands, game.state.results, strict=True)
+            if h.hand.kind != "redeal"]
+
+
+def _team_results(game: ImportedGame) -> list[tuple]:
+    """The rows `_RESULTS_SQL` makes in team_results for this game, computed in Python."""
+    scored = _scored(game)
+    rows = []
+    for team in (0, 1):
+        bid = [(hand, kept) for hand, _, _, kept in scored if hand.bidder == team]
+        rows.append((team, len(scored), sum(hand.meld[team] for hand, *_ in scored),
+                     max((result.points[team] for _, _, result, _ in scored), default=None), len(bid),
+                     sum(kept == "made" for _, kept in bid), sum(kept == "set" for _, kept in bid),
+                     sum(hand.bid for hand, _ in bid)))
+    return rows
+
+
+def _seat_results(game: ImportedGame) -> list[tuple]:
+    """The rows `_RESULTS_SQL` makes in seat_results for this game: one for each seat that bid."""
+    by_seat: dict[int, list] = {}
+    for hand, seat, _, kept in _scored(game):
+        if seat is not None:
+            by_seat.setdefault(seat, []).append((hand.bid, kept))
+    return [(seat, len(bids), sum(kept == "made" for _, kept in bids), sum(kept == "set" for _, kept in bids),
+             sum(bid for bid, _ in bids)) for seat, bids in sorted(by_seat.items())]
+
+
+def _chunks(values: list, size: int = 500):
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def _refuse_known_tokens(db, games: list[ImportedGame]) -> None:
+    """A hand's token is unique: a game whose hands are here already was imported (or recorded) before."""
+    game_of = {h.token: game.number for game in games for h in game.hands}
+    for chunk in _chunks(list(game_of)):
+        known = db.execute(f"SELECT token FROM hands WHERE token IN ({', '.join('?' * len(chunk))})", chunk)
+        first = min((game_of[token] for (token,) in known), default=None)
+        if first is not None:
+            raise ImportRefused(f"Game {first} is already here: its hands were imported before. "
+                                "Nothing was imported.", 409)
+
+
+def _reserve_game_ids(db, count: int) -> int:
+    """Keep `count` game ids for this import (new games are given ids past them); returns the first."""
+    with write_lock(db):
+        first = db.execute(_NEXT_GAME_ID).fetchone()[0]
+        db.execute("INSERT INTO counters (name, value) VALUES (?, ?) "
+                   "ON CONFLICT (name) DO UPDATE SET value = excluded.value", [_RESERVED, first + count - 1])
+    return first
+
+
+def _drop_cut_off_import(db) -> None:
+    """Clear what an import that was cut off left: hands under the game ids it had reserved, and the reservation.
+    Its games were never written, so nobody has seen any of it."""
+    row = db.execute("SELECT value FROM counters WHERE name = ?", [_RESERVED]).fetchone()
+    if row is not None:
+        below = db.execute("SELECT coalesce(max(id), 0) FROM games WHERE id <= ?", [row[0]]).fetchone()[0]
+        _drop_import(db, below + 1, row[0])
+
+
+def _drop_import(db, low: int, high: int) -> None:
+    """Take out the hands (and their history) and figures written under game ids [low, high], a batch at a time,
+    then the reservation of those ids."""
+    while True:
+        with write_lock(db):
+            ids = [r[0] for r in db.execute("SELECT id FROM hands WHERE game_id BETWEEN ? AND ? LIMIT ?",
+                                            [low, high, IMPORT_BATCH_ROWS])]
+            for chunk in _chunks(ids):
+                marks = ", ".join("?" * len(chunk))
+                db.execute(f"DELETE FROM hand_edits WHERE hand_id IN ({marks})", chunk)
+                db.execute(f"DELETE FROM hands WHERE id IN ({marks})", chunk)
+        if not ids:
+            break
+    with write_lock(db):
+        for table in _FIGURES_INSERTS:
+            db.execute(f"DELETE FROM {table} WHERE game_id BETWEEN ? AND ?", [low, high])
+        db.execute("DELETE FROM counters WHERE name = ?", [_RESERVED])

@@ -49,6 +49,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("POLL_SECONDS", 3)
     if app.config.get("SESSION_COOKIE_SAMESITE") is None:  # another site's page cannot send our session along
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config.setdefault("MAX_CONTENT_LENGTH", transfer_views.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file can give without an instance/config.py.
     for name in ("DATABASE", "PASSCODE"):
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):

@@ -155,6 +155,23 @@ def refuse_cross_site_changes():
         "To make changes, open Scorepad itself on this network and try again.")), 403
 
 
+FORM_BYTES = 64 * 1024  # a hand, a new game with every house rule, a pasted meld hand: a few hundred bytes each
+UPLOAD_ENDPOINTS = {"transfer.import_file"}  # the only form that carries a file (its own limit is larger)
+
+
+def bound_form_size():
+    """Before the body is read: a form that is not an upload is refused past FORM_BYTES (413). A megabyte of
+    percent-encoded text would otherwise cost seconds of decoding before any check could refuse it."""
+    if request.endpoint not in UPLOAD_ENDPOINTS:
+        request.max_content_length = FORM_BYTES
+
+
+def too_large(_error):
+    return render_template("error.html", title="Too much was sent", message=(
+        "That form carried far more than any Scorepad form holds, so nothing was read and nothing was changed. "
+        "Go back, check what was typed, and send it again.")), 413
+
+
 def init_guards(app) -> None:
     """Call before anything else registers a before_request hook: these checks must run first."""
     names = configured_hosts(app.config.get("TRUSTED_HOSTS"), os.environ.get("SCOREPAD_TRUSTED_HOSTS"))
@@ -163,3 +180,5 @@ def init_guards(app) -> None:
     app.config["TRUSTED_HOSTS"] = None
     app.before_request(refuse_other_hosts)
     app.before_request(refuse_cross_site_changes)
+    app.before_request(bound_form_size)
+    app.register_error_handler(413, too_large)

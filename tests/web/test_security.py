@@ -322,3 +322,23 @@ def test_counts_for_more_addresses_than_are_kept_forget_the_oldest():
 @pytest.mark.parametrize("refusal, status", [(passcode.WRONG, 403), (passcode.waiting(7), 429)])
 def test_a_refused_guess_carries_its_own_status(refusal, status):
     assert refusal.status == status
+
+
+# --- the size of a form ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/games/new", "/games/1/hands", "/players/1/rename", "/unlock"])
+def test_a_form_far_larger_than_any_form_is_refused_before_it_is_read(client, path):
+    """A megabyte of percent-encoded text costs seconds to decode: it is refused by its length alone."""
+    response = client.post(path, data={"team_0": "%41" * 400_000})
+    assert response.status_code == 413
+    assert "nothing was changed" in response.get_data(as_text=True)
+    assert client.get("/").status_code == 200
+
+
+def test_an_ordinary_form_is_well_under_the_limit(client):
+    from scorepad.web.guards import FORM_BYTES
+
+    every_house_rule = {name: "9" * 12 for name in [f"f{i}" for i in range(40)]}
+    assert len("&".join(f"{k}={v}" for k, v in every_house_rule.items())) * 10 < FORM_BYTES
+    response = client.post("/games/new", data={**every_house_rule, "team_0": "Us"})
+    assert response.status_code != 413

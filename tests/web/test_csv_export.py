@@ -1,0 +1,80 @@
+"""Score sheets as CSV: a name is never a formula to a spreadsheet, and a number stays a number."""
+
+import csv
+import io
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorepad import store
+from scorepad.rules import PRESETS
+from scorepad.scoring import Hand
+from scorepad.store import HandEntry
+from scorepad.web.transfer_views import cell, sheets_csv
+from tests.web.test_games import new_game, record
+
+TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def rows_of(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+@pytest.mark.parametrize(("name", "kept"), [
+    ('=HYPERLINK("http://evil.example","Go")', '\'=HYPERLINK("http://evil.example","Go")'),  # 38: fits a name
+    ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+    ("@SUM(1+1)*cmd|' /C calc'!A0", "'@SUM(1+1)*cmd|' /C calc'!A0"),
+    ("-2+3", "'-2+3"),
+    ("=1+1", "'=1+1"),
+    ("Anne-Marie", "Anne-Marie"),
+    ("Ann", "Ann"),
+    ("50", "50"),
+])
+def test_a_name_that_a_spreadsheet_would_run_is_written_as_text(client, name, kept):
+    game_id = new_game(client, team_0=name, player_0=name)
+    assert record(client, game_id, bidder="s0", bid=60, counters_0=26).status_code == 303  # set: −60
+    [row] = rows_of(client.get(f"/games/{game_id}/export.csv").get_data(as_text=True))
+    assert (row["team_1"], row["dealer"], row["bidder"]) == (kept, kept, kept)
+    assert (row["points_1"], row["total_1"], row["points_2"]) == ("-60", "-60", "24")  # numbers stay numbers
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    ("\t=1+1", "'\t=1+1"), ("\r=1+1", "'\r=1+1"), ("\tAnn", "'\tAnn"), (" =1+1", "' =1+1"),
+    ("\u00a0@SUM(A1)", "'\u00a0@SUM(A1)"), ("\n-1", "'\n-1"), ("", ""), ("S", "S"),
+    (-50, -50), (0, 0), (526, 526),
+])
+def test_each_cell_starting_like_a_formula_gets_an_apostrophe_and_numbers_do_not(value, written):
+    assert cell(value) == written
+
+
+NAMES = st.one_of(
+    st.text(min_size=1, max_size=40),
+    st.builds(lambda start, rest: start + rest, st.sampled_from([*TRIGGERS, " =", " @", "\u00a0+"]),
+              st.text(max_size=20)),
+)
+
+
+@given(names=st.lists(NAMES, min_size=3, max_size=3))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+def test_no_name_is_ever_a_formula_in_the_score_sheets(tmp_path, names):
+    path = str(tmp_path / "csv.db")
+    store.migrate(path)
+    db = store.connect(path)
+    try:
+        team, other, player = names
+        game_id = store.create_game(db, PRESETS["double-deck"], (team, other), [player, None, None, None], 0)
+        with store.write_lock(db):
+            store.insert_hand(db, game_id, f"t-{game_id}", HandEntry(Hand(0, 60, (0, 0), (26, 24)), None, 0))
+            store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+        [row] = rows_of(sheets_csv(db, [game_id]))
+    finally:
+        db.close()
+    for column, name in (("team_1", team), ("team_2", other), ("dealer", player), ("bidder", player)):
+        written = row[column]
+        if name.lstrip().startswith(TRIGGERS) or name.startswith(TRIGGERS):
+            assert written == "'" + name
+        else:
+            assert written == name
+    assert (int(row["points_1"]), int(row["total_1"])) == (-60, -60)
