@@ -1059,3 +1059,15 @@ def _drop_import(db, low: int, high: int) -> None:
         for table in _FIGURES_INSERTS:
             db.execute(f"DELETE FROM {table} WHERE game_id BETWEEN ? AND ?", [low, high])
         db.execute("DELETE FROM counters WHERE name = ?", [_RESERVED])
+
+
+def keep_state(db, game_id: int, hands: list[StoredHand], state) -> None:
+    """Inside the caller's write lock: keep what a fold of `hands` (the game's live hands, in order) says beside
+    them: each hand's points and outcome, the game's totals, winner and figures. `rescore` with the fold done by
+    the caller, so that a change folds its game once."""
+    for stored, result in zip(hands, state.results, strict=True):
+        kept = (result.points[0], result.points[1], outcome(result))
+        if stored.kept != kept:  # most hands score as before: only what changed is written
+            db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?", [*kept, stored.id])
+    save_summary(db, game_id, state.totals, len(hands), state.winner)
+    refresh_results(db, game_id)
