@@ -161,7 +161,6 @@ HOUSE_RULES = [
     ("counter_step", "Counters are counted in steps of", "number"),
     ("meld_table", "Meld table", MELD_TABLE_TITLES),
 ]
-HOUSE_NUMBER_FIELDS = {name for name, _, kind in HOUSE_RULES if kind == "number"}
 NAME_FIELDS = ("team_0", "team_1", "player_0", "player_1", "player_2", "player_3")
 
 
