@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test install clean bench chromium
+.PHONY: run test test-fast install clean bench chromium
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ chromium:
 
 test: install chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The quick loop while working: tests/core, tests/store and tests/web. No Chromium, no real server, no build
+# (tests/browser is marked browser, tests/system slow); `make test` still runs everything.
+test-fast: install
+	$(BIN)/python -m pytest -m "not slow and not browser" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis test-artifacts

@@ -155,13 +155,15 @@ def refuse_cross_site_changes():
         "To make changes, open Scorepad itself on this network and try again.")), 403
 
 
-FORM_BYTES = 64 * 1024  # a hand, a new game with every house rule, a pasted meld hand: a few hundred bytes each
+# A form is a few hundred bytes. The bound sits above 10 MB so that a pasted wall of text in a name field is still
+# answered beside its field (422) with what was typed; only bodies past any paste are refused unread.
+FORM_BYTES = 12 * 1024 * 1024
 UPLOAD_ENDPOINTS = {"transfer.import_file"}  # the only form that carries a file (its own limit is larger)
 
 
 def bound_form_size():
-    """Before the body is read: a form that is not an upload is refused past FORM_BYTES (413). A megabyte of
-    percent-encoded text would otherwise cost seconds of decoding before any check could refuse it."""
+    """Before the body is read: a form that is not an upload is refused past FORM_BYTES (413) instead of the
+    import's 50 MB: tens of megabytes of percent-encoded text would cost minutes of decoding."""
     if request.endpoint not in UPLOAD_ENDPOINTS:
         request.max_content_length = FORM_BYTES
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import PHONE
+
 CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM", "/usr/bin/chromium")
-PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # Without these flags Chromium tries the network at start, which this machine (and CI) refuses.
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -68,8 +69,3 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.when == "call" and report.failed:
         item.failed = True
-
-
-def no_sideways_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"the page is {width}px wide: it scrolls sideways"

@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorepad import store
-from tests.browser.conftest import PHONE
-from tests.browser.test_game_browser import start_game
+from tests.browser.helpers import PHONE, start_game
 
 pytestmark = pytest.mark.browser
 

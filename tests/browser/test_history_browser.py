@@ -5,8 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import no_sideways_scroll
-from tests.browser.test_game_browser import record_played, start_game
+from tests.browser.helpers import no_sideways_scroll, record_played, start_game
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import no_sideways_scroll
+from tests.browser.helpers import no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 

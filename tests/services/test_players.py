@@ -4,7 +4,7 @@ import pytest
 
 from scorepad import services, store
 from scorepad.rules import PRESETS
-from tests.services.conftest import everything
+from tests.services.helpers import everything
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services.transfer import cell, sheets_csv
 from scorepad.store import HandEntry
-from tests.web.test_games import new_game, record
+from tests.web.helpers import new_game, record
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 

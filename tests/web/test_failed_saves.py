@@ -8,8 +8,8 @@ import pytest
 
 from scorepad import store
 from scorepad.web.faults import fault_of
-from tests.conftest import parse
-from tests.web.test_games import csrf, form_of, hands_stored, new_game, record
+from tests.helpers import parse
+from tests.web.helpers import csrf, form_of, hands_stored, new_game, record
 
 TYPED = {"bidder": "t0", "bid": "55", "trump": "H", "meld_0": "30", "meld_1": "12", "counters_0": "28",
          "counters_1": "22"}

@@ -17,8 +17,8 @@ from werkzeug.datastructures import MultiDict
 
 from scorepad import create_app, store
 from scorepad.rules import limits
-from tests.conftest import parse
-from tests.web.test_hostile_input import every_table
+from tests.helpers import parse
+from tests.web.helpers import every_table
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

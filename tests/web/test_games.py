@@ -5,49 +5,8 @@ import re
 import pytest
 
 from scorepad import store
-from tests.conftest import parse
-
-
-@pytest.fixture
-def app(tmp_path):
-    from scorepad import create_app
-
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "scorepad.db")})
-
-
-def csrf(client, url="/games/new") -> str:
-    return parse(client.get(url)).select_one("meta[name=csrf-token]")["content"]
-
-
-def new_game(client, **fields) -> int:
-    data = {"csrf_token": csrf(client), "preset": "double-deck", **fields}
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return int(re.search(r"/games/(\d+)", response.headers["Location"])[1])
-
-
-def form_of(client, game_id) -> dict:
-    page = parse(client.get(f"/games/{game_id}"))
-    form = page.select_one("#hand-form")
-    return {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
-
-
-def record(client, game_id, **fields):
-    data = {**form_of(client, game_id), "kind": "played", **{k: str(v) for k, v in fields.items()}}
-    return client.post(f"/games/{game_id}/hands", data=data)
-
-
-def hands_stored(app, game_id) -> int:
-    db = store.connect(app.config["DATABASE"])
-    try:
-        return len(store.live_hands(db, game_id))
-    finally:
-        db.close()
-
-
-def totals(page) -> tuple[int, int]:
-    """The two big numbers, read as a player reads them (a negative total has a true minus sign)."""
-    return tuple(int(page.select_one(f"#total-{t}").get_text().replace("−", "-")) for t in (0, 1))
+from tests.helpers import parse
+from tests.web.helpers import csrf, form_of, hands_stored, new_game, record, totals
 
 
 # --- home and new game ---------------------------------------------------------------------------------------
@@ -218,10 +177,8 @@ def test_a_refused_hand_is_422_with_the_message_by_the_field_everything_kept_not
     assert hands_stored(app, game_id) == 0
 
 
-def test_a_post_without_the_csrf_token_is_refused_and_stores_nothing(app, tmp_path):
-    from scorepad import create_app
-
-    strict = create_app({"SECRET_KEY": "test", "DATABASE": str(tmp_path / "strict.db")})
+def test_a_post_without_the_csrf_token_is_refused_and_stores_nothing(app, make_app, tmp_path):
+    strict = make_app(TESTING=False, DATABASE=tmp_path / "strict.db")
     client = strict.test_client()
     game_id = new_game(client)
     data = {k: v for k, v in form_of(client, game_id).items() if k != "csrf_token"}

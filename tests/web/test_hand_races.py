@@ -7,8 +7,8 @@ from functools import partial
 import pytest
 
 from scorepad import store
-from tests.conftest import parse
-from tests.web.test_games import csrf, form_of, new_game, record
+from tests.helpers import parse
+from tests.web.helpers import csrf, form_of, new_game, record
 
 ROUNDS = 100
 HAND = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "0", "meld_1": "0", "counters_0": "50",

@@ -8,18 +8,10 @@ import sqlite3
 
 import pytest
 
-from tests.conftest import parse
-from tests.web.test_games import csrf, new_game, record, totals
+from tests.helpers import parse
+from tests.web.helpers import csrf, new_game, record, totals
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    from scorepad import create_app
-
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "scorepad.db"),
-                       "BACKUP_DIR": str(tmp_path / "backups")})
 
 
 @pytest.fixture
@@ -108,16 +100,14 @@ def test_renaming_and_merging_from_the_players_page(client, played):
     assert totals(page) == (526, -60)
 
 
-def test_export_imports_back_and_csv_reads_as_a_sheet(client, app, played, tmp_path):
+def test_export_imports_back_and_csv_reads_as_a_sheet(client, app, played, make_app, tmp_path):
     exported = client.get("/export.json")
     assert exported.headers["Content-Disposition"].startswith("attachment")
     document = json.loads(exported.data)
     rows = list(csv.DictReader(io.StringIO(client.get(f"/games/{played}/export.csv").get_data(as_text=True))))
     assert [r["hand"] for r in rows] == ["1", "2", "3", "4", "5"]
     assert rows[0]["result"] == "set" and rows[-1]["total_1"] == "526"
-    from scorepad import create_app
-
-    fresh = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "fresh.db")}).test_client()
+    fresh = make_app(DATABASE=tmp_path / "fresh.db").test_client()
     upload = {"csrf_token": csrf(fresh), "file": (io.BytesIO(exported.data), "scorepad.json")}
     assert fresh.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
     again = json.loads(fresh.get("/export.json").data)

@@ -8,8 +8,8 @@ import pytest
 
 from scorepad import store
 from scorepad.rules import PRESETS, Rules
-from tests.conftest import parse
-from tests.web.test_games import csrf, form_of, new_game
+from tests.helpers import parse
+from tests.web.helpers import csrf, every_table, form_of, new_game
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 FIVE_THOUSAND_DIGITS = "9" * 5000
@@ -21,17 +21,6 @@ TEN_MB = "x" * 10_000_000
 def seated(client):
     """A game with four named players (ids 1 to 4, Ann to Dan) and its id."""
     return new_game(client, **PLAYERS)
-
-
-def every_table(path: str) -> dict:
-    """Every row of every table: a refusal must leave all of it as it was."""
-    db = store.connect(path)
-    try:
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                          "AND name NOT LIKE 'sqlite_%'")]
-        return {name: sorted(map(repr, db.execute(f"SELECT * FROM [{name}]").fetchall())) for name in names}
-    finally:
-        db.close()
 
 
 def stored(app) -> dict:

@@ -17,8 +17,8 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
 from scorepad import create_app, store, transfer
-from tests.conftest import parse
-from tests.web.test_games import csrf, new_game, record
+from tests.helpers import parse
+from tests.web.helpers import csrf, new_game, record
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 

@@ -4,16 +4,10 @@ import logging
 
 import pytest
 
-from tests.conftest import parse
-from tests.web.test_games import csrf, form_of, hands_stored, new_game
+from tests.helpers import parse
+from tests.web.helpers import csrf, form_of, hands_stored, new_game
 
-
-@pytest.fixture
-def app(tmp_path):
-    from scorepad import create_app
-
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "scorepad.db"),
-                       "PASSCODE": "clubs"})
+pytestmark = pytest.mark.app_config(PASSCODE="clubs")
 
 
 def a_game(app) -> int:
@@ -90,20 +84,16 @@ def test_changing_the_passcode_locks_every_device_again(app, client):
     assert response.status_code == 401
 
 
-def test_the_passcode_can_come_from_the_environment(tmp_path, monkeypatch):
-    from scorepad import create_app
-
+def test_the_passcode_can_come_from_the_environment(make_app, monkeypatch):
     monkeypatch.setenv("SCOREPAD_PASSCODE", "diamonds")
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "env.db")})
+    app = make_app()
     assert app.config["PASSCODE"] == "diamonds"
     client = app.test_client()
     assert client.post("/games/new", data={"csrf_token": csrf(client)}).status_code == 401
 
 
-def test_without_a_passcode_nothing_is_asked(tmp_path):
-    from scorepad import create_app
-
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "open.db")})
+def test_without_a_passcode_nothing_is_asked(make_app):
+    app = make_app()
     client = app.test_client()
     game_id = new_game(client)
     assert parse(client.get(f"/games/{game_id}")).select_one(".locked") is None

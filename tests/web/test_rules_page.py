@@ -1,7 +1,7 @@
 """The rules page: every preset in words, as the game pages will show them."""
 
 from scorepad.rules import PRESETS, describe
-from tests.conftest import parse
+from tests.helpers import parse
 
 
 def test_the_rules_page_lists_every_preset_in_words(client):

@@ -14,8 +14,8 @@ from scorepad.web import passcode
 from scorepad.web.guards import OwnHosts, machine_names
 from scorepad.web.paths import safe_path
 from scorepad.web.serve import banner
-from tests.conftest import parse
-from tests.web.test_games import csrf, form_of, hands_stored, new_game
+from tests.helpers import parse
+from tests.web.helpers import csrf, form_of, hands_stored, new_game
 
 # --- redirects: only to a page of this site --------------------------------------------------------------------
 
@@ -76,11 +76,8 @@ NEXT_BODIES = ["next=/%09/evil.example", "next=/%0A/x", "next=/%0D%0A/evil.examp
 
 @pytest.mark.parametrize("body", NEXT_BODIES)
 @pytest.mark.parametrize("passcode_set", [None, "clubs"])
-def test_unlocking_goes_back_only_to_a_page_of_this_site(tmp_path, body, passcode_set):
-    from scorepad import create_app
-
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"),
-                      "PASSCODE": passcode_set})
+def test_unlocking_goes_back_only_to_a_page_of_this_site(make_app, body, passcode_set):
+    app = make_app(PASSCODE=passcode_set)
     client = app.test_client()
     sent = f"{body}&passcode=clubs&csrf_token={csrf(client)}"
     response = client.post("/unlock", data=sent, content_type="application/x-www-form-urlencoded")
@@ -156,12 +153,9 @@ def test_a_refused_address_says_which_setting_to_change_and_changes_nothing(lan_
     assert any("rebound.evil.example" in r.message for r in caplog.records)
 
 
-def test_names_can_be_configured_in_the_instance_config_or_the_environment(tmp_path, monkeypatch):
-    from scorepad import create_app
-
+def test_names_can_be_configured_in_the_instance_config_or_the_environment(make_app, monkeypatch):
     monkeypatch.setenv("SCOREPAD_TRUSTED_HOSTS", " pinochle.lan , 10.8.0.1,[fd00::7]")
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"),
-                      "TRUSTED_HOSTS": ["scores.example.org", ".home.arpa"]})
+    app = make_app(TRUSTED_HOSTS=["scores.example.org", ".home.arpa"])
     client = app.test_client()
     for host in ("scores.example.org", "pinochle.lan:8000", "10.8.0.1", "[fd00:0::7]:80", "pi.home.arpa"):
         assert client.get("/", headers={"Host": host}).status_code == 200, host
@@ -234,10 +228,8 @@ def test_a_change_sent_from_another_sites_page_is_refused_in_words_and_watching_
     assert client.get(f"/games/{game_id}", headers=headers).status_code == 200  # watching needs nothing
 
 
-def test_another_sites_page_cannot_spend_the_passcode_guesses(tmp_path):
-    from scorepad import create_app
-
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"), "PASSCODE": "clubs"})
+@pytest.mark.app_config(PASSCODE="clubs")
+def test_another_sites_page_cannot_spend_the_passcode_guesses(app):
     client = app.test_client()
     token = csrf(client)
     for _ in range(10):
@@ -258,11 +250,9 @@ def test_the_session_cookie_stays_on_this_site_and_out_of_scripts(client):
 # --- passcode guesses from many addresses --------------------------------------------------------------------------
 
 @pytest.fixture
-def locked(tmp_path):
+def locked(make_app):
     """A table with a passcode whose guess counter runs on a clock the test moves."""
-    from scorepad import create_app
-
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "x.db"), "PASSCODE": "clubs"})
+    app = make_app(PASSCODE="clubs")
     app.clock = Clock()
     app.extensions["scorepad_guesses"] = passcode.Guesses(clock=app.clock)
     return app
@@ -328,8 +318,10 @@ def test_a_refused_guess_carries_its_own_status(refusal, status):
 
 @pytest.mark.parametrize("path", ["/games/new", "/games/1/hands", "/players/1/rename", "/unlock"])
 def test_a_form_far_larger_than_any_form_is_refused_before_it_is_read(client, path):
-    """A megabyte of percent-encoded text costs seconds to decode: it is refused by its length alone."""
-    response = client.post(path, data={"team_0": "%41" * 400_000})
+    """Tens of megabytes of percent-encoded text cost minutes to decode: refused by length alone."""
+    from scorepad.web.guards import FORM_BYTES
+
+    response = client.post(path, data={"team_0": "%41" * (FORM_BYTES // 3 + 1)})
     assert response.status_code == 413
     assert "nothing was changed" in response.get_data(as_text=True)
     assert client.get("/").status_code == 200

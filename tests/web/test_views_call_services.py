@@ -4,9 +4,9 @@ once, the live preview folds nothing, and a refusal is answered with the status 
 import pytest
 
 from scorepad import services
-from tests.conftest import parse
-from tests.services.conftest import counting_core_calls
-from tests.web.test_games import csrf, form_of, new_game, record
+from tests.helpers import parse
+from tests.services.helpers import counting_core_calls
+from tests.web.helpers import csrf, form_of, new_game, record
 
 HAND = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30",
         "counters_1": "20"}

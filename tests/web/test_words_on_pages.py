@@ -1,8 +1,8 @@
 """Pages write numbers as the explanations and the rules do: "Game to 1,500" above "1,500 to go"."""
 
 from scorepad.words import MELD_TABLE_TITLES
-from tests.conftest import parse
-from tests.web.test_games import new_game, record
+from tests.helpers import parse
+from tests.web.helpers import new_game, record
 
 
 def test_the_target_and_what_is_left_to_go_read_the_same(client):

@@ -2,9 +2,12 @@
 
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import pytest
+
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_benchmark_runs_end_to_end_and_prints_its_table():

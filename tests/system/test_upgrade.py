@@ -14,9 +14,11 @@ import sqlite_utils
 from scorepad import create_app, store
 from scorepad.inputs import whole_number
 from scorepad.scoring import play_game, score_hand
-from tests.conftest import parse
+from tests.helpers import FIXTURES, parse
 
-HISTORIC = sorted((Path(__file__).parent / "fixtures" / "historic").glob("*.db"))
+pytestmark = pytest.mark.slow
+
+HISTORIC = sorted((FIXTURES / "historic").glob("*.db"))
 OLDEST = next(path for path in HISTORIC if path.name.startswith("fbb32c8"))  # games and hands, nothing derived
 
 

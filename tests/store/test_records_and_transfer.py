@@ -13,15 +13,14 @@ from scorepad.errors import GameOver
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game
 from scorepad.store import HandEntry
+from tests.store.helpers import random_hand
 
 DD = PRESETS["double-deck"]
 
 
 @pytest.fixture
-def db(tmp_path):
-    path = str(tmp_path / "records.db")
-    store.migrate(path)
-    connection = store.connect(path)
+def db(new_database):
+    connection = store.connect(str(new_database()))
     yield connection
     connection.close()
 
@@ -213,22 +212,6 @@ def test_a_damaged_file_is_refused_with_nothing_half_written(db, history, tmp_pa
         transfer.import_document(db, document)
     assert len(store.history_games(db)) == 6
     assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 11
-
-
-def random_hand(rng, rules):
-    """A valid hand of any kind under `rules`, drawn with `rng` (plain Python: hundreds of games stay quick)."""
-    kinds = ["played"] * 4 + ["throw_in", "no_marriage", "renege"] + (["redeal"] if rules.all_pass == "redeal" else [])
-    kind = rng.choice(kinds)
-    if kind == "redeal":
-        return Hand(0, 0, (0, 0), kind="redeal")
-    bid = rng.randrange(rules.min_bid, rules.min_bid + rules.hand_points * 4)
-    bid -= bid % rules.bid_step_at(bid)
-    meld = tuple(rng.randrange(0, rules.hand_points * 3) // rules.meld_step * rules.meld_step for _ in "ab")
-    counters = None
-    if kind == "played":
-        first = rng.randrange(0, rules.hand_points // rules.counter_step + 1) * rules.counter_step
-        counters = (first, rules.hand_points - first)
-    return Hand(rng.randrange(2), bid, meld, counters, kind, rng.randrange(2) if kind == "renege" else None)
 
 
 @st.composite

@@ -17,7 +17,7 @@ from scorepad.errors import GameOver
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game
 from scorepad.store import HandEntry
-from tests.test_records_and_transfer import random_hand
+from tests.store.helpers import random_hand
 
 AT = "2026-11-01T19:00:00+00:00"
 NAMES = ["Ann", "ann", "Bob", "Cat", "Dan", "Émile", "Zoë"]  # "ann" is Ann: names match without regard to case

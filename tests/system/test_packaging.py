@@ -3,9 +3,12 @@
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import pytest
+
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_wheel_carries_templates_and_static_and_serves_a_page(tmp_path):

@@ -1,16 +1,11 @@
 """Backups and restores: refusals that change nothing, names that never collide, caches that move on, an older
-backup brought up to date, and ten restores while four phones keep recording on the real server."""
+backup brought up to date. (Restores while phones record on the real server: tests/system.)"""
 
 import hashlib
 import json
-import os
 import re
 import sqlite3
-import statistics
-import subprocess
-import sys
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,19 +15,10 @@ from scorepad import backups, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.store import HandEntry
-from tests.test_resilience import ROOT, Phone, keep_recording, server
+from tests.helpers import safety_copies
 
 DD = replace(PRESETS["double-deck"], target=100_000)  # games that never end, however many hands
 MADE_50 = Hand(0, 50, (0, 0), (50, 0))
-
-
-@pytest.fixture
-def app(tmp_path):
-    from scorepad import create_app
-
-    (tmp_path / "live").mkdir()
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "live" / "scorepad.db"),
-                       "BACKUP_DIR": str(tmp_path / "backups")})
 
 
 @pytest.fixture
@@ -69,10 +55,6 @@ def contents(path: Path) -> list[str]:
 def teams(path: Path) -> list[str]:
     with sqlite3.connect(path) as db:
         return [r[0] for r in db.execute("SELECT team_0 FROM games ORDER BY id")]
-
-
-def safety_copies(live: Path) -> list[Path]:
-    return sorted(live.parent.glob("before-restore-*.db"))
 
 
 def fingerprint(path: Path) -> tuple:
@@ -380,52 +362,3 @@ def test_an_older_scorepad_backup_is_brought_up_to_date_on_a_copy_and_restored(a
         assert db.execute("SELECT player_id FROM game_seats").fetchall() == [(1,)]
     page = app.test_client().get("/games/1")
     assert page.status_code == 200 and "Old" in page.get_data(as_text=True)
-
-
-# --- restore while the phones record -------------------------------------------------------------------------------
-
-def test_ten_restores_while_four_phones_record_lose_no_acknowledged_hand(tmp_path):
-    """The real server, four phones recording as fast as they can, and ten restores from the command line
-    meanwhile: every hand a phone was told is saved is in the live database or in a safety copy."""
-    live = tmp_path / "live" / "scorepad.db"
-    live.parent.mkdir()
-    saved = tmp_path / "saved.db"
-    env = {**os.environ, "SCOREPAD_DATABASE": str(live)}
-    env.pop("SCOREPAD_PASSCODE", None)
-    answered: list[str] = []
-    holds: list[float] = []
-    with server(live) as (base, _):
-        phones = [Phone(base) for _ in range(4)]
-        games = [phone.new_game() for phone in phones]
-        assert len(set(games)) == 4
-        backups.backup(str(live), str(saved))
-        stop = threading.Event()
-        writers = [threading.Thread(target=keep_recording, args=(phone, game_id, stop, answered))
-                   for phone, game_id in zip(phones, games, strict=True)]
-        started = time.monotonic()
-        for writer in writers:
-            writer.start()
-        try:
-            for _ in range(10):
-                time.sleep(0.3)  # let the phones record a few hands on the restored database
-                done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorepad", "restore", "--yes",
-                                       str(saved)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
-                assert done.returncode == 0, done.stderr
-                holds.append(float(re.search(r"waited ([\d.]+) s", done.stdout)[1]))
-            time.sleep(0.3)
-        finally:
-            stop.set()
-            for writer in writers:
-                writer.join(timeout=15)
-        seconds = time.monotonic() - started
-        copies = safety_copies(live)
-        tokens = set()
-        for path in [live, *copies]:
-            with sqlite3.connect(path) as db:
-                assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-                tokens |= {row[0] for row in db.execute("SELECT token FROM hands")}
-    print(f"\n{len(answered)} hands acknowledged in {seconds:.1f} s by 4 phones, {len(holds)} restores; "
-          f"lock held median {statistics.median(holds) * 1000:.0f} ms, max {max(holds) * 1000:.0f} ms")
-    assert len(copies) == 10
-    assert set(answered) <= tokens, f"{len(set(answered) - tokens)} acknowledged hands are nowhere"
-    assert len(answered) > 40  # the phones really did record while the restores ran

@@ -1,0 +1,64 @@
+"""The test suite's own shape: every test module in a layer, helpers shared through helpers modules (a test module
+importing another runs that module's fixtures and breaks when it moves), and the layers the quick loop leaves
+out (`make test-fast`) marked so that `-m` can leave them out."""
+
+import ast
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent.parent
+LAYERS = {"core", "store", "services", "web", "browser", "system"}
+MARKER_OF = {"browser": "browser", "system": "slow"}  # the layers `make test-fast` leaves out, by marker
+
+
+def suite_modules() -> list[Path]:
+    return sorted(TESTS.rglob("test_*.py"))
+
+
+def python_files() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("*.py") if "fixtures" not in p.relative_to(TESTS).parts)
+
+
+def imported(path: Path) -> set[str]:
+    """Every dotted name `path` imports, relative imports resolved, `from a import b` counted as `a` and `a.b`."""
+    package = path.parent.relative_to(TESTS.parent).parts
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names |= {module} | {f"{module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def is_test_module(name: str) -> bool:
+    parts = name.split(".")
+    return parts[0] == "tests" and any(p.startswith("test_") or p == "conftest" for p in parts[1:])
+
+
+def marks(path: Path) -> set[str]:
+    """The markers a module puts on all its tests (`pytestmark = pytest.mark.x`, or a list of them)."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
+            return {n.attr for n in ast.walk(node.value)
+                    if isinstance(n, ast.Attribute) and getattr(n.value, "attr", None) == "mark"}
+    return set()
+
+
+def test_no_module_of_the_suite_imports_a_test_module_or_a_conftest():
+    found = {str(path.relative_to(TESTS.parent)): sorted(filter(is_test_module, imported(path)))
+             for path in python_files()}
+    assert {path: names for path, names in found.items() if names} == {}
+
+
+def test_every_test_module_lives_in_a_layer():
+    outside = [str(p.relative_to(TESTS)) for p in suite_modules() if p.relative_to(TESTS).parts[0] not in LAYERS]
+    assert outside == []
+
+
+def test_every_module_of_the_browser_and_system_layers_carries_the_marker_the_quick_loop_leaves_out():
+    for layer, marker in MARKER_OF.items():
+        modules = [p for p in suite_modules() if p.relative_to(TESTS).parts[0] == layer]
+        assert modules, f"tests/{layer} holds no test module"
+        assert [p.name for p in modules if marker not in marks(p)] == [], f"in tests/{layer}, not marked {marker}"

@@ -1,0 +1,54 @@
+"""What a phone does through the Flask test client, for the web tests to share."""
+
+from __future__ import annotations
+
+import re
+
+from scorepad import store
+from tests.helpers import parse
+
+
+def csrf(client, url="/games/new") -> str:
+    return parse(client.get(url)).select_one("meta[name=csrf-token]")["content"]
+
+
+def new_game(client, **fields) -> int:
+    data = {"csrf_token": csrf(client), "preset": "double-deck", **fields}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(re.search(r"/games/(\d+)", response.headers["Location"])[1])
+
+
+def form_of(client, game_id) -> dict:
+    page = parse(client.get(f"/games/{game_id}"))
+    form = page.select_one("#hand-form")
+    return {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
+
+
+def record(client, game_id, **fields):
+    data = {**form_of(client, game_id), "kind": "played", **{k: str(v) for k, v in fields.items()}}
+    return client.post(f"/games/{game_id}/hands", data=data)
+
+
+def hands_stored(app, game_id) -> int:
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return len(store.live_hands(db, game_id))
+    finally:
+        db.close()
+
+
+def totals(page) -> tuple[int, int]:
+    """The two big numbers, read as a player reads them (a negative total has a true minus sign)."""
+    return tuple(int(page.select_one(f"#total-{t}").get_text().replace("−", "-")) for t in (0, 1))
+
+
+def every_table(path: str) -> dict:
+    """Every row of every table: a refusal must leave all of it as it was."""
+    db = store.connect(path)
+    try:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                          "AND name NOT LIKE 'sqlite_%'")]
+        return {name: sorted(map(repr, db.execute(f"SELECT * FROM [{name}]").fetchall())) for name in names}
+    finally:
+        db.close()
