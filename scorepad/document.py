@@ -408,15 +408,19 @@ def _rules(data) -> Rules:
             values[name] = data[name]
         values["bid_steps"] = [_pair(step, "bid_steps", -MAX_RULE_NUMBER, MAX_RULE_NUMBER)
                                for step in _list(data["bid_steps"], "bid_steps", MAX_BID_STEPS)]
-        rules = Rules.from_dict(values)
+        _table_fits_deck(values)  # the core refuses it too, in the new-game form's words: the file's come first
+        return Rules.from_dict(values)
     except InvalidRules as exc:
         raise _Wrong(f"rules that make no sense: {exc}") from None
     except _Wrong as wrong:
         raise _Wrong(f"rules that make no sense: {wrong}") from None
-    if DECK_OF_MELD_TABLE.get(rules.meld_table) != rules.deck:
-        raise _Wrong(f"rules that make no sense: meld_table {_show(rules.meld_table)} is for a "
-                     f"{DECK_OF_MELD_TABLE.get(rules.meld_table)} deck, but deck is {_show(rules.deck)}.")
-    return rules
+
+
+def _table_fits_deck(values: dict) -> None:
+    deck = DECK_OF_MELD_TABLE.get(values["meld_table"])
+    if deck is not None and values["deck"] in DECK_OF_MELD_TABLE.values() and deck != values["deck"]:
+        raise _Wrong(f"meld_table {_show(values['meld_table'])} is for a {deck} deck, but deck is "
+                     f"{_show(values['deck'])}.")
 
 
 def _teams(value) -> tuple[str, str]:

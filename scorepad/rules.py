@@ -38,7 +38,10 @@ NO_MARRIAGE = {
     "no_meld": "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
 }
 MELD_TABLES = ("002", "tournament", "000", "004", "004-plain")
+SINGLE_DECK_TABLES = ("004", "004-plain")  # the tables with 9s: every other table is for the double deck
 DECKS = {"double": 80, "single": 48}
+# What can happen in a hand, in the order a form offers it; `allowed_kinds` says which a rule set has.
+KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal")
 # A hand's counter points when each counter scores one (last trick included): the deck at its own scale, ×1.
 NATURAL_POINTS = {"double": 50, "single": 25}
 MOST_SCALE = 10  # the ×10 scorings (Bicycle, single deck) are the largest any rule book uses
@@ -139,6 +142,16 @@ class Rules:
         return rules
 
 
+def allowed_kinds(rules: Rules) -> tuple[str, ...]:
+    """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals."""
+    return tuple(kind for kind in KINDS if kind != "redeal" or rules.all_pass == "redeal")
+
+
+def can_be_stuck(rules: Rules) -> bool:
+    """Whether the dealer can be stuck with the minimum bid (when everyone passes and nobody redeals)."""
+    return rules.all_pass == "dealer_stuck"
+
+
 def limits(rules: Rules) -> dict[str, tuple[int, int]]:
     """(lowest, highest) for each whole-number option, under `rules`' deck and hand points. An option that may be
     None (no losing floor, no fixed number of hands, no automatic throw-in) is held to its range when it is set."""
@@ -201,6 +214,10 @@ def _problems(rules: Rules, ranged: bool = True):
     if _within(rules.counter_step, 1, rules.hand_points) and rules.hand_points % rules.counter_step:
         yield "counter_step", _counter_step_problem(rules.hand_points)
     yield from _bid_step_problems(rules)
+    # A kept game is let be: the table only guides the meld calculator, and the game must still open.
+    if ranged and rules.meld_table in MELD_TABLES and (rules.meld_table in SINGLE_DECK_TABLES) != (
+            rules.deck == "single"):
+        yield "meld_table", "That meld table is for the other deck: single-deck tables go with single deck."
 
 
 def _counter_step_problem(points: int) -> str:

@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import GameOver, InvalidHand
-from .rules import Rules
+from .rules import KINDS, Rules, allowed_kinds, can_be_stuck
+from .seats import team_of
 from .words import BIDDERS, KIND_WORDS, OPPONENTS, TEAM_NAMES, number, possessive, signed
-
-KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal")
 
 
 @dataclass(frozen=True)
@@ -66,27 +65,32 @@ class GameState:
 
 # --- validation -------------------------------------------------------------------------------------------
 
-def validate_hand(rules: Rules, hand: Hand) -> dict[str, str]:
+def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
+                  bidder_seat: int | None = None) -> dict[str, str]:
     """Every mistake in `hand` under `rules`, as field -> message; {} when the hand can be scored.
 
     Fields: kind, bidder, bid, forced, meld_0, meld_1, counters_0, counters_1, counters (their sum),
     renege_team. Each message says what is wrong and what is allowed.
+
+    `dealer` is the seat that dealt the hand and `bidder_seat` the seat that won the bid, where they are known:
+    a bid forced on anyone but the dealer (on the dealer's team, when only teams are kept) is refused.
     """
     errors: dict[str, str] = {}
     if hand.kind not in KINDS:
         errors["kind"] = "Choose what happened: played, throw-in, no marriage, renege or redeal."
         return errors
+    if hand.kind not in allowed_kinds(rules):  # a redeal is the only kind a rule set can be without
+        errors["kind"] = ("These rules have no redeal: when everyone passes, the dealer is stuck with "
+                          f"the minimum bid of {number(rules.min_bid)}.")
+        return errors
     if hand.kind == "redeal":
-        if rules.all_pass != "redeal":
-            errors["kind"] = ("These rules have no redeal: when everyone passes, the dealer is stuck with "
-                              f"the minimum bid of {number(rules.min_bid)}.")
         return errors  # nothing else is entered for a redeal
     if not _is_team(hand.bidder):
         errors["bidder"] = "Choose the team that won the bid."
     bid_error = _bid_error(rules, hand.bid)
     if bid_error:
         errors["bid"] = bid_error
-    forced_error = _forced_error(rules, hand)
+    forced_error = _forced_error(rules, hand) or _stuck_error(hand, dealer, bidder_seat)
     if forced_error:
         errors["forced"] = forced_error
     errors.update(_meld_errors(rules, hand.meld))
@@ -128,11 +132,19 @@ def _forced_error(rules: Rules, hand: Hand) -> str | None:
         return "Say whether the bid was forced on the dealer (yes or no)."
     if not hand.forced:
         return None
-    if rules.all_pass == "redeal":
+    if not can_be_stuck(rules):
         return "Under these rules nobody is stuck: when everyone passes, the hand is redealt."
     if _is_int(hand.bid) and hand.bid != rules.min_bid:
         return f"A bid forced on the dealer is the minimum, {number(rules.min_bid)}."
     return None
+
+
+def _stuck_error(hand: Hand, dealer: int | None, bidder_seat: int | None) -> str | None:
+    """A bid forced on someone who did not deal. Judged by seat when the bidder's seat is known, else by team."""
+    if hand.forced is not True or dealer is None or not _is_team(hand.bidder):
+        return None
+    stuck = bidder_seat == dealer if bidder_seat is not None else hand.bidder == team_of(dealer)
+    return None if stuck else "Only the dealer can be stuck with the bid when everyone passes."
 
 
 def _pair(value: object) -> tuple | None:
@@ -224,9 +236,11 @@ def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
     return None
 
 
-def score_hand(rules: Rules, hand: Hand) -> HandResult:
-    """Score one hand. Raises InvalidHand (with the field messages) when `validate_hand` refuses it."""
-    errors = validate_hand(rules, hand)
+def score_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
+               bidder_seat: int | None = None) -> HandResult:
+    """Score one hand. Raises InvalidHand (with the field messages) when `validate_hand` refuses it (given the
+    dealer's and the bidder's seats, where known)."""
+    errors = validate_hand(rules, hand, dealer=dealer, bidder_seat=bidder_seat)
     if errors:
         raise InvalidHand(errors)
     return _score(rules, hand)
@@ -439,13 +453,14 @@ def _renege(rules: Rules, hand: Hand) -> HandResult:
 
 # --- the game -----------------------------------------------------------------------------------------------
 
-def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES) -> GameState:
+def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES, *, checked: bool = False) -> GameState:
     """Fold the hands in order into totals and a winner: the first team to the target (the bidders, when both
     reach it on one hand), the other team when one falls to the losing floor, or the leader after a fixed number
     of hands (redeals not counted).
 
     Raises InvalidHand (with the hand's number) for a hand that does not validate, and GameOver for a hand
-    that comes after the game was won.
+    that comes after the game was won. `checked`: every hand has passed `validate_hand` under these rules
+    already (each on its way in), so the fold only scores them.
     """
     totals = (0, 0)
     results: list[HandResult] = []
@@ -456,7 +471,7 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES) -> GameS
         if winner is not None:
             raise GameOver(f"The game was won by {names[winner]} on hand {decided_on}; "
                            f"hand {hand_number} cannot be added. Edit or delete an earlier hand to reopen it.")
-        errors = validate_hand(rules, hand)
+        errors = {} if checked else validate_hand(rules, hand)
         if errors:
             raise InvalidHand(errors, hand_number=hand_number)
         result = _score(rules, hand)

@@ -172,20 +172,24 @@ def refresh_results(db, game_id: int) -> None:
             db.execute(statement.format(where="g.id = ?").rstrip(";"), [game_id])
 
 
-def rescore(db, game: GameRecord, hands: list[StoredHand], summaries: bool = True,
-            finished_at: str | None = None):
+def rescore(db, game: GameRecord, hands: list[StoredHand], finished_at: str | None = None):
     """Fold the live hands again and keep what the fold says beside them: each hand's points and outcome,
     the game's totals and winner (finished at `finished_at`, or now). Inside the caller's transaction; returns
     the GameState."""
     state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
+    keep_state(db, game.id, hands, state, finished_at)
+    return state
+
+
+def keep_state(db, game_id: int, hands: list[StoredHand], state, finished_at: str | None = None) -> None:
+    """Inside the caller's write lock: keep what a fold of `hands` (the game's live hands, in order) says beside
+    them: each hand's points and outcome, the game's totals, winner and figures. `rescore` with the fold done by
+    the caller, so that a change folds its game once."""
     for stored, result in zip(hands, state.results, strict=True):
         kept = (result.points[0], result.points[1], outcome(result))
         if stored.kept != kept:  # most hands score as before: only what changed is written
             db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?", [*kept, stored.id])
-    save_summary(db, game.id, state.totals, len(hands), state.winner, finished_at)
-    if summaries:
-        refresh_results(db, game.id)
-    return state
+    save_results(db, game_id, state.totals, len(hands), state.winner, finished_at)
 
 
 def save_results(db, game_id: int, totals: tuple[int, int], hands_count: int, winner: int | None,

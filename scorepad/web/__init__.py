@@ -1,1 +1,2 @@
-"""The web shell: parses forms, calls the core, stores and renders. No scoring rule lives here."""
+"""The web shell: parses requests, calls one use case of `scorepad.services` (or reads the store) and renders.
+No scoring rule, no SQL and no transaction lives here."""

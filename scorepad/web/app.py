@@ -13,9 +13,12 @@ from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from .. import words
+from ..errors import ScorepadError
+from ..rules import can_be_stuck
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
 from .faults import refused
+from .forms import kind_choices
 from .guards import init_guards
 from .rules_commands import rules_command
 
@@ -75,6 +78,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
+    app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck)  # the hand form asks the core
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive
@@ -84,6 +88,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(CSRFError, _csrf_failed)
     app.register_error_handler(500, _server_error)
     app.register_error_handler(sqlite3.OperationalError, _database_fault)
+    app.register_error_handler(ScorepadError, _refused)
     return app
 
 
@@ -175,6 +180,14 @@ def _server_error(error):
     return render_template("error.html", title="Something went wrong",
                            message="Scorepad could not finish that. Nothing was half-saved: "
                                    "every change is all or nothing."), 500
+
+
+def _refused(error: ScorepadError):
+    """A refusal no view answers itself (a game, hand or player that is not there): its words, and the status
+    it hints."""
+    if error.status_hint == 404:
+        return _not_found(error)
+    return render_template("error.html", title="Not saved", message=str(error)), error.status_hint
 
 
 def _database_fault(error):

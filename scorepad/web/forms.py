@@ -1,7 +1,8 @@
 """Forms: what was typed, kept as typed for re-rendering, turned into the core's values.
 
 Only the shape of the input is judged here (a number, a team, a seat); every rule is the core's, so each
-message a player sees about a hand comes from `validate_hand`.
+message a player sees about a hand comes from `validate_hand` (through `services`), bar the few about a field
+the form could not read at all.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from wtforms import HiddenField
 
 from ..errors import InvalidRules
 from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, PRESETS, Rules, limits
-from ..scoring import KINDS, Hand, validate_hand
-from ..seats import dealer_for, team_of
+from ..rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, limits
+from ..scoring import Hand
+from ..seats import team_of
 from ..store import HandEntry
-from ..words import MELD_TABLE_TITLES
+from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
 
 ECHO = 80  # what was typed, shown back beside a refusal: enough to see the slip, never a 10 MB page
 
@@ -40,55 +41,59 @@ def _typed(text: str | None, blank=None):
 
 
 @dataclass
-class Parsed:
-    values: dict[str, str]  # as typed
-    errors: dict[str, str] = field(default_factory=dict)
-    entry: HandEntry | None = None
+class HandForm:
+    """A hand form read: what was typed (kept for re-rendering), the hand as the core's values (which may hold
+    wrong ones, for the core to name), and the fields the form could not read at all, with their messages."""
+
+    values: dict[str, str]
+    entry: HandEntry
+    unreadable: dict[str, str] = field(default_factory=dict)
+    typed_counters: tuple[int, int] | None = None  # both teams' counters, when both were typed as numbers
 
 
 HAND_FIELDS = ("kind", "bidder", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1",
                "renege_team", "forced")
+SUITS = ("S", "H", "D", "C")
 
 
-def parse_hand(form, rules: Rules, first_dealer: int, hands_before: int, has_players: bool) -> Parsed:
+def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
+    """The hand a form sends, judged only as typing: whether the hand is right is `services`' question."""
     values = {name: str(form.get(name, ""))[:200] for name in HAND_FIELDS}
-    parsed = Parsed(values)
-    errors = parsed.errors
     kind = values["kind"] or "played"
-    if kind not in KINDS:
-        errors["kind"] = "Choose what happened: played, throw-in, no marriage, renege or redeal."
-        return parsed
-    if kind == "redeal":
-        hand = Hand(0, 0, (0, 0), kind="redeal")
-        errors.update(validate_hand(rules, hand))
-        parsed.entry = None if errors else HandEntry(hand)
-        return parsed
-
+    if kind == "redeal":  # nothing else is entered for a redeal: the rest of the form is ignored
+        return HandForm(values, HandEntry(Hand(0, 0, (0, 0), kind="redeal")))
+    unreadable = {}
     bidder, bidder_seat = bidder_of(values["bidder"])
     if bidder is None:
-        errors["bidder"] = "Tap the player who won the bid." if has_players else "Tap the team that won the bid."
+        unreadable["bidder"] = "Tap the player who won the bid." if has_players else "Tap the team that won the bid."
     trump = values["trump"].upper() or None
-    if trump not in (None, "S", "H", "D", "C"):
-        errors["trump"] = "Trump is one of the four suits, or left blank."
+    if trump not in (None, *SUITS):
+        unreadable["trump"] = "Trump is one of the four suits, or left blank."
         trump = None
-    forced = values["forced"] in ("1", "on", "yes", "true")
     meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in (0, 1))
     counters = _counters(values, rules) if kind == "played" else None
     renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
-    hand = Hand(bidder if bidder is not None else 0, _typed(values["bid"]), meld, counters, kind, renege_team,
-                forced)
-    core_errors = validate_hand(rules, hand)
-    if bidder is None:
-        core_errors.pop("bidder", None)
-    errors.update(core_errors)
-    if forced and "forced" not in errors and bidder is not None:
-        dealer = dealer_for(first_dealer, hands_before)
-        stuck = bidder_seat == dealer if bidder_seat is not None else bidder == team_of(dealer)
-        if not stuck:
-            errors["forced"] = "Only the dealer can be stuck with the bid when everyone passes."
-    if not errors:
-        parsed.entry = HandEntry(hand, trump, bidder_seat)
-    return parsed
+    forced = values["forced"] in ("1", "on", "yes", "true")
+    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced)
+    return HandForm(values, HandEntry(hand, trump, bidder_seat), unreadable, _typed_counters(values))
+
+
+def _typed_counters(values: dict) -> tuple[int, int] | None:
+    both = tuple(try_whole_number(values[f"counters_{t}"], low=0) for t in (0, 1))
+    return None if None in both else both
+
+
+def edits_seen(form) -> tuple[int | None, bool]:
+    """(How many edits the hand had when its edit form was opened, or None when the form does not say; whether
+    what it says is garbled)."""
+    text = form.get("edits_seen")
+    seen = try_whole_number(text, low=0)
+    return seen, text is not None and seen is None
+
+
+def kind_choices(rules: Rules) -> list[tuple[str, str]]:
+    """(value, label) for each kind of hand the rules allow, in the order the form offers them."""
+    return [(kind, capitalized(KIND_WORDS[kind])) for kind in allowed_kinds(rules)]
 
 
 def bidder_of(text: str) -> tuple[int | None, int | None]:
@@ -156,7 +161,6 @@ HOUSE_RULES = [
     ("counter_step", "Counters are counted in steps of", "number"),
     ("meld_table", "Meld table", MELD_TABLE_TITLES),
 ]
-HOUSE_NUMBER_FIELDS = {name for name, _, kind in HOUSE_RULES if kind == "number"}
 NAME_FIELDS = ("team_0", "team_1", "player_0", "player_1", "player_2", "player_3")
 
 
@@ -217,6 +221,14 @@ def _names(form, errors: dict[str, str]) -> dict[str, str]:
     return names
 
 
+def parse_player_name(text: str) -> tuple[str, str | None]:
+    """(A player's name as it will be kept, what is wrong with it or None)."""
+    name = clean_name(text)
+    if not name:
+        return name, "A player needs a name."
+    return name, name_problem(name, "A player's name")
+
+
 def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict[str, str]]:
     changes, errors = {}, {}
     ranges = limits(base)  # the form changes no option that a range is measured by (the deck, its points)
@@ -247,8 +259,6 @@ def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict
             errors[name] = f"{label}: choose one of the options."
     if changes.get("floor") == "minus_target":
         changes["floor"] = -changes.get("target", base.target)
-    if "meld_table" in changes and (changes["meld_table"] in ("004", "004-plain")) != (base.deck == "single"):
-        errors["meld_table"] = "That meld table is for the other deck: single-deck tables go with single deck."
     if errors:
         return None, errors
     try:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from .. import store
-from ..inputs import clean_name, name_problem, record_id
+from .. import services, store
+from ..inputs import record_id
+from ..services import Declined
 from .database import get_db
-from .forms import ECHO, CsrfForm
+from .forms import ECHO, CsrfForm, parse_player_name
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -65,43 +66,23 @@ def show(player_id: int):
 
 @bp.post("/<int:player_id>/rename")
 def rename(player_id: int):
-    db = get_db()
-    me = _player_or_404(player_id)
     typed = request.form.get("name", "")
-    name = clean_name(typed)
-    error = _rename_problem(db, player_id, name)
-    if error:
-        return _player_page(player_id, {"name": error}, {"name": typed[:ECHO]}, 422)
-    store.rename_player(db, player_id, name)
-    flash(f"{me['name']} is now {name}. No score changed.")
-    return redirect(url_for("players.show", player_id=player_id), 303)
-
-
-def _rename_problem(db, player_id: int, name: str) -> str | None:
-    if not name:
-        return "A player needs a name."
-    problem = name_problem(name, "A player's name")
+    name, problem = parse_player_name(typed)
     if problem:
-        return problem
-    same = next((p for p in store.player_choices(db) if p["name"].casefold() == name.casefold()
-                 and p["id"] != player_id), None)
-    if same:
-        return f"{same['name']} is another player already. To say they are the same person, merge them."
-    return None
+        return _player_page(player_id, {"name": problem}, {"name": typed[:ECHO]}, 422)
+    try:
+        renamed = services.rename_player(get_db(), player_id, name)
+    except Declined as refusal:
+        return _player_page(player_id, refusal.errors, {"name": typed[:ECHO]}, refusal.status_hint)
+    flash(f"{renamed.old} is now {renamed.new}. No score changed.")
+    return redirect(url_for("players.show", player_id=player_id), 303)
 
 
 @bp.post("/<int:player_id>/merge")
 def merge(player_id: int):
-    db = get_db()
-    me = _player_or_404(player_id)
-    into = record_id(request.form.get("into"))
-    target = store.player(db, into) if into is not None else None
-    if target is None or target["id"] == player_id:
-        return _player_page(player_id, {"into": "Choose the other name of the same person."}, status=422)
     try:
-        store.merge_players(db, player_id, target["id"])
-    except store.MergeRefused as refused:
-        return _player_page(player_id, {"into": f"{me['name']} and {target['name']} cannot be merged: {refused}"},
-                            status=409)
-    flash(f"{me['name']} and {target['name']} are one player now. No score changed.")
-    return redirect(url_for("players.show", player_id=target["id"]), 303)
+        merged = services.merge_players(get_db(), player_id, record_id(request.form.get("into")))
+    except Declined as refusal:
+        return _player_page(player_id, refusal.errors, status=refusal.status_hint)
+    flash(f"{merged.source} and {merged.target} are one player now. No score changed.")
+    return redirect(url_for("players.show", player_id=merged.target_id), 303)

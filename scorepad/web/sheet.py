@@ -58,10 +58,6 @@ class Sheet:
     def seat(self, seat: int) -> str:
         return seat_label(seat, self.game.players)
 
-    def seat_with_team(self, seat: int) -> str:
-        name = self.seat(seat)
-        return f"{name} ({self.game.teams[team_of(seat)]})"
-
     @property
     def finished(self) -> bool:
         return self.state.winner is not None

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorepad.errors import InvalidRules
-from scorepad.rules import PRESETS, Rules, describe, limits
+from scorepad.rules import PRESETS, Rules, allowed_kinds, can_be_stuck, describe, limits
 
 # The §1 table, column by column (field: (double-deck, shg, bicycle, gamerules, single-deck)).
 ORDER = ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]
@@ -38,11 +38,33 @@ TABLE = {
     "meld_table": ("002", "tournament", "000", "tournament", "004"),
     "card_bonus": (20, 20, 200, 20, 100),  # renege and throw-in award: 2/5 of the hand's counters
 }
+# What each preset lets a hand be, and whether its dealer can be stuck (the hand form shows just these).
+HANDS = {
+    "allowed_kinds": tuple(("played", "throw_in", "no_marriage", "renege") + (("redeal",) if redeal else ())
+                           for redeal in (False, False, True, False, False)),
+    "can_be_stuck": (True, True, False, True, True),
+}
 
 
 @pytest.mark.parametrize("option", TABLE)
 def test_every_preset_holds_the_rules_md_table(option):
     assert tuple(getattr(PRESETS[name], option) for name in ORDER) == TABLE[option]
+
+
+@pytest.mark.parametrize("question", HANDS)
+def test_every_preset_says_which_hands_it_has(question):
+    ask = {"allowed_kinds": allowed_kinds, "can_be_stuck": can_be_stuck}[question]
+    assert tuple(ask(PRESETS[name]) for name in ORDER) == HANDS[question]
+
+
+@pytest.mark.parametrize(("all_pass", "kinds", "stuck"), [
+    ("redeal", ("played", "throw_in", "no_marriage", "renege", "redeal"), False),
+    ("dealer_stuck", ("played", "throw_in", "no_marriage", "renege"), True),
+])
+def test_a_house_rule_for_all_pass_decides_redeal_or_stuck_dealer(all_pass, kinds, stuck):
+    for rules in PRESETS.values():
+        variant = replace(rules, all_pass=all_pass)
+        assert (allowed_kinds(variant), can_be_stuck(variant)) == (kinds, stuck)
 
 
 def test_the_default_preset_is_first():
@@ -69,6 +91,37 @@ def test_a_variant_that_makes_no_sense_is_refused(change, problem):
     with pytest.raises(InvalidRules) as caught:
         replace(PRESETS["double-deck"], **change)
     assert problem in caught.value.problems
+
+
+TABLE_FOR_THE_OTHER_DECK = "That meld table is for the other deck: single-deck tables go with single deck."
+
+
+@pytest.mark.parametrize(("preset", "table", "fits"), [
+    ("double-deck", "004", False),
+    ("double-deck", "004-plain", False),
+    ("double-pack-bicycle", "004", False),
+    ("single-deck", "002", False),
+    ("single-deck", "tournament", False),
+    ("single-deck", "000", False),
+    ("double-deck", "000", True),
+    ("double-deck-gamerules", "002", True),
+    ("single-deck", "004-plain", True),
+])
+def test_the_meld_table_must_fit_the_deck(preset, table, fits):
+    if fits:
+        assert replace(PRESETS[preset], meld_table=table).meld_table == table
+        assert Rules.from_dict(PRESETS[preset].to_dict() | {"meld_table": table}).meld_table == table
+        return
+    with pytest.raises(InvalidRules) as caught:
+        replace(PRESETS[preset], meld_table=table)
+    assert caught.value.options == {"meld_table": TABLE_FOR_THE_OTHER_DECK}
+    with pytest.raises(InvalidRules, match="for the other deck"):  # an import's rules, too
+        Rules.from_dict(PRESETS[preset].to_dict() | {"meld_table": table})
+
+
+def test_a_kept_game_with_a_table_for_the_other_deck_still_opens():
+    snapshot = PRESETS["double-deck"].to_dict() | {"meld_table": "004"}
+    assert Rules.from_dict(snapshot, kept=True).meld_table == "004"
 
 
 # Every whole-number house rule has a range: a minimum bid of 999,999 or a game to a trillion is a slip.

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent.parent
-LAYERS = {"core", "store", "web", "browser", "system"}
+LAYERS = {"core", "store", "services", "web", "browser", "system"}
 MARKER_OF = {"browser": "browser", "system": "slow"}  # the layers `make test-fast` leaves out, by marker
 
 

@@ -97,3 +97,34 @@ def test_accepted_hand_validates(rules, hand):
 def test_every_mistake_is_reported_at_once():
     errors = validate_hand(DD, Hand(5, 63, (-1, "x"), (20, 20), kind="played"))
     assert set(errors) == {"bidder", "bid", "meld_0", "meld_1", "counters"}
+
+
+# Only the dealer can be stuck: by seat when the bidder's seat is kept, by team when only teams are.
+# (dealer, bidder_seat, bidder team, refused?)
+STUCK = [
+    ("the dealer's own seat", 2, 2, 0, False),
+    ("the dealer's partner", 2, 0, 0, True),
+    ("an opponent of the dealer", 2, 1, 1, True),
+    ("the dealer's team, seats not kept", 3, None, 1, False),
+    ("the other team, seats not kept", 3, None, 0, True),
+    ("a dealer nobody knows", None, 1, 1, False),
+]
+
+
+@pytest.mark.parametrize(("dealer", "seat", "team", "refused"), [c[1:] for c in STUCK], ids=[c[0] for c in STUCK])
+def test_only_the_dealer_can_be_stuck_with_the_bid(dealer, seat, team, refused):
+    hand = Hand(team, 50, (20, 20), (25, 25), forced=True)
+    errors = validate_hand(DD, hand, dealer=dealer, bidder_seat=seat)
+    assert errors == ({"forced": "Only the dealer can be stuck with the bid when everyone passes."} if refused else {})
+    assert validate_hand(DD, replace(hand, forced=False), dealer=dealer, bidder_seat=seat) == {}
+
+
+def test_a_forced_bid_that_is_wrong_anyway_says_what_is_wrong_with_the_bid_first():
+    errors = validate_hand(DD, Hand(0, 55, (20, 20), (25, 25), forced=True), dealer=1, bidder_seat=0)
+    assert errors == {"forced": "A bid forced on the dealer is the minimum, 50."}
+
+
+def test_scoring_a_hand_judges_the_dealer_too():
+    with pytest.raises(InvalidHand) as caught:
+        score_hand(DD, Hand(0, 50, (20, 20), (25, 25), forced=True), dealer=1, bidder_seat=0)
+    assert set(caught.value.errors) == {"forced"}

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from scorepad import store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
+from scorepad.services.transfer import cell, sheets_csv
 from scorepad.store import HandEntry
-from scorepad.web.transfer_views import cell, sheets_csv
 from tests.web.helpers import new_game, record
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")

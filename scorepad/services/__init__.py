@@ -1,0 +1,39 @@
+"""The middle: each change a family makes (start a game, record, edit or delete a hand, rename a player, import
+a file...) is one function of plain values, one transaction, one validation, one fold. The web shell parses the
+request, calls one of these, and answers with what it returns or with the `status_hint` of what it raises."""
+
+from .errors import (
+    CannotMerge,
+    Conflict,
+    Declined,
+    EndsTooEarly,
+    FormIncomplete,
+    GameIsOver,
+    HandChangedElsewhere,
+    HandGone,
+    HandTaken,
+    NotFound,
+    Refused,
+    ServiceError,
+)
+from .games import (
+    Change,
+    Preview,
+    Rematch,
+    delete_hand,
+    describe_change,
+    edit_hand,
+    preview_hand,
+    record_hand,
+    rematch,
+    start_game,
+)
+from .players import Merged, Renamed, merge_players, rename_player
+from .transfer import import_games, sheets_csv
+
+__all__ = [
+    "CannotMerge", "Change", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
+    "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "Preview", "Refused", "Rematch",
+    "Renamed", "ServiceError", "delete_hand", "describe_change", "edit_hand", "import_games", "merge_players",
+    "preview_hand", "record_hand", "rematch", "rename_player", "sheets_csv", "start_game",
+]

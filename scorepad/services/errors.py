@@ -1,0 +1,86 @@
+"""What a use case refuses, and why, in the family's words. Each error carries the status the web layer answers
+with (`status_hint`), so no view decides it: 404 for something not there, 409 for a conflict with another
+phone's change or with the state of the game, 422 for a form refused as sent (with a message for each field)."""
+
+from __future__ import annotations
+
+from ..errors import ScorepadError
+
+
+class ServiceError(ScorepadError):
+    """A change refused; nothing was stored. `str()` is a sentence for the page (may be empty), `errors` maps a
+    field to its message."""
+
+    status_hint = 400
+
+    def __init__(self, message: str = "", errors: dict[str, str] | None = None):
+        self.errors = dict(errors or {})
+        super().__init__(message)
+
+
+class NotFound(ServiceError):
+    """The game, hand or player asked for is not there."""
+
+    status_hint = 404
+
+
+class Declined(ServiceError):
+    """The change was not made, for a reason the page shows beside the form as it was sent."""
+
+
+class Refused(Declined):
+    """What was sent cannot be taken: the fields that are wrong, each with what is allowed."""
+
+    status_hint = 422
+
+
+class FormIncomplete(Refused):
+    """A form that lacks what it was made with (its one-time token, the hand it was opened on)."""
+
+    def __init__(self):
+        super().__init__("This form is incomplete; check the hand and save it again.")
+
+
+class Conflict(Declined):
+    """The change no longer fits the game as it is now (another phone changed it, or the game is over)."""
+
+    status_hint = 409
+
+
+class HandTaken(Conflict):
+    """A new hand was offered as hand `expected`, but the sheet has `count` hands now."""
+
+    def __init__(self, count: int, expected: int):
+        self.count = count
+        if count + 1 > expected:
+            message = (f"Hand {expected} was just recorded on another phone: it is on the sheet below. If yours "
+                       f"is a different hand, save it again as hand {count + 1}.")
+        else:
+            message = (f"A hand was just deleted on another phone, so this one is now hand {count + 1}. Check the "
+                       f"sheet below, then save it again as hand {count + 1}.")
+        super().__init__(message)
+
+
+class GameIsOver(Conflict):
+    """A hand offered to a game that has a winner."""
+
+
+class HandGone(Conflict):
+    """The hand to change was deleted on another phone."""
+
+    def __init__(self):
+        super().__init__("The hand you were editing was just deleted on another phone: your change was NOT "
+                         "saved. The sheet below is as it is now.")
+
+
+class HandChangedElsewhere(Conflict):
+    """The hand to change was edited on another phone after this form was opened: a change nobody saw is never
+    written over."""
+
+
+class EndsTooEarly(Conflict):
+    """With this change the game would be won before the last hands on its sheet."""
+
+
+class CannotMerge(Conflict):
+    """Two players who sat in one game are two people."""

@@ -1,0 +1,282 @@
+"""Games: every change to one is a function here. Each takes the database and the core's values (never a
+request), runs in one transaction holding the write lock, validates once, folds the game once, and returns what
+the page after it needs, or raises one of `errors` (a database that refuses raises `sqlite3.OperationalError`,
+and nothing is stored either way)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import store
+from ..errors import GameOver, InvalidHand
+from ..rules import Rules
+from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
+from ..seats import dealer_for, seat_label
+from ..store import GameRecord, HandEntry, StoredHand
+from .errors import (
+    EndsTooEarly,
+    FormIncomplete,
+    GameIsOver,
+    HandChangedElsewhere,
+    HandGone,
+    HandTaken,
+    NotFound,
+    Refused,
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a change did to a game, for the page after it."""
+
+    game_id: int
+    version: int | None = None  # the game's version this change made; None when nothing was written
+    number: int | None = None  # the hand's place on the sheet
+    summary: str = ""  # what an edit changed, in words
+    was_won: bool = False
+    winner: int | None = None
+    already: bool = False  # done before (a second tap, a retry, another phone): nothing was written
+
+    @property
+    def end_moved(self) -> bool:
+        """Whether the game is or was finished: its players' records move with it."""
+        return self.was_won or self.winner is not None
+
+
+@dataclass(frozen=True)
+class Rematch:
+    game_id: int
+    already: bool  # started before, on another phone or by a second tap
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a hand would score as typed so far: its result and the totals after it (None while too little is
+    typed to score it), and notes on the way, each ("ok" or "warn", sentence)."""
+
+    result: HandResult | None = None
+    totals: tuple[int, int] | None = None
+    notes: tuple[tuple[str, str], ...] = ()
+
+
+# --- starting -----------------------------------------------------------------------------------------------
+
+def start_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer: int) -> int:
+    """A new game under `rules`, with its teams and seats (names, or None); returns its id."""
+    with store.write_lock(db):
+        return store.create_game(db, rules, teams, players, first_dealer)
+
+
+def rematch(db, game_id: int) -> Rematch:
+    """The game again, same rules, teams and seats, the deal moved on. Two phones tapping Rematch together (or
+    one tapping twice) start one game."""
+    with store.write_lock(db):
+        game = _game(db, game_id)
+        existing = store.rematch_for(db, game.id)
+        if existing:
+            return Rematch(existing, already=True)
+        next_dealer = dealer_for(game.first_dealer, game.hands_count)
+        return Rematch(store.create_game(db, game.rules, game.teams, game.players, next_dealer, rematch_of=game.id),
+                       already=False)
+
+
+# --- the hands ----------------------------------------------------------------------------------------------
+
+def record_hand(db, game_id: int, entry: HandEntry, *, token: str, expected: int | None,
+                unreadable: dict[str, str] | None = None) -> Change:
+    """`entry` as hand number `expected`, stored once for its form's one-time `token` (a token already used
+    comes back `already`). Raises NotFound, GameIsOver, Refused (every wrong field: the core's, and the ones the
+    form could not read, `unreadable`), FormIncomplete (no token or number) and HandTaken (the sheet has
+    another number of hands than the form was opened on)."""
+    with store.write_lock(db):
+        game = _game(db, game_id)
+        if token and store.hand_by_token(db, token):
+            return Change(game_id, already=True)
+        if game.winner is not None:
+            raise GameIsOver("The game is over: it takes no more hands. Edit or delete a hand to reopen it, or "
+                             "start a rematch.")
+        _check(game, entry, game.hands_count, unreadable)
+        if not token or expected is None:
+            raise FormIncomplete()
+        if game.hands_count + 1 != expected:
+            raise HandTaken(game.hands_count, expected)
+        store.insert_hand(db, game_id, token, entry)
+        hands = store.live_hands(db, game_id)
+        try:
+            state = _fold(game, [h.hand for h in hands])
+        except GameOver:  # the summary said otherwise: the sheet decides
+            raise GameIsOver("The game is over: it takes no more hands.") from None
+        store.keep_state(db, game_id, hands, state)
+        return _changed(db, game, state, number=len(hands))
+
+
+def edit_hand(db, game_id: int, hand_id: int, entry: HandEntry, *, edits_seen: int | None = None,
+              incomplete: bool = False, unreadable: dict[str, str] | None = None) -> Change:
+    """Hand `hand_id` becomes `entry`, its change kept in its history; every later hand is scored again.
+    `edits_seen` is how many edits the hand had when the form was opened (None: the form did not say, so the
+    hand as it is now). A change to nothing, or a retry of one that was saved, comes back `already`.
+
+    Raises NotFound, HandGone (deleted on another phone), FormIncomplete (`incomplete`: the form's own count
+    was garbled), Refused (as `record_hand`), HandChangedElsewhere (edited on another phone since the form was
+    opened) and EndsTooEarly (the game would be won before its last hands)."""
+    with store.write_lock(db):
+        game = _game(db, game_id)
+        hands = store.live_hands(db, game_id)
+        place = _place(db, game_id, hands, hand_id)
+        stored = hands[place]
+        if incomplete:
+            raise FormIncomplete()
+        _check(game, entry, place, unreadable)
+        before = HandEntry(stored.hand, stored.trump, stored.bidder_seat)
+        summary = describe_change(before, entry, game)
+        if not summary:
+            return Change(game_id, number=place + 1, already=True)
+        if (stored.edits if edits_seen is None else edits_seen) != stored.edits:
+            raise HandChangedElsewhere(_changed_words(db, stored, place))
+        store.update_hand(db, hand_id, entry, summary, before, edits_seen=stored.edits)
+        try:
+            state = _fold(game, [entry.hand if i == place else h.hand for i, h in enumerate(hands)])
+        except GameOver:
+            raise EndsTooEarly("With this change the game would be won before the last hands on the sheet. Delete "
+                               "the hands after the winning one first, then make this change.") from None
+        store.keep_state(db, game_id, hands, state)
+        return _changed(db, game, state, number=place + 1, summary=summary)
+
+
+def delete_hand(db, game_id: int, hand_id: int) -> Change:
+    """Hand `hand_id` leaves the sheet (its history stays); every later hand is scored again. A hand already
+    deleted (on another phone, or by a second tap) comes back `already`. Raises NotFound and EndsTooEarly."""
+    with store.write_lock(db):
+        game = _game(db, game_id)
+        hands = store.live_hands(db, game_id)
+        try:
+            place = _place(db, game_id, hands, hand_id)
+        except HandGone:
+            return Change(game_id, already=True)
+        store.delete_hand(db, hand_id)
+        rest = hands[:place] + hands[place + 1:]
+        try:
+            state = _fold(game, [h.hand for h in rest])
+        except GameOver:
+            raise EndsTooEarly("Without this hand the game would be won before the last hands on the sheet. "
+                               "Delete the later hands first.") from None
+        store.keep_state(db, game_id, rest, state)
+        return _changed(db, game, state, number=place + 1)
+
+
+def preview_hand(game: GameRecord, entry: HandEntry, *, unreadable: dict[str, str] | None = None,
+                 typed_counters: tuple[int, int] | None = None) -> Preview | None:
+    """What `entry` would score as the game's next hand, against the game's kept totals (no fold, no database);
+    None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers."""
+    if game.winner is not None:
+        return None
+    notes = []
+    points = game.rules.hand_points
+    if typed_counters is not None and entry.hand.kind == "played":
+        total = sum(typed_counters)
+        notes.append(("ok" if total == points else "warn", f"Counters add up to {total} of {points}."))
+    result = None if unreadable else _scored(game, entry)
+    if result is None:
+        reason = _early_throw_in(game.rules, entry.hand)
+        if reason:
+            notes.append(("warn", reason + " No counters are needed."))
+        return Preview(notes=tuple(notes))
+    if result.automatic_throw_in:
+        notes.append(("warn", result.explanation[0] + " No counters are needed."))
+    totals = (game.totals[0] + result.points[0], game.totals[1] + result.points[1])
+    return Preview(result, totals, tuple(notes))
+
+
+# --- words for a change -------------------------------------------------------------------------------------
+
+def describe_change(before: HandEntry, after: HandEntry, game: GameRecord) -> str:
+    """'Bid 55 → 60; Counters 25 : 25 → 28 : 22' — what an edit changed, for the hand's history; "" for none."""
+    old, new = _facts(before, game), _facts(after, game)
+    return "; ".join(f"{label} {old[label][1]} → {new[label][1]}" for label in old if old[label][0] != new[label][0])
+
+
+def _facts(entry: HandEntry, game: GameRecord) -> dict[str, tuple]:
+    """Each thing an edit can change: label -> (the value compared, the value in words)."""
+    h, teams = entry.hand, game.teams
+    if entry.bidder_seat is not None:
+        bidder = (("seat", entry.bidder_seat), seat_label(entry.bidder_seat, game.players))
+    else:
+        bidder = (("team", h.bidder), teams[h.bidder])
+    meld, counters = h.meld, h.counters or (None, None)
+    return {
+        "Kind": (h.kind, h.kind.replace("_", " ")),
+        "Bidder": bidder,
+        "Bid": (h.bid, str(h.bid)),
+        "Trump": (entry.trump, entry.trump or "none"),
+        "Reneged": (h.renege_team, "—" if h.renege_team is None else teams[h.renege_team]),
+        "Dealer stuck": (h.forced, "yes" if h.forced else "no"),
+        "Meld": (meld, _pair_words(meld)),
+        "Counters": (counters, _pair_words(counters)),
+    }
+
+
+def _pair_words(pair) -> str:
+    return " : ".join("—" if value is None else str(value) for value in pair)
+
+
+# --- in common ----------------------------------------------------------------------------------------------
+
+def _game(db, game_id: int) -> GameRecord:
+    game = store.load_game(db, game_id)
+    if game is None:
+        raise NotFound("There is no such game.")
+    return game
+
+
+def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
+    """Where the hand is on the sheet (from 0). Raises HandGone for a hand of the game that was deleted, and
+    NotFound for any other."""
+    for place, stored in enumerate(hands):
+        if stored.id == hand_id:
+            return place
+    if any(deleted["id"] == hand_id for deleted in store.deleted_hands(db, game_id)):
+        raise HandGone()
+    raise NotFound("This game has no such hand.")
+
+
+def _check(game: GameRecord, entry: HandEntry, hands_before: int, unreadable: dict[str, str] | None) -> None:
+    """The one validation of a change: the core's word on the hand, dealt after `hands_before` hands, beside
+    what the form could not read."""
+    dealer = dealer_for(game.first_dealer, hands_before)
+    errors = validate_hand(game.rules, entry.hand, dealer=dealer, bidder_seat=entry.bidder_seat)
+    errors.update(unreadable or {})  # the form's own words for a field it could not read
+    if errors:
+        raise Refused(errors=errors)
+
+
+def _fold(game: GameRecord, hands: list[Hand]):
+    # every hand was validated on its way in (the new one by `_check` just now): the fold only scores
+    return play_game(game.rules, hands, names=game.teams, checked=True)
+
+
+def _changed(db, game: GameRecord, state, **what) -> Change:
+    return Change(game.id, store.game_version(db, game.id), was_won=game.winner is not None, winner=state.winner,
+                  **what)
+
+
+def _changed_words(db, stored: StoredHand, place: int) -> str:
+    history = store.edits_of_hand(db, stored.id)
+    latest = f" ({history[-1]['summary']})" if history else ""
+    return (f"Hand {place + 1} was just changed on another phone{latest}. This is the hand as it is now: your "
+            f"change was NOT saved. Make it again if it is still needed.")
+
+
+def _scored(game: GameRecord, entry: HandEntry) -> HandResult | None:
+    dealer = dealer_for(game.first_dealer, game.hands_count)
+    try:
+        return score_hand(game.rules, entry.hand, dealer=dealer, bidder_seat=entry.bidder_seat)
+    except InvalidHand:
+        return None
+
+
+def _early_throw_in(rules: Rules, hand: Hand) -> str | None:
+    """An automatic throw-in told from the bidder, the bid and the meld alone, before the rest is typed."""
+    whole = [value for value in (hand.bid, *hand.meld) if isinstance(value, int) and not isinstance(value, bool)]
+    if hand.bidder not in (0, 1) or len(whole) != 3 or min(hand.meld) < 0:
+        return None
+    return auto_throw_in_reason(rules, hand)

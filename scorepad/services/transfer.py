@@ -1,0 +1,82 @@
+"""Getting games out and back in: CSV score sheets for a spreadsheet, and an export file imported all or nothing
+(`scorepad.transfer` writes it, `scorepad.document` checks it)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from .. import store, transfer, words
+from ..errors import ImportRefused
+from ..scoring import play_game
+from ..seats import dealer_for, seat_label
+from ..store import GameRecord, StoredHand
+
+# A year of a family's evenings exports to a few megabytes; reading a file takes about six times its size in
+# memory, which a Raspberry Pi must spare.
+MAX_IMPORT_BYTES = 50 * 1024 * 1024  # years of family evenings (about 4,000 games); parsing it peaks near 330 MB
+TOO_LARGE = (f"That file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB, the most one import takes. "
+             "Nothing was imported.")
+
+
+def import_games(db, raw: bytes) -> list[int]:
+    """Every game of an export file (`raw`, read up to one byte past MAX_IMPORT_BYTES), all or nothing; returns
+    the new game ids. Raises ImportRefused (its `status_hint` 413 for a file too large, 409 for games already
+    here or written meanwhile, else 422), saying why in words for the person who chose the file."""
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise ImportRefused(TOO_LARGE, 413)
+    # the import takes the write lock itself, in short turns: thousands of games never keep a phone waiting
+    return transfer.import_document(db, transfer.parse_document(raw))
+
+
+# --- CSV ----------------------------------------------------------------------------------------------------
+
+CSV_COLUMNS = ["game", "started", "team_1", "team_2", "hand", "dealer", "bidder", "bid", "trump", "kind",
+               "result", "meld_1", "meld_2", "counters_1", "counters_2", "points_1", "points_2", "total_1",
+               "total_2"]
+
+
+def sheets_csv(db, game_ids: list[int] | None = None) -> str:
+    """Score sheets for a spreadsheet: one row a hand, in order, with the running totals. No text cell is read as
+    a formula (see `cell`); numbers stay numbers."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for game_id in game_ids or store.game_ids(db):
+        game = store.load_game(db, game_id)
+        writer.writerows(map(cell, row) for row in _rows(game, store.live_hands(db, game_id)))
+    return out.getvalue()
+
+
+def _rows(game: GameRecord, hands: list[StoredHand]):
+    state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
+    for number, (stored, result, running) in enumerate(zip(hands, state.results, state.running, strict=True), 1):
+        h = stored.hand
+        counters = h.counters or ("", "")
+        dealer = seat_label(dealer_for(game.first_dealer, number - 1), game.players)
+        yield [game.id, game.created_at, *game.teams, number, dealer, _bidder(game, stored),
+               h.bid if h.kind != "redeal" else "", stored.trump or "", h.kind,
+               words.outcome(result.made, h.kind, result.automatic_throw_in), *h.meld, *counters, *result.points,
+               *running]
+
+
+def _bidder(game: GameRecord, stored: StoredHand) -> str:
+    """Who bid, as the score sheet names them: the player's seat where it was kept, else the team."""
+    if stored.hand.kind == "redeal":
+        return "—"
+    if stored.bidder_seat is not None:
+        return seat_label(stored.bidder_seat, game.players)
+    return game.teams[stored.hand.bidder]
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A value as a spreadsheet should read it. Text that starts with = + - @, a tab or a carriage return
+    (even after blank space) is a formula to a spreadsheet: a name like =HYPERLINK(...) would run. Such text gets a
+    leading apostrophe, which spreadsheets take to mean "plain text" (OWASP's advice). Numbers are left as they
+    are: −50 points must stay a number."""
+    if isinstance(value, str) and (value.startswith(FORMULA_STARTS) or value.lstrip().startswith(FORMULA_STARTS)):
+        return "'" + value
+    return value

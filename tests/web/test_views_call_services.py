@@ -1,0 +1,64 @@
+"""The views parse, call one use case and answer: a hand's POST folds its game once and validates the hand
+once, the live preview folds nothing, and a refusal is answered with the status its error hints."""
+
+import pytest
+
+from scorepad import services
+from tests.helpers import parse
+from tests.services.helpers import counting_core_calls
+from tests.web.helpers import csrf, form_of, new_game, record
+
+HAND = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30",
+        "counters_1": "20"}
+
+
+@pytest.fixture
+def sheet(client):
+    """A game with four hands: (game id, the second hand's id)."""
+    game_id = new_game(client)
+    for _ in range(4):
+        assert record(client, game_id, **HAND).status_code == 303
+    hand_id = parse(client.get(f"/games/{game_id}")).select(".hands details")[-2]["id"].split("-")[1]
+    return game_id, hand_id
+
+
+REQUESTS = [  # (what, method, address, the form or query: read before counting, status, folds, validations)
+    ("recording a hand", "POST", "/games/{g}/hands", lambda c, g: {**form_of(c, g), **HAND}, 303, 1, 1),
+    ("editing a hand", "POST", "/games/{g}/hands/{h}/edit",
+     lambda c, g: {"csrf_token": csrf(c), **HAND, "bid": "55", "edits_seen": "0"}, 303, 1, 1),
+    ("deleting a hand", "POST", "/games/{g}/hands/{h}/delete", lambda c, g: {"csrf_token": csrf(c)}, 303, 1, 0),
+    ("the live preview", "GET", "/games/{g}/preview", lambda c, g: HAND, 200, 0, 1),
+]
+
+
+@pytest.mark.parametrize(("method", "address", "form", "status", "folds", "validations"), [r[1:] for r in REQUESTS],
+                         ids=[r[0] for r in REQUESTS])
+def test_a_request_folds_the_game_at_most_once_and_validates_the_hand_once(client, monkeypatch, sheet, method,
+                                                                          address, form, status, folds,
+                                                                          validations):
+    game_id, hand_id = sheet
+    sent = form(client, game_id)  # the page a form comes from is a request of its own
+    calls = counting_core_calls(monkeypatch)
+    url = address.format(g=game_id, h=hand_id)
+    if method == "POST":
+        response = client.post(url, data=sent)
+    else:
+        response = client.get(url, query_string=sent, headers={"HX-Request": "true"})
+    assert response.status_code == status
+    assert calls == {"play_game": folds, "validate_hand": validations}
+
+
+REFUSALS = [
+    ("a hand the core refuses", services.Refused, {"bid": "63"}),
+    ("a form without its hand number", services.FormIncomplete, {"expected": ""}),
+    ("a form opened before another phone recorded", services.HandTaken, {"expected": "1"}),
+]
+
+
+@pytest.mark.parametrize(("error", "changes"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
+def test_a_refused_hand_is_answered_with_the_status_its_error_hints(client, monkeypatch, sheet, error, changes):
+    game_id, _ = sheet
+    form = form_of(client, game_id)
+    monkeypatch.setattr(error, "status_hint", 418)  # whatever the service layer says, the view answers
+    response = client.post(f"/games/{game_id}/hands", data={**form, **HAND, **changes})
+    assert response.status_code == 418
