@@ -36,7 +36,7 @@ def assert_all_typed(page):
 
 def assert_banner_at_the_top(page, words):
     banner = page.get_by_role("alert").filter(has_text=words)
-    expect(banner).to_be_visible()
+    expect(banner).to_be_visible(timeout=12_000)  # a loaded CI machine: the save's round trip plus the timeout
     box = banner.bounding_box()
     assert box["y"] <= 1 and box["y"] + box["height"] < PHONE["height"] / 3, box  # where the eye is
 
