@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import waitress
 
-    from scorepad import create_app
+    from .app import create_app
 
     app = create_app()
     if args.host not in EVERY_INTERFACE:
