@@ -12,7 +12,7 @@ from ..errors import GameOver, InvalidHand
 from ..rules import Rules
 from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..seats import dealer_for, seat_label
-from ..store import GameRecord, HandEntry, StoredHand
+from ..store import Game, HandEntry, StoredHand
 from .errors import (
     EndsTooEarly,
     FormIncomplete,
@@ -164,7 +164,7 @@ def delete_hand(db, game_id: int, hand_id: int) -> Change:
         return _changed(db, game, state, number=place + 1)
 
 
-def preview_hand(game: GameRecord, entry: HandEntry, *, unreadable: dict[str, str] | None = None,
+def preview_hand(game: Game, entry: HandEntry, *, unreadable: dict[str, str] | None = None,
                  typed_counters: tuple[int, int] | None = None) -> Preview | None:
     """What `entry` would score as the game's next hand, against the game's kept totals (no fold, no database);
     None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers."""
@@ -189,13 +189,13 @@ def preview_hand(game: GameRecord, entry: HandEntry, *, unreadable: dict[str, st
 
 # --- words for a change -------------------------------------------------------------------------------------
 
-def describe_change(before: HandEntry, after: HandEntry, game: GameRecord) -> str:
+def describe_change(before: HandEntry, after: HandEntry, game: Game) -> str:
     """'Bid 55 → 60; Counters 25 : 25 → 28 : 22' — what an edit changed, for the hand's history; "" for none."""
     old, new = _facts(before, game), _facts(after, game)
     return "; ".join(f"{label} {old[label][1]} → {new[label][1]}" for label in old if old[label][0] != new[label][0])
 
 
-def _facts(entry: HandEntry, game: GameRecord) -> dict[str, tuple]:
+def _facts(entry: HandEntry, game: Game) -> dict[str, tuple]:
     """Each thing an edit can change: label -> (the value compared, the value in words)."""
     h, teams = entry.hand, game.teams
     if entry.bidder_seat is not None:
@@ -221,7 +221,7 @@ def _pair_words(pair) -> str:
 
 # --- in common ----------------------------------------------------------------------------------------------
 
-def _game(db, game_id: int) -> GameRecord:
+def _game(db, game_id: int) -> Game:
     game = store.load_game(db, game_id)
     if game is None:
         raise NotFound("There is no such game.")
@@ -239,7 +239,7 @@ def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
     raise NotFound("This game has no such hand.")
 
 
-def _check(game: GameRecord, entry: HandEntry, hands_before: int, unreadable: dict[str, str] | None) -> None:
+def _check(game: Game, entry: HandEntry, hands_before: int, unreadable: dict[str, str] | None) -> None:
     """The one validation of a change: the core's word on the hand, dealt after `hands_before` hands, beside
     what the form could not read."""
     dealer = dealer_for(game.first_dealer, hands_before)
@@ -249,12 +249,12 @@ def _check(game: GameRecord, entry: HandEntry, hands_before: int, unreadable: di
         raise Refused(errors=errors)
 
 
-def _fold(game: GameRecord, hands: list[Hand]):
+def _fold(game: Game, hands: list[Hand]):
     # every hand was validated on its way in (the new one by `_check` just now): the fold only scores
     return play_game(game.rules, hands, names=game.teams, checked=True)
 
 
-def _changed(db, game: GameRecord, state, **what) -> Change:
+def _changed(db, game: Game, state, **what) -> Change:
     return Change(game.id, store.game_version(db, game.id), was_won=game.winner is not None, winner=state.winner,
                   **what)
 
@@ -266,7 +266,7 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
             f"change was NOT saved. Make it again if it is still needed.")
 
 
-def _scored(game: GameRecord, entry: HandEntry) -> HandResult | None:
+def _scored(game: Game, entry: HandEntry) -> HandResult | None:
     dealer = dealer_for(game.first_dealer, game.hands_count)
     try:
         return score_hand(game.rules, entry.hand, dealer=dealer, bidder_seat=entry.bidder_seat)

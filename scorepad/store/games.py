@@ -18,7 +18,7 @@ from .players import player_for
 # --- games ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class GameRecord:
+class Game:
     id: int
     created_at: str
     rules: Rules
@@ -71,8 +71,8 @@ LEFT JOIN players p2 ON p2.id = g.seat_2 LEFT JOIN players p3 ON p3.id = g.seat_
 """
 
 
-def _game(row: dict) -> GameRecord:
-    return GameRecord(
+def _game(row: dict) -> Game:
+    return Game(
         id=row["id"], created_at=row["created_at"], rules=Rules.from_dict(json.loads(row["rules"]), kept=True),
         teams=(row["team_0"], row["team_1"]),
         players=tuple(row[f"name_{i}"] for i in range(4)),
@@ -82,7 +82,7 @@ def _game(row: dict) -> GameRecord:
     )
 
 
-def load_game(db, game_id: int) -> GameRecord | None:
+def load_game(db, game_id: int) -> Game | None:
     if not 0 < game_id <= MAX_ID:
         return None
     found = rows(db, _GAME_SELECT + " WHERE g.id = ?", [game_id])
@@ -104,7 +104,7 @@ def game_ids(db, among: Sequence[int] | None = None) -> list[int]:
     return [r[0] for r in db.execute(f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY id", list(among))]
 
 
-def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
+def list_games(db, finished: bool, limit: int = 20) -> list[Game]:
     where = "g.finished_at IS NOT NULL" if finished else "g.finished_at IS NULL"
     order = "g.finished_at DESC" if finished else "g.created_at DESC"
     return [_game(r) for r in rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?",
@@ -112,7 +112,7 @@ def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
 
 
 def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
-                  limit: int = 200, before: str | None = None) -> list[GameRecord]:
+                  limit: int = 200, before: str | None = None) -> list[Game]:
     """Games newest first, optionally only those a player sat in, started within [start, end) (UTC ISO), and
     (for the next page) started before `before`."""
     where, params = [], []
@@ -172,7 +172,7 @@ def refresh_results(db, game_id: int) -> None:
             db.execute(statement.format(where="g.id = ?").rstrip(";"), [game_id])
 
 
-def rescore(db, game: GameRecord, hands: list[StoredHand], finished_at: str | None = None):
+def rescore(db, game: Game, hands: list[StoredHand], finished_at: str | None = None):
     """Fold the live hands again and keep what the fold says beside them: each hand's points and outcome,
     the game's totals and winner (finished at `finished_at`, or now). Inside the caller's transaction; returns
     the GameState."""

@@ -159,7 +159,7 @@ CHANGES = [
 
 @pytest.mark.parametrize(("before", "after", "words"), [c[1:] for c in CHANGES], ids=[c[0] for c in CHANGES])
 def test_an_edit_is_said_in_words_for_the_hands_history(before, after, words):
-    game = store.GameRecord(1, "", DD, ("Us", "Them"), SEATED, 0, 0, (0, 0), 0, None, None, None)
+    game = store.Game(1, "", DD, ("Us", "Them"), SEATED, 0, 0, (0, 0), 0, None, None, None)
     assert services.describe_change(before, after, game) == words
 
 
