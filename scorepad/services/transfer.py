@@ -55,7 +55,7 @@ def _rows(game: Game, hands: list[StoredHand]):
         counters = h.counters or ("", "")
         dealer = seat_label(dealer_for(game.first_dealer, number - 1), game.players)
         yield [game.id, game.created_at, *game.teams, number, dealer, _bidder(game, stored),
-               h.bid if h.kind != "redeal" else "", stored.trump or "", h.kind,
+               h.bid if h.kind != "redeal" else "", h.trump or "", h.kind,
                words.outcome(result.made, h.kind, result.automatic_throw_in), *h.meld, *counters, *result.points,
                *running]
 
@@ -64,8 +64,8 @@ def _bidder(game: Game, stored: StoredHand) -> str:
     """Who bid, as the score sheet names them: the player's seat where it was kept, else the team."""
     if stored.hand.kind == "redeal":
         return "—"
-    if stored.bidder_seat is not None:
-        return seat_label(stored.bidder_seat, game.players)
+    if stored.hand.bidder_seat is not None:
+        return seat_label(stored.hand.bidder_seat, game.players)
     return game.teams[stored.hand.bidder]
 
 

@@ -96,12 +96,12 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
         hand = stored.hand
         if hand.kind == "redeal":
             bidder = "—"
-        elif stored.bidder_seat is not None:
-            bidder = seat_label(stored.bidder_seat, game.players)
+        elif hand.bidder_seat is not None:
+            bidder = seat_label(hand.bidder_seat, game.players)
         else:
             bidder = game.teams[hand.bidder]
         rows.append(Row(i + 1, stored, result, state.running[i], seat_label(dealer, game.players), bidder,
-                        SUIT_SYMBOLS.get(stored.trump or "", ""), history.get(stored.id, [])))
+                        SUIT_SYMBOLS.get(hand.trump or "", ""), history.get(stored.id, [])))
     return Sheet(game, rows, state, deleted or [])
 
 
