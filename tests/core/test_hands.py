@@ -10,11 +10,19 @@ from hypothesis import strategies as st
 
 from scorepad import document
 from scorepad.hands import HAND_COLUMNS, HAND_EXPORT_FIELDS, hand_from_columns, hand_to_columns, hand_to_export
+from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game, score_hand, validate_hand
-from tests.core.test_properties import rules_and_hand
+from tests.store.helpers import random_hand
 
 trumps = st.sampled_from([None, "S", "H", "D", "C"])
 seats = st.sampled_from([None, 0, 1, 2, 3])
+
+
+@st.composite
+def rules_and_hand(draw):
+    """A preset and a valid hand under it."""
+    rules = draw(st.sampled_from(list(PRESETS.values())))
+    return rules, random_hand(draw(st.randoms(use_true_random=False)), rules)
 
 
 def test_the_record_fields_come_last_so_every_older_call_still_builds_the_same_hand():
