@@ -80,8 +80,8 @@ def _write_game(db, rng: random.Random, number: int, finished: bool, first_hand:
         totals = (totals[0] + result.points[0], totals[1] + result.points[1])
         at = (evening + timedelta(minutes=4 * (len(played) + 1))).isoformat(timespec="seconds")
         seat = rng.choice((hand.bidder, hand.bidder + 2))
-        entry = store.HandEntry(hand, trump=rng.choice("SHDC"), bidder_seat=seat)
-        played.append(store.NewHand(f"b{first_hand + len(played)}", entry, seq=len(played) + 1, created_at=at,
+        kept_hand = replace(hand, trump=rng.choice("SHDC"), bidder_seat=seat)
+        played.append(store.NewHand(f"b{first_hand + len(played)}", kept_hand, seq=len(played) + 1, created_at=at,
                                     kept=(*result.points, store.outcome(result))))
         decision = decide_winner(rules, totals, hand.bidder, len(played))
         winner = decision[0] if decision else None

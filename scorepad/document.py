@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from .errors import GameOver, ImportRefused, InvalidHand, InvalidRules
+from .hands import HAND_COLUMNS, HAND_EXPORT_FIELDS, hand_to_columns
 from .inputs import MAX_DIGITS as MAX_TYPED_DIGITS
 from .inputs import MAX_ID, NotANumber, clean_name, name_problem, whole_number
 from .rules import Rules
@@ -41,12 +42,10 @@ EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # before Scorepad: an earlier date 
 DOCUMENT_FIELDS = ("format", "version", "exported_at", "games")
 GAME_FIELDS = ("id", "created_at", "rules", "teams", "players", "first_dealer", "rematch_of", "finished_at",
                "totals", "winner", "hands")
-HAND_FIELDS = ("seq", "token", "kind", "bidder", "bidder_seat", "bid", "trump", "meld", "counters", "renege_team",
-               "forced", "created_at", "updated_at", "deleted_at", "edits")
+HAND_FIELDS = ("seq", "token", *HAND_EXPORT_FIELDS, "created_at", "updated_at", "deleted_at", "edits")
 EDIT_FIELDS = ("at", "action", "before", "after", "summary")
 # A hand in its history, as the store writes it: the columns of the hands table, in their order.
-SNAPSHOT_FIELDS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld_0", "meld_1", "counters_0",
-                   "counters_1", "renege_team", "forced")
+SNAPSHOT_FIELDS = HAND_COLUMNS
 ACTIONS = ("recorded", "edited", "deleted")
 TRUMPS = (None, "S", "H", "D", "C")
 
@@ -81,8 +80,6 @@ class ImportedHand:
     seq: int
     token: str
     hand: Hand
-    trump: str | None
-    bidder_seat: int | None
     created_at: str
     updated_at: str
     deleted_at: str | None
@@ -253,7 +250,7 @@ class _Checker:
                              "1, 2, 3 … in order, each number once.")
             token = self.token(data["token"])
             # a live hand is judged by the core when its game is replayed: once is enough
-            hand, trump, bidder_seat = _play(rules, data, validate=data["deleted_at"] is not None)
+            hand = _play(rules, data, validate=data["deleted_at"] is not None)
             created_at = self.moment(data["created_at"], "created_at")
             updated_at = self.moment(data["updated_at"], "updated_at")
             deleted_at = None if data["deleted_at"] is None else self.moment(data["deleted_at"], "deleted_at")
@@ -261,7 +258,7 @@ class _Checker:
                           for n, edit in enumerate(_list(data["edits"], "edits", MAX_EDITS), start=1))
         except _Wrong as wrong:
             raise _refused(where, wrong) from None
-        return ImportedHand(seq, token, hand, trump, bidder_seat, created_at, updated_at, deleted_at, edits)
+        return ImportedHand(seq, token, hand, created_at, updated_at, deleted_at, edits)
 
     def token(self, value) -> str:
         token = _text(value, "token", MAX_TOKEN)
@@ -323,10 +320,9 @@ class _Checker:
 
 # --- a hand ---------------------------------------------------------------------------------------------
 
-def _play(rules: Rules, data: dict, validate: bool = True) -> tuple[Hand, str | None, int | None]:
+def _play(rules: Rules, data: dict, validate: bool = True) -> Hand:
     """The hand in `data` (the document's fields: meld and counters as pairs), as the hand form would take it:
-    the core's rules (unless the caller has them judged by a replay), and the bidder's seat on the bidding team.
-    Returns (hand, trump, bidder_seat)."""
+    the core's rules (unless the caller has them judged by a replay), and the bidder's seat on the bidding team."""
     kind = data["kind"]
     if not isinstance(kind, str) or kind not in KINDS:
         raise _Wrong(f"kind must be one of {', '.join(KINDS)}, not {_show(kind)}.")
@@ -341,15 +337,15 @@ def _play(rules: Rules, data: dict, validate: bool = True) -> tuple[Hand, str | 
     hand = Hand(bidder, _int(data["bid"], "bid"), _pair(data["meld"], "meld"),
                 None if data["counters"] is None else _pair(data["counters"], "counters"), kind,
                 None if data["renege_team"] is None else _choice(data["renege_team"], "renege_team", (0, 1)),
-                forced)
+                forced, trump, bidder_seat)
     if validate:
         _judged(validate_hand(rules, hand))
     if kind == "redeal":
-        _is_redeal(hand, trump, bidder_seat)
+        _is_redeal(hand)
     elif bidder_seat is not None and team_of(bidder_seat) != bidder:
         raise _Wrong(f"bidder_seat {bidder_seat} sits on team {team_of(bidder_seat) + 1}, but the bidding team "
                      f"(bidder) is team {bidder + 1}.")
-    return hand, trump, bidder_seat
+    return hand
 
 
 def _judged(problems: dict[str, str]) -> None:
@@ -359,8 +355,8 @@ def _judged(problems: dict[str, str]) -> None:
         raise _Wrong(f"{FIELD_OF_PROBLEM.get(field, field)}: {message}")
 
 
-def _is_redeal(hand: Hand, trump, bidder_seat) -> None:
-    values = {"bidder": hand.bidder, "bidder_seat": bidder_seat, "bid": hand.bid, "trump": trump,
+def _is_redeal(hand: Hand) -> None:
+    values = {"bidder": hand.bidder, "bidder_seat": hand.bidder_seat, "bid": hand.bid, "trump": hand.trump,
               "meld": hand.meld, "counters": hand.counters, "renege_team": hand.renege_team, "forced": hand.forced}
     for name, blank in REDEAL.items():
         if values[name] != blank or type(values[name]) is not type(blank):
@@ -380,14 +376,10 @@ def _snapshot(rules: Rules, value, field: str) -> str:
         forced = _choice(columns["forced"], "forced", (0, 1))
         pairs = {name: [columns[f"{name}_0"], columns[f"{name}_1"]] for name in ("meld", "counters")}
         counters = None if pairs["counters"] == [None, None] else pairs["counters"]
-        hand, trump, bidder_seat = _play(rules, {**columns, "meld": pairs["meld"], "counters": counters,
-                                                 "forced": bool(forced)})
+        hand = _play(rules, {**columns, "meld": pairs["meld"], "counters": counters, "forced": bool(forced)})
     except _Wrong as wrong:
         raise _Wrong(f"{field}: {wrong}") from None
-    counted = hand.counters or (None, None)
-    return json.dumps({"kind": hand.kind, "bidder": hand.bidder, "bidder_seat": bidder_seat, "bid": hand.bid,
-                       "trump": trump, "meld_0": hand.meld[0], "meld_1": hand.meld[1], "counters_0": counted[0],
-                       "counters_1": counted[1], "renege_team": hand.renege_team, "forced": forced})
+    return json.dumps(hand_to_columns(hand))
 
 
 # --- a game ---------------------------------------------------------------------------------------------

@@ -30,6 +30,9 @@ class Hand:
     kind: str = "played"
     renege_team: int | None = None
     forced: bool = False
+    # Kept for the record (the sheet, the history, a player's figures); scoring never reads them.
+    trump: str | None = None
+    bidder_seat: int | None = None
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; tuples keep the hand hashable and frozen all the way down.

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from . import document, store
 from .document import FORMAT, VERSION
 from .errors import ImportRefused
+from .hands import hand_from_columns, hand_to_export
 
 
 # --- out ------------------------------------------------------------------------------------------------------
@@ -34,13 +35,9 @@ def _export_game(db, game_id: int) -> dict:
 
 
 def _export_hand(db, row: dict) -> dict:
-    counters = None if row["counters_0"] is None else [row["counters_0"], row["counters_1"]]
     return {
-        "seq": row["seq"], "token": row["token"], "kind": row["kind"], "bidder": row["bidder"],
-        "bidder_seat": row["bidder_seat"], "bid": row["bid"], "trump": row["trump"],
-        "meld": [row["meld_0"], row["meld_1"]], "counters": counters, "renege_team": row["renege_team"],
-        "forced": bool(row["forced"]), "created_at": row["created_at"], "updated_at": row["updated_at"],
-        "deleted_at": row["deleted_at"],
+        "seq": row["seq"], "token": row["token"], **hand_to_export(hand_from_columns(row)),
+        "created_at": row["created_at"], "updated_at": row["updated_at"], "deleted_at": row["deleted_at"],
         "edits": [{k: e[k] for k in ("at", "action", "before", "after", "summary")}
                   for e in store.edits_of_hand(db, row["id"])],
     }

@@ -12,7 +12,7 @@ from ..errors import GameOver, InvalidHand
 from ..rules import Rules
 from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..seats import dealer_for, seat_label
-from ..store import GameRecord, HandEntry, StoredHand
+from ..store import Game, StoredHand
 from .errors import (
     EndsTooEarly,
     FormIncomplete,
@@ -82,9 +82,9 @@ def rematch(db, game_id: int) -> Rematch:
 
 # --- the hands ----------------------------------------------------------------------------------------------
 
-def record_hand(db, game_id: int, entry: HandEntry, *, token: str, expected: int | None,
+def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | None,
                 unreadable: dict[str, str] | None = None) -> Change:
-    """`entry` as hand number `expected`, stored once for its form's one-time `token` (a token already used
+    """`hand` as hand number `expected`, stored once for its form's one-time `token` (a token already used
     comes back `already`). Raises NotFound, GameIsOver, Refused (every wrong field: the core's, and the ones the
     form could not read, `unreadable`), FormIncomplete (no token or number) and HandTaken (the sheet has
     another number of hands than the form was opened on)."""
@@ -95,12 +95,12 @@ def record_hand(db, game_id: int, entry: HandEntry, *, token: str, expected: int
         if game.winner is not None:
             raise GameIsOver("The game is over: it takes no more hands. Edit or delete a hand to reopen it, or "
                              "start a rematch.")
-        _check(game, entry, game.hands_count, unreadable)
+        _check(game, hand, game.hands_count, unreadable)
         if not token or expected is None:
             raise FormIncomplete()
         if game.hands_count + 1 != expected:
             raise HandTaken(game.hands_count, expected)
-        store.insert_hand(db, game_id, token, entry)
+        store.insert_hand(db, game_id, token, hand)
         hands = store.live_hands(db, game_id)
         try:
             state = _fold(game, [h.hand for h in hands])
@@ -110,9 +110,9 @@ def record_hand(db, game_id: int, entry: HandEntry, *, token: str, expected: int
         return _changed(db, game, state, number=len(hands))
 
 
-def edit_hand(db, game_id: int, hand_id: int, entry: HandEntry, *, edits_seen: int | None = None,
+def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | None = None,
               incomplete: bool = False, unreadable: dict[str, str] | None = None) -> Change:
-    """Hand `hand_id` becomes `entry`, its change kept in its history; every later hand is scored again.
+    """Hand `hand_id` becomes `hand`, its change kept in its history; every later hand is scored again.
     `edits_seen` is how many edits the hand had when the form was opened (None: the form did not say, so the
     hand as it is now). A change to nothing, or a retry of one that was saved, comes back `already`.
 
@@ -126,16 +126,16 @@ def edit_hand(db, game_id: int, hand_id: int, entry: HandEntry, *, edits_seen: i
         stored = hands[place]
         if incomplete:
             raise FormIncomplete()
-        _check(game, entry, place, unreadable)
-        before = HandEntry(stored.hand, stored.trump, stored.bidder_seat)
-        summary = describe_change(before, entry, game)
+        _check(game, hand, place, unreadable)
+        before = stored.hand
+        summary = describe_change(before, hand, game)
         if not summary:
             return Change(game_id, number=place + 1, already=True)
         if (stored.edits if edits_seen is None else edits_seen) != stored.edits:
             raise HandChangedElsewhere(_changed_words(db, stored, place))
-        store.update_hand(db, hand_id, entry, summary, before, edits_seen=stored.edits)
+        store.update_hand(db, hand_id, hand, summary, before, edits_seen=stored.edits)
         try:
-            state = _fold(game, [entry.hand if i == place else h.hand for i, h in enumerate(hands)])
+            state = _fold(game, [hand if i == place else h.hand for i, h in enumerate(hands)])
         except GameOver:
             raise EndsTooEarly("With this change the game would be won before the last hands on the sheet. Delete "
                                "the hands after the winning one first, then make this change.") from None
@@ -164,20 +164,20 @@ def delete_hand(db, game_id: int, hand_id: int) -> Change:
         return _changed(db, game, state, number=place + 1)
 
 
-def preview_hand(game: GameRecord, entry: HandEntry, *, unreadable: dict[str, str] | None = None,
+def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = None,
                  typed_counters: tuple[int, int] | None = None) -> Preview | None:
-    """What `entry` would score as the game's next hand, against the game's kept totals (no fold, no database);
+    """What `hand` would score as the game's next hand, against the game's kept totals (no fold, no database);
     None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers."""
     if game.winner is not None:
         return None
     notes = []
     points = game.rules.hand_points
-    if typed_counters is not None and entry.hand.kind == "played":
+    if typed_counters is not None and hand.kind == "played":
         total = sum(typed_counters)
         notes.append(("ok" if total == points else "warn", f"Counters add up to {total} of {points}."))
-    result = None if unreadable else _scored(game, entry)
+    result = None if unreadable else _scored(game, hand)
     if result is None:
-        reason = _early_throw_in(game.rules, entry.hand)
+        reason = _early_throw_in(game.rules, hand)
         if reason:
             notes.append(("warn", reason + " No counters are needed."))
         return Preview(notes=tuple(notes))
@@ -189,17 +189,17 @@ def preview_hand(game: GameRecord, entry: HandEntry, *, unreadable: dict[str, st
 
 # --- words for a change -------------------------------------------------------------------------------------
 
-def describe_change(before: HandEntry, after: HandEntry, game: GameRecord) -> str:
+def describe_change(before: Hand, after: Hand, game: Game) -> str:
     """'Bid 55 → 60; Counters 25 : 25 → 28 : 22' — what an edit changed, for the hand's history; "" for none."""
     old, new = _facts(before, game), _facts(after, game)
     return "; ".join(f"{label} {old[label][1]} → {new[label][1]}" for label in old if old[label][0] != new[label][0])
 
 
-def _facts(entry: HandEntry, game: GameRecord) -> dict[str, tuple]:
+def _facts(h: Hand, game: Game) -> dict[str, tuple]:
     """Each thing an edit can change: label -> (the value compared, the value in words)."""
-    h, teams = entry.hand, game.teams
-    if entry.bidder_seat is not None:
-        bidder = (("seat", entry.bidder_seat), seat_label(entry.bidder_seat, game.players))
+    teams = game.teams
+    if h.bidder_seat is not None:
+        bidder = (("seat", h.bidder_seat), seat_label(h.bidder_seat, game.players))
     else:
         bidder = (("team", h.bidder), teams[h.bidder])
     meld, counters = h.meld, h.counters or (None, None)
@@ -207,7 +207,7 @@ def _facts(entry: HandEntry, game: GameRecord) -> dict[str, tuple]:
         "Kind": (h.kind, h.kind.replace("_", " ")),
         "Bidder": bidder,
         "Bid": (h.bid, str(h.bid)),
-        "Trump": (entry.trump, entry.trump or "none"),
+        "Trump": (h.trump, h.trump or "none"),
         "Reneged": (h.renege_team, "—" if h.renege_team is None else teams[h.renege_team]),
         "Dealer stuck": (h.forced, "yes" if h.forced else "no"),
         "Meld": (meld, _pair_words(meld)),
@@ -221,7 +221,7 @@ def _pair_words(pair) -> str:
 
 # --- in common ----------------------------------------------------------------------------------------------
 
-def _game(db, game_id: int) -> GameRecord:
+def _game(db, game_id: int) -> Game:
     game = store.load_game(db, game_id)
     if game is None:
         raise NotFound("There is no such game.")
@@ -239,22 +239,22 @@ def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
     raise NotFound("This game has no such hand.")
 
 
-def _check(game: GameRecord, entry: HandEntry, hands_before: int, unreadable: dict[str, str] | None) -> None:
+def _check(game: Game, hand: Hand, hands_before: int, unreadable: dict[str, str] | None) -> None:
     """The one validation of a change: the core's word on the hand, dealt after `hands_before` hands, beside
     what the form could not read."""
     dealer = dealer_for(game.first_dealer, hands_before)
-    errors = validate_hand(game.rules, entry.hand, dealer=dealer, bidder_seat=entry.bidder_seat)
+    errors = validate_hand(game.rules, hand, dealer=dealer, bidder_seat=hand.bidder_seat)
     errors.update(unreadable or {})  # the form's own words for a field it could not read
     if errors:
         raise Refused(errors=errors)
 
 
-def _fold(game: GameRecord, hands: list[Hand]):
+def _fold(game: Game, hands: list[Hand]):
     # every hand was validated on its way in (the new one by `_check` just now): the fold only scores
     return play_game(game.rules, hands, names=game.teams, checked=True)
 
 
-def _changed(db, game: GameRecord, state, **what) -> Change:
+def _changed(db, game: Game, state, **what) -> Change:
     return Change(game.id, store.game_version(db, game.id), was_won=game.winner is not None, winner=state.winner,
                   **what)
 
@@ -266,10 +266,10 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
             f"change was NOT saved. Make it again if it is still needed.")
 
 
-def _scored(game: GameRecord, entry: HandEntry) -> HandResult | None:
+def _scored(game: Game, hand: Hand) -> HandResult | None:
     dealer = dealer_for(game.first_dealer, game.hands_count)
     try:
-        return score_hand(game.rules, entry.hand, dealer=dealer, bidder_seat=entry.bidder_seat)
+        return score_hand(game.rules, hand, dealer=dealer, bidder_seat=hand.bidder_seat)
     except InvalidHand:
         return None
 

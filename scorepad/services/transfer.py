@@ -10,7 +10,7 @@ from .. import store, transfer, words
 from ..errors import ImportRefused
 from ..scoring import play_game
 from ..seats import dealer_for, seat_label
-from ..store import GameRecord, StoredHand
+from ..store import Game, StoredHand
 
 # A year of a family's evenings exports to a few megabytes; reading a file takes about six times its size in
 # memory, which a Raspberry Pi must spare.
@@ -48,24 +48,24 @@ def sheets_csv(db, game_ids: list[int] | None = None) -> str:
     return out.getvalue()
 
 
-def _rows(game: GameRecord, hands: list[StoredHand]):
+def _rows(game: Game, hands: list[StoredHand]):
     state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
     for number, (stored, result, running) in enumerate(zip(hands, state.results, state.running, strict=True), 1):
         h = stored.hand
         counters = h.counters or ("", "")
         dealer = seat_label(dealer_for(game.first_dealer, number - 1), game.players)
         yield [game.id, game.created_at, *game.teams, number, dealer, _bidder(game, stored),
-               h.bid if h.kind != "redeal" else "", stored.trump or "", h.kind,
+               h.bid if h.kind != "redeal" else "", h.trump or "", h.kind,
                words.outcome(result.made, h.kind, result.automatic_throw_in), *h.meld, *counters, *result.points,
                *running]
 
 
-def _bidder(game: GameRecord, stored: StoredHand) -> str:
+def _bidder(game: Game, stored: StoredHand) -> str:
     """Who bid, as the score sheet names them: the player's seat where it was kept, else the team."""
     if stored.hand.kind == "redeal":
         return "—"
-    if stored.bidder_seat is not None:
-        return seat_label(stored.bidder_seat, game.players)
+    if stored.hand.bidder_seat is not None:
+        return seat_label(stored.hand.bidder_seat, game.players)
     return game.teams[stored.hand.bidder]
 
 

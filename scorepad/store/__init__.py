@@ -13,10 +13,9 @@ and restore). Callers use the names below: `store.load_game`.
 from . import backups, imports
 from .connection import MAX_ID, analyze, connect, database_path, forget_pool, now, pooled, release, write_lock
 from .games import (
-    GameRecord,
+    Game,
     HandChanged,
     HandDeleted,
-    HandEntry,
     NewHand,
     StoredHand,
     create_game,
@@ -26,7 +25,6 @@ from .games import (
     game_ids,
     game_version,
     hand_by_token,
-    hand_columns,
     hand_history,
     hands_as_stored,
     history_games,
@@ -70,10 +68,10 @@ from .records import (
 from .schema import migrate, migrations, rescore_stale
 
 __all__ = [
-    "MAX_ID", "GameRecord", "HandChanged", "HandDeleted", "HandEntry", "MergeRefused", "NewHand", "StoredHand",
+    "MAX_ID", "Game", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
     "analyze", "backups", "cached_records", "connect", "create_game", "database_path", "delete_hand",
     "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
-    "hand_columns", "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
+    "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
     "insert_hand", "insert_hands", "keep_state", "list_games", "live_hands", "load_game", "merge_players", "migrate",
     "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names", "players",
     "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player", "rescore",

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from ..hands import hand_from_columns, hand_to_columns
 from ..rules import Rules
 from ..scoring import Hand, play_game
 from .connection import MAX_ID, now, rows
@@ -18,7 +19,7 @@ from .players import player_for
 # --- games ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class GameRecord:
+class Game:
     id: int
     created_at: str
     rules: Rules
@@ -71,8 +72,8 @@ LEFT JOIN players p2 ON p2.id = g.seat_2 LEFT JOIN players p3 ON p3.id = g.seat_
 """
 
 
-def _game(row: dict) -> GameRecord:
-    return GameRecord(
+def _game(row: dict) -> Game:
+    return Game(
         id=row["id"], created_at=row["created_at"], rules=Rules.from_dict(json.loads(row["rules"]), kept=True),
         teams=(row["team_0"], row["team_1"]),
         players=tuple(row[f"name_{i}"] for i in range(4)),
@@ -82,7 +83,7 @@ def _game(row: dict) -> GameRecord:
     )
 
 
-def load_game(db, game_id: int) -> GameRecord | None:
+def load_game(db, game_id: int) -> Game | None:
     if not 0 < game_id <= MAX_ID:
         return None
     found = rows(db, _GAME_SELECT + " WHERE g.id = ?", [game_id])
@@ -104,7 +105,7 @@ def game_ids(db, among: Sequence[int] | None = None) -> list[int]:
     return [r[0] for r in db.execute(f"SELECT id FROM games WHERE id IN ({marks}) ORDER BY id", list(among))]
 
 
-def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
+def list_games(db, finished: bool, limit: int = 20) -> list[Game]:
     where = "g.finished_at IS NOT NULL" if finished else "g.finished_at IS NULL"
     order = "g.finished_at DESC" if finished else "g.created_at DESC"
     return [_game(r) for r in rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?",
@@ -112,7 +113,7 @@ def list_games(db, finished: bool, limit: int = 20) -> list[GameRecord]:
 
 
 def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
-                  limit: int = 200, before: str | None = None) -> list[GameRecord]:
+                  limit: int = 200, before: str | None = None) -> list[Game]:
     """Games newest first, optionally only those a player sat in, started within [start, end) (UTC ISO), and
     (for the next page) started before `before`."""
     where, params = [], []
@@ -172,7 +173,7 @@ def refresh_results(db, game_id: int) -> None:
             db.execute(statement.format(where="g.id = ?").rstrip(";"), [game_id])
 
 
-def rescore(db, game: GameRecord, hands: list[StoredHand], finished_at: str | None = None):
+def rescore(db, game: Game, hands: list[StoredHand], finished_at: str | None = None):
     """Fold the live hands again and keep what the fold says beside them: each hand's points and outcome,
     the game's totals and winner (finished at `finished_at`, or now). Inside the caller's transaction; returns
     the GameState."""
@@ -227,25 +228,16 @@ def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None,
 
 @dataclass(frozen=True)
 class StoredHand:
+    """A live hand as the store keeps it: the hand itself (its trump and bidder's seat too) and what is kept
+    beside it."""
+
     id: int
     seq: int
     hand: Hand
-    trump: str | None
-    bidder_seat: int | None
     created_at: str
     updated_at: str
     edits: int = 0  # changes after it was recorded
     kept: tuple | None = None  # (points_0, points_1, outcome) as last stored beside the hand
-
-
-@dataclass(frozen=True)
-class HandEntry:
-    """A hand as the form gives it: the core's Hand plus what is kept only for the record."""
-
-    hand: Hand
-    trump: str | None = None
-    bidder_seat: int | None = None
-    extra: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -255,25 +247,13 @@ class NewHand:
     generated history, says them all."""
 
     token: str  # the form's one-time token: unique across the database
-    entry: HandEntry
+    hand: Hand
     seq: int | None = None  # its place in the game; None: after every other
     created_at: str | None = None  # None: now
     updated_at: str | None = None  # None: when it was created
     deleted_at: str | None = None
     edits: Sequence[dict] | None = None  # its history, {at, action, before, after, summary}; None: 'recorded'
     kept: tuple | None = None  # (points_0, points_1, outcome) when already scored; None: the next re-score's
-
-
-def hand_columns(entry: HandEntry) -> dict:
-    """The hands table's columns for what was entered, by name."""
-    h = entry.hand
-    counters = h.counters or (None, None)
-    return {
-        "kind": h.kind, "bidder": h.bidder, "bidder_seat": entry.bidder_seat, "bid": h.bid,
-        "trump": entry.trump, "meld_0": h.meld[0], "meld_1": h.meld[1],
-        "counters_0": counters[0], "counters_1": counters[1],
-        "renege_team": h.renege_team, "forced": int(h.forced),
-    }
 
 
 _HAND_INSERT = """INSERT INTO hands (id, game_id, seq, token, kind, bidder, bidder_seat, bid, trump, meld_0,
@@ -302,27 +282,24 @@ def insert_hands(db, game_id: int, hands: Sequence[NewHand]) -> list[int]:
         created = new.created_at or at
         points_0, points_1, kept_outcome = new.kept or (None, None, None)
         hand_rows.append({"id": hand_id, "game_id": game_id, "seq": seq, "token": new.token,
-                          **hand_columns(new.entry), "created_at": created, "updated_at": new.updated_at or created,
+                          **hand_to_columns(new.hand), "created_at": created, "updated_at": new.updated_at or created,
                           "deleted_at": new.deleted_at, "points_0": points_0, "points_1": points_1,
                           "outcome": kept_outcome})
-        edits = new.edits if new.edits is not None else [_edit("recorded", None, new.entry, "Recorded.", created)]
+        edits = new.edits if new.edits is not None else [_edit("recorded", None, new.hand, "Recorded.", created)]
         edit_rows += [{"hand_id": hand_id, **edit} for edit in edits]
     db.conn.executemany(_HAND_INSERT, hand_rows)
     db.conn.executemany(_EDIT_INSERT, edit_rows)
     return list(range(first_id, first_id + len(hand_rows)))
 
 
-def insert_hand(db, game_id: int, token: str, entry: HandEntry) -> int:
+def insert_hand(db, game_id: int, token: str, hand: Hand) -> int:
     """Inside the caller's write lock: the hand goes after every other, with its 'recorded' history line."""
-    return insert_hands(db, game_id, [NewHand(token, entry)])[0]
+    return insert_hands(db, game_id, [NewHand(token, hand)])[0]
 
 
 def _stored(row: dict) -> StoredHand:
-    counters = None if row["counters_0"] is None else (row["counters_0"], row["counters_1"])
-    hand = Hand(row["bidder"], row["bid"], (row["meld_0"], row["meld_1"]), counters, row["kind"],
-                row["renege_team"], bool(row["forced"]))
-    return StoredHand(row["id"], row["seq"], hand, row["trump"], row["bidder_seat"], row["created_at"],
-                      row["updated_at"], row.get("edits", 0),
+    return StoredHand(row["id"], row["seq"], hand_from_columns(row), row["created_at"], row["updated_at"],
+                      row.get("edits", 0),
                       (row.get("points_0"), row.get("points_1"), row.get("outcome")))
 
 
@@ -350,7 +327,7 @@ class HandChanged(Exception):
     """The hand was edited (on another phone) after the form that would change it was opened."""
 
 
-def update_hand(db, hand_id: int, entry: HandEntry, summary: str, before: HandEntry,
+def update_hand(db, hand_id: int, hand: Hand, summary: str, before: Hand,
                 edits_seen: int | None = None) -> None:
     """Inside the caller's write lock: the hand's new values, with their 'edited' history line. Raises
     HandDeleted when the hand was deleted meanwhile, and HandChanged when it has had other edits than the
@@ -362,8 +339,8 @@ def update_hand(db, hand_id: int, entry: HandEntry, summary: str, before: HandEn
     if edits_seen is not None and live[0] != edits_seen:
         raise HandChanged(hand_id)
     at = now()
-    db["hands"].update(hand_id, {**hand_columns(entry), "updated_at": at})
-    _log(db, hand_id, _edit("edited", before, entry, summary, at))
+    db["hands"].update(hand_id, {**hand_to_columns(hand), "updated_at": at})
+    _log(db, hand_id, _edit("edited", before, hand, summary, at))
 
 
 def delete_hand(db, hand_id: int) -> None:
@@ -375,18 +352,17 @@ def delete_hand(db, hand_id: int) -> None:
     if deleted.rowcount != 1:
         raise HandDeleted(hand_id)
     before = _stored(rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
-    _log(db, hand_id, _edit("deleted", HandEntry(before.hand, before.trump, before.bidder_seat), None, "Deleted.",
-                            at))
+    _log(db, hand_id, _edit("deleted", before.hand, None, "Deleted.", at))
 
 
 # --- each hand's history ----------------------------------------------------------------------------------------
 
-def _entry_json(entry: HandEntry | None) -> str | None:
-    return None if entry is None else json.dumps(hand_columns(entry))
+def _hand_json(hand: Hand | None) -> str | None:
+    return None if hand is None else json.dumps(hand_to_columns(hand))
 
 
-def _edit(action: str, before: HandEntry | None, after: HandEntry | None, summary: str, at: str) -> dict:
-    return {"at": at, "action": action, "before": _entry_json(before), "after": _entry_json(after),
+def _edit(action: str, before: Hand | None, after: Hand | None, summary: str, at: str) -> dict:
+    return {"at": at, "action": action, "before": _hand_json(before), "after": _hand_json(after),
             "summary": summary}
 
 

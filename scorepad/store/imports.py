@@ -17,7 +17,7 @@ import threading
 from ..document import ImportedGame
 from ..errors import ImportRefused
 from .connection import connect, database_path, now, write_lock
-from .games import NEXT_GAME_ID, RESERVED_GAME_IDS, HandEntry, NewHand, insert_hands, outcome
+from .games import NEXT_GAME_ID, RESERVED_GAME_IDS, NewHand, insert_hands, outcome
 
 IMPORT_BATCH_ROWS = 5_000  # rows written in one transaction: about a twentieth of a second on a laptop
 _IMPORTING = threading.Lock()  # one import at a time, so each may clear what a cut-off one left
@@ -93,8 +93,8 @@ def _new_hands(game: ImportedGame) -> list[NewHand]:
     hands keep no points, as after any re-score."""
     kept = {h.seq: (r.points[0], r.points[1], outcome(r)) for h, r in zip(game.live_hands, game.state.results,
                                                                            strict=True)}
-    return [NewHand(h.token, HandEntry(h.hand, h.trump, h.bidder_seat), seq=h.seq, created_at=h.created_at,
-                    updated_at=h.updated_at, deleted_at=h.deleted_at,
+    return [NewHand(h.token, h.hand, seq=h.seq, created_at=h.created_at, updated_at=h.updated_at,
+                    deleted_at=h.deleted_at,
                     edits=[dataclasses.asdict(edit) for edit in h.edits], kept=kept.get(h.seq))
             for h in game.hands]
 
@@ -136,8 +136,8 @@ def _write_games(db, rows: dict[str, list[tuple]], names: set[str]) -> None:
 
 def _scored(game: ImportedGame) -> list[tuple]:
     """(hand, bidder_seat, result, outcome) for the live hands that were dealt and bid, not redealt."""
-    return [(h.hand, h.bidder_seat, r, outcome(r)) for h, r in zip(game.live_hands, game.state.results, strict=True)
-            if h.hand.kind != "redeal"]
+    return [(h.hand, h.hand.bidder_seat, r, outcome(r))
+            for h, r in zip(game.live_hands, game.state.results, strict=True) if h.hand.kind != "redeal"]
 
 
 def _team_results(game: ImportedGame) -> list[tuple]:

@@ -14,11 +14,11 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
 from ..errors import InvalidRules
+from ..hands import HAND_COLUMNS
 from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, limits
 from ..scoring import Hand
 from ..seats import team_of
-from ..store import HandEntry
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
 
 ECHO = 80  # what was typed, shown back beside a refusal: enough to see the slip, never a 10 MB page
@@ -43,16 +43,17 @@ def _typed(text: str | None, blank=None):
 @dataclass
 class HandForm:
     """A hand form read: what was typed (kept for re-rendering), the hand as the core's values (which may hold
-    wrong ones, for the core to name), and the fields the form could not read at all, with their messages."""
+    wrong ones, for the core to name; its trump and bidder's seat ride along for the record), and the fields the
+    form could not read at all, with their messages."""
 
     values: dict[str, str]
-    entry: HandEntry
+    hand: Hand
     unreadable: dict[str, str] = field(default_factory=dict)
     typed_counters: tuple[int, int] | None = None  # both teams' counters, when both were typed as numbers
 
 
-HAND_FIELDS = ("kind", "bidder", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1",
-               "renege_team", "forced")
+# The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team.
+HAND_FIELDS = tuple(name for name in HAND_COLUMNS if name != "bidder_seat")
 SUITS = ("S", "H", "D", "C")
 
 
@@ -61,7 +62,7 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     values = {name: str(form.get(name, ""))[:200] for name in HAND_FIELDS}
     kind = values["kind"] or "played"
     if kind == "redeal":  # nothing else is entered for a redeal: the rest of the form is ignored
-        return HandForm(values, HandEntry(Hand(0, 0, (0, 0), kind="redeal")))
+        return HandForm(values, Hand(0, 0, (0, 0), kind="redeal"))
     unreadable = {}
     bidder, bidder_seat = bidder_of(values["bidder"])
     if bidder is None:
@@ -74,8 +75,8 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     counters = _counters(values, rules) if kind == "played" else None
     renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
     forced = values["forced"] in ("1", "on", "yes", "true")
-    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced)
-    return HandForm(values, HandEntry(hand, trump, bidder_seat), unreadable, _typed_counters(values))
+    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced, trump, bidder_seat)
+    return HandForm(values, hand, unreadable, _typed_counters(values))
 
 
 def _typed_counters(values: dict) -> tuple[int, int] | None:
@@ -118,12 +119,11 @@ def _counters(values: dict, rules: Rules):
     return (first, second)
 
 
-def hand_values(entry: HandEntry) -> dict[str, str]:
+def hand_values(h: Hand) -> dict[str, str]:
     """A stored hand as the form's text, for the edit form."""
-    h = entry.hand
-    bidder = f"s{entry.bidder_seat}" if entry.bidder_seat is not None else f"t{h.bidder}"
+    bidder = f"s{h.bidder_seat}" if h.bidder_seat is not None else f"t{h.bidder}"
     counters = h.counters or ("", "")
-    return {"kind": h.kind, "bidder": bidder, "bid": str(h.bid), "trump": entry.trump or "",
+    return {"kind": h.kind, "bidder": bidder, "bid": str(h.bid), "trump": h.trump or "",
             "meld_0": str(h.meld[0]), "meld_1": str(h.meld[1]), "counters_0": str(counters[0]),
             "counters_1": str(counters[1]), "renege_team": "" if h.renege_team is None else str(h.renege_team),
             "forced": "1" if h.forced else ""}

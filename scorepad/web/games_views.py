@@ -139,7 +139,7 @@ def live(game_id: int):
 def _preview(game, values):
     """What the hand would score, as typed so far (see `services.preview_hand`)."""
     form = parse_hand(values, game.rules, game.has_players)
-    return services.preview_hand(game, form.entry, unreadable=form.unreadable, typed_counters=form.typed_counters)
+    return services.preview_hand(game, form.hand, unreadable=form.unreadable, typed_counters=form.typed_counters)
 
 
 @bp.route("/<int:game_id>/preview", methods=["GET", "POST"])
@@ -162,7 +162,7 @@ def record(game_id: int):
     form = parse_hand(request.form, game.rules, game.has_players)
     token = request.form.get("token", "")[:64]
     try:
-        change = services.record_hand(get_db(), game_id, form.entry, token=token, unreadable=form.unreadable,
+        change = services.record_hand(get_db(), game_id, form.hand, token=token, unreadable=form.unreadable,
                                       expected=record_id(request.form.get("expected")))
     except Declined as refusal:
         return _game_page(_load(game_id), form.values, **_said(refusal))
@@ -217,10 +217,6 @@ def _hand_in_game(game_id: int, hand_id: int):
     return game, sheet, _find(sheet, hand_id)
 
 
-def _entry(row) -> store.HandEntry:
-    return store.HandEntry(row.hand, row.stored.trump, row.stored.bidder_seat)
-
-
 def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None):
     """The edit form; `edits_seen` is how many edits the hand had when the form was first opened, kept
     through refusals so that a change made meanwhile on another phone is noticed."""
@@ -232,7 +228,7 @@ def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
 def edit_hand(game_id: int, hand_id: int):
     game, sheet, row = _hand_in_game(game_id, hand_id)
-    return _edit_page(game, sheet, row, hand_values(_entry(row)))
+    return _edit_page(game, sheet, row, hand_values(row.hand))
 
 
 @bp.post("/<int:game_id>/hands/<int:hand_id>/edit")
@@ -241,7 +237,7 @@ def save_hand(game_id: int, hand_id: int):
     form = parse_hand(request.form, game.rules, game.has_players)
     seen, garbled = edits_seen(request.form)
     try:
-        change = services.edit_hand(get_db(), game_id, hand_id, form.entry, edits_seen=seen, incomplete=garbled,
+        change = services.edit_hand(get_db(), game_id, hand_id, form.hand, edits_seen=seen, incomplete=garbled,
                                     unreadable=form.unreadable)
     except (HandGone, HandChangedElsewhere) as stale:
         return _stale_edit(game_id, hand_id, stale)
@@ -262,7 +258,7 @@ def _stale_edit(game_id: int, hand_id: int, stale: Declined):
     row = next((row for row in sheet.rows if row.stored.id == hand_id), None)
     if row is None:  # deleted, then or since
         return _game_page(game, message=str(HandGone()), status=HandGone.status_hint)
-    return _edit_page(game, sheet, row, hand_values(_entry(row)), message=str(stale), status=stale.status_hint)
+    return _edit_page(game, sheet, row, hand_values(row.hand), message=str(stale), status=stale.status_hint)
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/detail")

@@ -11,6 +11,7 @@ from markupsafe import Markup
 from .. import store
 from ..chart import score_chart
 from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
+from ..hands import HAND_COLUMNS
 from ..inputs import record_id
 from ..rules import describe
 from ..seats import seat_label
@@ -115,9 +116,10 @@ def hand(game_id: int, hand_id: int):
                            rules_words=describe(record.rules))
 
 
-FIELD_WORDS = [("kind", "Kind"), ("bidder", "Bidding team"), ("bidder_seat", "Bidder"), ("bid", "Bid"),
-               ("trump", "Trump"), ("meld_0", "Meld {0}"), ("meld_1", "Meld {1}"), ("counters_0", "Counters {0}"),
-               ("counters_1", "Counters {1}"), ("renege_team", "Reneged"), ("forced", "Dealer stuck")]
+# Each of a hand's columns in words, shown in their order (`HAND_COLUMNS`).
+FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder", "bid": "Bid", "trump": "Trump",
+               "meld_0": "Meld {0}", "meld_1": "Meld {1}", "counters_0": "Counters {0}", "counters_1": "Counters {1}",
+               "renege_team": "Reneged", "forced": "Dealer stuck"}
 
 
 def _edit_view(edit: dict, game) -> dict:
@@ -125,7 +127,8 @@ def _edit_view(edit: dict, game) -> dict:
     before = json.loads(edit["before"]) if edit["before"] else {}
     after = json.loads(edit["after"]) if edit["after"] else {}
     rows = []
-    for key, label in FIELD_WORDS:
+    for key in HAND_COLUMNS:
+        label = FIELD_WORDS[key]
         old, new = before.get(key), after.get(key)
         rows.append({"what": label.format(*game.teams), "before": _show(key, old, game),
                      "after": _show(key, new, game), "changed": bool(before) and bool(after) and old != new})

@@ -12,7 +12,7 @@ from .. import words
 from ..cards import SUIT_SYMBOLS
 from ..scoring import GameState, HandResult, play_game
 from ..seats import SEAT_NAMES, dealer_for, first_bidder, seat_label, seats_of, team_of
-from ..store import GameRecord, StoredHand
+from ..store import Game, StoredHand
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Row:
 
 @dataclass
 class Sheet:
-    game: GameRecord
+    game: Game
     rows: list[Row]
     state: GameState
     deleted: list[dict] = field(default_factory=list)
@@ -86,7 +86,7 @@ class Sheet:
         return " & ".join(names)
 
 
-def build_sheet(game: GameRecord, hands: list[StoredHand], history: dict | None = None,
+def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None,
                 deleted: list[dict] | None = None) -> Sheet:
     state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
     rows = []
@@ -96,12 +96,12 @@ def build_sheet(game: GameRecord, hands: list[StoredHand], history: dict | None 
         hand = stored.hand
         if hand.kind == "redeal":
             bidder = "—"
-        elif stored.bidder_seat is not None:
-            bidder = seat_label(stored.bidder_seat, game.players)
+        elif hand.bidder_seat is not None:
+            bidder = seat_label(hand.bidder_seat, game.players)
         else:
             bidder = game.teams[hand.bidder]
         rows.append(Row(i + 1, stored, result, state.running[i], seat_label(dealer, game.players), bidder,
-                        SUIT_SYMBOLS.get(stored.trump or "", ""), history.get(stored.id, [])))
+                        SUIT_SYMBOLS.get(hand.trump or "", ""), history.get(stored.id, [])))
     return Sheet(game, rows, state, deleted or [])
 
 

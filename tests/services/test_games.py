@@ -12,14 +12,13 @@ from hypothesis import strategies as st
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game
-from scorepad.store import HandEntry
 from tests.services.helpers import everything
 from tests.store.helpers import random_hand
 
 DD = PRESETS["double-deck"]
 SEATED = ("Ann", "Bob", "Cat", "Dan")
-MADE = HandEntry(Hand(0, 50, (0, 0), (50, 0)))  # Us +50
-OTHERS_MADE = HandEntry(Hand(1, 50, (0, 0), (0, 50)))  # Them +50
+MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
+OTHERS_MADE = Hand(1, 50, (0, 0), (0, 50))  # Them +50
 
 
 def start(db, rules=DD, players=(None,) * 4, first_dealer=0) -> int:
@@ -40,7 +39,7 @@ def hand_ids(db, game_id) -> list[int]:
 
 def test_a_recorded_hand_comes_back_with_the_games_new_state(db):
     game_id = start(db)
-    change = record(db, game_id, HandEntry(Hand(0, 55, (30, 12), (28, 22)), "H"))
+    change = record(db, game_id, Hand(0, 55, (30, 12), (28, 22), trump="H"))
     game = store.load_game(db, game_id)
     assert (change.number, change.winner, change.version, change.already) == (1, None, game.version, False)
     assert (game.totals, game.hands_count) == ((58, 22), 1)
@@ -68,11 +67,11 @@ def test_the_winning_hand_says_the_game_is_won_and_the_next_one_is_refused(db):
 def refusals_of_a_new_hand():
     """(what, the call's changes, the error, its status, its fields, its words)"""
     return [
-        ("a hand the core refuses", {"entry": HandEntry(Hand(0, 63, (0, 0), (20, 20)))}, services.Refused, 422,
+        ("a hand the core refuses", {"entry": Hand(0, 63, (0, 0), (20, 20))}, services.Refused, 422,
          {"bid": "Bids from 60 go up in steps of 5: 60 or 65, not 63.",
           "counters": "Counters must add up to 50; these add up to 40."}, ""),
         ("a field the form could not read, beside the core's", {"unreadable": {"trump": "Trump is one of the four "
-         "suits, or left blank."}, "entry": HandEntry(Hand(0, 45, (0, 0), (50, 0)))}, services.Refused, 422,
+         "suits, or left blank."}, "entry": Hand(0, 45, (0, 0), (50, 0))}, services.Refused, 422,
          {"trump": "Trump is one of the four suits, or left blank.", "bid": "Bid must be at least 50."}, ""),
         ("no one-time token", {"token": ""}, services.FormIncomplete, 422, {},
          "This form is incomplete; check the hand and save it again."),
@@ -104,7 +103,7 @@ def test_a_refused_hand_says_why_with_its_status_and_stores_nothing(db, given, e
                                                                       (3, 3, False)])
 def test_only_the_dealer_of_this_hand_can_be_stuck(db, first_dealer, bidder_seat, refused):
     game_id = start(db, players=SEATED, first_dealer=first_dealer)
-    entry = HandEntry(Hand(bidder_seat % 2, 50, (20, 20), (25, 25), forced=True), None, bidder_seat)
+    entry = Hand(bidder_seat % 2, 50, (20, 20), (25, 25), forced=True, bidder_seat=bidder_seat)
     if not refused:
         assert record(db, game_id, entry).number == 1
         return
@@ -116,7 +115,7 @@ def test_only_the_dealer_of_this_hand_can_be_stuck(db, first_dealer, bidder_seat
 def test_the_dealer_moves_on_with_every_hand_for_the_stuck_check(db):
     game_id = start(db, players=SEATED, first_dealer=0)
     record(db, game_id)  # North dealt hand 1: East deals hand 2
-    stuck_east = HandEntry(Hand(1, 50, (20, 20), (25, 25), forced=True), None, 1)
+    stuck_east = Hand(1, 50, (20, 20), (25, 25), forced=True, bidder_seat=1)
     assert record(db, game_id, stuck_east).number == 2
 
 
@@ -124,7 +123,7 @@ def test_the_dealer_moves_on_with_every_hand_for_the_stuck_check(db):
 
 @pytest.mark.parametrize(("change", "folds", "validations"), [
     (lambda db, g, h: record(db, g), 1, 1),
-    (lambda db, g, h: services.edit_hand(db, g, h[1], HandEntry(Hand(0, 55, (0, 0), (50, 0)))), 1, 1),
+    (lambda db, g, h: services.edit_hand(db, g, h[1], Hand(0, 55, (0, 0), (50, 0))), 1, 1),
     (lambda db, g, h: services.delete_hand(db, g, h[1]), 1, 0),
 ])
 def test_each_change_validates_once_and_folds_once(db, calls, change, folds, validations):
@@ -140,26 +139,26 @@ def test_each_change_validates_once_and_folds_once(db, calls, change, folds, val
 
 PLAIN = Hand(0, 50, (0, 0), (50, 0))
 CHANGES = [
-    ("the bid", HandEntry(PLAIN), HandEntry(replace(PLAIN, bid=55)), "Bid 50 → 55"),
-    ("the counters", HandEntry(PLAIN), HandEntry(replace(PLAIN, counters=(45, 5))), "Counters 50 : 0 → 45 : 5"),
-    ("the kind, from played to a throw-in", HandEntry(PLAIN), HandEntry(replace(PLAIN, counters=None,
-     kind="throw_in")), "Kind played → throw in; Counters 50 : 0 → — : —"),
-    ("the bidder, by seat", HandEntry(PLAIN, None, 0), HandEntry(PLAIN, None, 2), "Bidder Ann → Cat"),
-    ("the bidder, from a team to a seat", HandEntry(PLAIN), HandEntry(PLAIN, None, 0), "Bidder Us → Ann"),
-    ("trump", HandEntry(PLAIN), HandEntry(PLAIN, "H"), "Trump none → H"),
-    ("who reneged", HandEntry(Hand(0, 50, (0, 0), kind="renege", renege_team=0)),
-     HandEntry(Hand(0, 50, (0, 0), kind="renege", renege_team=1)), "Reneged Us → Them"),
-    ("a stuck dealer", HandEntry(PLAIN, None, 0), HandEntry(replace(PLAIN, forced=True), None, 0),
+    ("the bid", PLAIN, replace(PLAIN, bid=55), "Bid 50 → 55"),
+    ("the counters", PLAIN, replace(PLAIN, counters=(45, 5)), "Counters 50 : 0 → 45 : 5"),
+    ("the kind, from played to a throw-in", PLAIN, replace(PLAIN, counters=None, kind="throw_in"),
+     "Kind played → throw in; Counters 50 : 0 → — : —"),
+    ("the bidder, by seat", replace(PLAIN, bidder_seat=0), replace(PLAIN, bidder_seat=2), "Bidder Ann → Cat"),
+    ("the bidder, from a team to a seat", PLAIN, replace(PLAIN, bidder_seat=0), "Bidder Us → Ann"),
+    ("trump", PLAIN, replace(PLAIN, trump="H"), "Trump none → H"),
+    ("who reneged", Hand(0, 50, (0, 0), kind="renege", renege_team=0),
+     Hand(0, 50, (0, 0), kind="renege", renege_team=1), "Reneged Us → Them"),
+    ("a stuck dealer", replace(PLAIN, bidder_seat=0), replace(PLAIN, forced=True, bidder_seat=0),
      "Dealer stuck no → yes"),
-    ("the meld, a zero shown as one", HandEntry(replace(PLAIN, meld=(0, 20))), HandEntry(replace(PLAIN, meld=(30, 0))),
+    ("the meld, a zero shown as one", replace(PLAIN, meld=(0, 20)), replace(PLAIN, meld=(30, 0)),
      "Meld 0 : 20 → 30 : 0"),
-    ("nothing", HandEntry(PLAIN, "S", 1), HandEntry(PLAIN, "S", 1), ""),
+    ("nothing", replace(PLAIN, trump="S", bidder_seat=1), replace(PLAIN, trump="S", bidder_seat=1), ""),
 ]
 
 
 @pytest.mark.parametrize(("before", "after", "words"), [c[1:] for c in CHANGES], ids=[c[0] for c in CHANGES])
 def test_an_edit_is_said_in_words_for_the_hands_history(before, after, words):
-    game = store.GameRecord(1, "", DD, ("Us", "Them"), SEATED, 0, 0, (0, 0), 0, None, None, None)
+    game = store.Game(1, "", DD, ("Us", "Them"), SEATED, 0, 0, (0, 0), 0, None, None, None)
     assert services.describe_change(before, after, game) == words
 
 
@@ -168,7 +167,7 @@ def test_an_edit_rescores_the_sheet_and_keeps_its_words(db):
     record(db, game_id)
     record(db, game_id, OTHERS_MADE)
     first = hand_ids(db, game_id)[0]
-    change = services.edit_hand(db, game_id, first, HandEntry(Hand(0, 50, (20, 0), (40, 10))), edits_seen=0)
+    change = services.edit_hand(db, game_id, first, Hand(0, 50, (20, 0), (40, 10)), edits_seen=0)
     words = "Meld 0 : 0 → 20 : 0; Counters 50 : 0 → 40 : 10"
     assert (change.number, change.summary) == (1, words)
     assert store.load_game(db, game_id).totals == (60, 50)
@@ -179,7 +178,7 @@ def test_an_edit_sent_again_is_done_and_writes_nothing(db):
     game_id = start(db)
     record(db, game_id)
     hand_id = hand_ids(db, game_id)[0]
-    edited = HandEntry(Hand(0, 55, (0, 0), (50, 0)))
+    edited = Hand(0, 55, (0, 0), (50, 0))
     services.edit_hand(db, game_id, hand_id, edited, edits_seen=0)
     before = everything(db)
     again = services.edit_hand(db, game_id, hand_id, edited, edits_seen=0)
@@ -190,10 +189,10 @@ def test_an_edit_of_a_hand_changed_on_another_phone_says_what_changed_and_writes
     game_id = start(db)
     record(db, game_id)
     hand_id = hand_ids(db, game_id)[0]
-    services.edit_hand(db, game_id, hand_id, HandEntry(Hand(0, 55, (0, 0), (50, 0))), edits_seen=0)
+    services.edit_hand(db, game_id, hand_id, Hand(0, 55, (0, 0), (50, 0)), edits_seen=0)
     before = everything(db)
     with pytest.raises(services.HandChangedElsewhere) as stale:
-        services.edit_hand(db, game_id, hand_id, HandEntry(Hand(0, 60, (0, 0), (50, 0))), edits_seen=0)
+        services.edit_hand(db, game_id, hand_id, Hand(0, 60, (0, 0), (50, 0)), edits_seen=0)
     assert str(stale.value) == ("Hand 1 was just changed on another phone (Bid 50 → 55). This is the hand as it is "
                                 "now: your change was NOT saved. Make it again if it is still needed.")
     assert stale.value.status_hint == 409 and everything(db) == before
@@ -206,7 +205,7 @@ def test_a_hand_deleted_on_another_phone_cannot_be_edited_and_is_deleted_once(db
     assert services.delete_hand(db, game_id, hand_id).number == 1
     before = everything(db)
     with pytest.raises(services.HandGone, match="was just deleted on another phone") as gone:
-        services.edit_hand(db, game_id, hand_id, HandEntry(Hand(0, 55, (0, 0), (50, 0))))
+        services.edit_hand(db, game_id, hand_id, Hand(0, 55, (0, 0), (50, 0)))
     assert gone.value.status_hint == 409
     assert services.delete_hand(db, game_id, hand_id).already
     assert everything(db) == before
@@ -229,7 +228,7 @@ def game_won_early_without_its_first_hand(db) -> int:
     """To 100: Us are set (−100), make 150, then Them are set. Without the first hand Us win on the second."""
     game_id = start(db, replace(DD, target=100))
     for hand in (Hand(0, 100, (0, 0), (0, 50)), Hand(0, 150, (100, 0), (50, 0)), Hand(1, 50, (0, 0), (30, 20))):
-        record(db, game_id, HandEntry(hand))
+        record(db, game_id, hand)
     assert store.load_game(db, game_id).totals == (80, 0)
     return game_id
 
@@ -237,7 +236,7 @@ def game_won_early_without_its_first_hand(db) -> int:
 @pytest.mark.parametrize(("change", "words"), [
     (lambda db, g, h: services.delete_hand(db, g, h), "Without this hand the game would be won before the last "
                                                        "hands on the sheet. Delete the later hands first."),
-    (lambda db, g, h: services.edit_hand(db, g, h, HandEntry(Hand(0, 100, (50, 0), (50, 0)))),
+    (lambda db, g, h: services.edit_hand(db, g, h, Hand(0, 100, (50, 0), (50, 0))),
      "With this change the game would be won before the last hands on the sheet. Delete the hands after the "
      "winning one first, then make this change."),
 ])
@@ -266,7 +265,7 @@ def test_the_preview_scores_against_the_kept_totals_without_a_fold(db, calls):
     game_id = start(db)
     record(db, game_id)
     calls.update(play_game=0, validate_hand=0)
-    preview = services.preview_hand(store.load_game(db, game_id), HandEntry(Hand(1, 50, (0, 0), (0, 50))),
+    preview = services.preview_hand(store.load_game(db, game_id), Hand(1, 50, (0, 0), (0, 50)),
                                      typed_counters=(0, 50))
     assert (preview.result.points, preview.totals) == ((0, 50), (50, 50))
     assert preview.notes == (("ok", "Counters add up to 50 of 50."),)
@@ -278,11 +277,11 @@ AUTOMATIC = ("warn", "Automatic throw-in: a bid of 80 is more than the bidders' 
 
 
 @pytest.mark.parametrize(("entry", "unreadable", "scored", "notes"), [
-    (HandEntry(Hand(0, 80, (25, 30))), {}, True, (AUTOMATIC,)),
-    (HandEntry(Hand(0, 80, (25, 30))), {"trump": "Trump is one of the four suits, or left blank."}, False,
+    (Hand(0, 80, (25, 30)), {}, True, (AUTOMATIC,)),
+    (Hand(0, 80, (25, 30)), {"trump": "Trump is one of the four suits, or left blank."}, False,
      (AUTOMATIC,)),
-    (HandEntry(Hand(None, 80, (25, 30))), {"bidder": "Tap the team that won the bid."}, False, ()),
-    (HandEntry(Hand(0, 80, (25, "x"))), {}, False, ()),
+    (Hand(None, 80, (25, 30)), {"bidder": "Tap the team that won the bid."}, False, ()),
+    (Hand(0, 80, (25, "x")), {}, False, ()),
 ])
 def test_the_preview_announces_an_automatic_throw_in_once_bidder_bid_and_meld_are_known(db, entry, unreadable,
                                                                                        scored, notes):
@@ -316,11 +315,11 @@ def test_after_any_changes_the_kept_sheet_is_the_fold_of_its_hands(db, changes):
         before = everything(db)
         try:
             if change[0] == "record":
-                record(db, game_id, HandEntry(change[1]))
+                record(db, game_id, change[1])
             elif ids:
                 target = ids[change[1] % len(ids)]
                 if change[0] == "edit":
-                    services.edit_hand(db, game_id, target, HandEntry(change[2]))
+                    services.edit_hand(db, game_id, target, change[2])
                 else:
                     services.delete_hand(db, game_id, target)
         except services.Declined:

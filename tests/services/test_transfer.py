@@ -9,13 +9,12 @@ from scorepad.errors import ImportRefused
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services.transfer import MAX_IMPORT_BYTES
-from scorepad.store import HandEntry
 from tests.services.helpers import everything
 
 
 def test_an_export_imports_into_another_database_and_its_sheet_comes_out_the_same(db, new_database, tmp_path):
     game_id = services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), (None,) * 4, 0)
-    services.record_hand(db, game_id, HandEntry(Hand(0, 50, (0, 0), (50, 0))), token="t1", expected=1)
+    services.record_hand(db, game_id, Hand(0, 50, (0, 0), (50, 0)), token="t1", expected=1)
     raw = json.dumps(transfer.export_games(db)).encode()
     other = store.connect(str(new_database(tmp_path / "other.db")))
     [new_id] = services.import_games(other, raw)

@@ -6,6 +6,7 @@ import json
 import random
 import sqlite3
 import uuid
+from dataclasses import replace
 from unittest import mock
 
 import pytest
@@ -14,9 +15,10 @@ from hypothesis import strategies as st
 
 from scorepad import document, store, transfer
 from scorepad.errors import GameOver
+from scorepad.hands import hand_to_columns
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game
-from scorepad.store import HandEntry, imports
+from scorepad.store import imports
 from tests.store.helpers import random_hand
 
 AT = "2026-11-01T19:00:00+00:00"
@@ -33,7 +35,7 @@ def db(tmp_path):
 
 
 def hand_data(seq: int, hand: Hand, seat: int | None, deleted: bool, token: str) -> dict:
-    columns = json.dumps(store.hand_columns(HandEntry(hand, None, seat)))
+    columns = json.dumps(hand_to_columns(replace(hand, bidder_seat=seat)))
     edits = [{"at": AT, "action": "recorded", "before": None, "after": columns, "summary": "Recorded."}]
     if deleted:
         edits.append({"at": AT, "action": "deleted", "before": columns, "after": None, "summary": "Deleted."})
@@ -197,7 +199,7 @@ def test_what_a_cut_off_import_left_is_cleared_by_the_next(db):
 def test_history_is_kept_the_way_the_store_writes_it(db):
     data = export_of(random.Random(11), 1)
     hand = Hand(0, 50, (20, 0), (30, 20))
-    written = json.dumps(store.hand_columns(HandEntry(hand, "S", 2)))
+    written = json.dumps(hand_to_columns(replace(hand, trump="S", bidder_seat=2)))
     loose = json.dumps(dict(reversed(json.loads(written).items())), indent=2)
     data["games"][0].update(hands=[hand_data(1, hand, 2, False, "loose-1")], totals=[50, 20], winner=None,
                             finished_at=None, rules=PRESETS["double-deck"].to_dict())
@@ -209,5 +211,5 @@ def test_history_is_kept_the_way_the_store_writes_it(db):
 
 
 def test_a_hand_in_its_history_has_the_columns_the_store_writes():
-    columns = store.hand_columns(HandEntry(Hand(0, 50, (0, 0), (50, 0))))
+    columns = hand_to_columns(Hand(0, 50, (0, 0), (50, 0)))
     assert tuple(columns) == document.SNAPSHOT_FIELDS

@@ -12,7 +12,6 @@ from scorepad import store, transfer
 from scorepad.errors import GameOver
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game
-from scorepad.store import HandEntry
 from tests.store.helpers import random_hand
 
 DD = PRESETS["double-deck"]
@@ -30,7 +29,7 @@ def add_game(db, players, hands, rules=DD, created_at=None, teams=("Us", "Them")
     game_id = store.create_game(db, rules, teams, players, 0, created_at=created_at)
     with store.write_lock(db):
         for n, (hand, seat) in enumerate(hands):
-            store.insert_hand(db, game_id, f"{game_id}-{n}", HandEntry(hand, "S", seat))
+            store.insert_hand(db, game_id, f"{game_id}-{n}", replace(hand, trump="S", bidder_seat=seat))
         store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
     return game_id
 
@@ -82,7 +81,7 @@ def test_a_record_changes_when_a_game_finishes(db, history):
     before = store.side_record(db, [p["Ann"]])
     with store.write_lock(db):  # game 6 goes on to a win for Ann's team: −65 + 450 + 450
         for n, (hand, seat) in enumerate([won_by(0)[0]] * 2):
-            store.insert_hand(db, ids[5], f"late-{n}", HandEntry(hand, None, seat))
+            store.insert_hand(db, ids[5], f"late-{n}", replace(hand, bidder_seat=seat))
         store.rescore(db, store.load_game(db, ids[5]), store.live_hands(db, ids[5]))
     after = store.side_record(db, [p["Ann"]])
     assert (after["games"], after["wins"], after["went_set"]) == (before["games"] + 1, before["wins"] + 1, 1)
@@ -158,8 +157,8 @@ def test_an_export_imports_back_without_loss(db, history, tmp_path):
     game = store.load_game(db, ids[5])
     hand = store.live_hands(db, ids[5])[0]
     with store.write_lock(db):
-        store.update_hand(db, hand.id, HandEntry(replace(hand.hand, bid=60), "H", 0), "Bid 65 → 60",
-                          HandEntry(hand.hand, "S", 0))
+        store.update_hand(db, hand.id, replace(hand.hand, bid=60, trump="H", bidder_seat=0), "Bid 65 → 60",
+                          replace(hand.hand, trump="S", bidder_seat=0))
         store.rescore(db, game, store.live_hands(db, ids[5]))
     exported = transfer.export_games(db)
     other_path = str(tmp_path / "other.db")
@@ -247,7 +246,7 @@ def test_a_generated_history_of_hundreds_of_games_round_trips_exactly(tmp_path_f
             with store.write_lock(first):
                 game_id = store.create_game(first, rules, ("Us", "Them"), players, n % 4)
                 for i, hand in enumerate(hands):
-                    store.insert_hand(first, game_id, f"{n}-{i}", HandEntry(hand, None, None))
+                    store.insert_hand(first, game_id, f"{n}-{i}", hand)
                 state = store.rescore(first, store.load_game(first, game_id), store.live_hands(first, game_id))
             assert store.load_game(first, game_id).totals == state.totals
         exported = transfer.export_games(first)

@@ -16,7 +16,7 @@ from scorepad import store
 from scorepad.errors import GameOver
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game, validate_hand
-from scorepad.store import HandEntry, NewHand
+from scorepad.store import NewHand
 from tests.helpers import ROOT
 
 DD = PRESETS["double-deck"]
@@ -28,7 +28,7 @@ def record(db, game_id: int, hands: list[Hand]) -> None:
     """The hands recorded as a phone records them, in one save."""
     with store.write_lock(db):
         for hand in hands:
-            store.insert_hand(db, game_id, uuid.uuid4().hex, HandEntry(hand, "S", hand.bidder))
+            store.insert_hand(db, game_id, uuid.uuid4().hex, replace(hand, trump="S", bidder_seat=hand.bidder))
         store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
 
 
@@ -235,7 +235,7 @@ def test_hands_written_all_at_once_are_stored_exactly_as_hands_recorded_one_by_o
         at_once = store.create_game(db, rules, ("Us", "Them"), PLAYERS[:4], 0)
         with store.write_lock(db):
             store.insert_hands(db, at_once, [
-                NewHand(f"at-once-{n}", HandEntry(hand, "S", hand.bidder), seq=n + 1,
+                NewHand(f"at-once-{n}", replace(hand, trump="S", bidder_seat=hand.bidder), seq=n + 1,
                         kept=(*result.points, store.outcome(result)))
                 for n, (hand, result) in enumerate(zip(played, state.results, strict=True))])
             store.save_results(db, at_once, state.totals, len(played), state.winner)

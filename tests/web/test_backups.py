@@ -14,7 +14,6 @@ import pytest
 from scorepad import backups, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
-from scorepad.store import HandEntry
 from tests.helpers import safety_copies
 
 DD = replace(PRESETS["double-deck"], target=100_000)  # games that never end, however many hands
@@ -42,7 +41,7 @@ def add_game(path: Path, teams, hands: int = 1, players=("Ann", "Bob", "Cat", "D
 
 def record_hand(db, game_id: int, token: str) -> None:
     with store.write_lock(db):
-        store.insert_hand(db, game_id, token, HandEntry(MADE_50, "S", 0))
+        store.insert_hand(db, game_id, token, replace(MADE_50, trump="S", bidder_seat=0))
         store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
 
 

@@ -11,7 +11,6 @@ from scorepad import store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services.transfer import cell, sheets_csv
-from scorepad.store import HandEntry
 from tests.web.helpers import new_game, record
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -66,7 +65,7 @@ def test_no_name_is_ever_a_formula_in_the_score_sheets(tmp_path, names):
         team, other, player = names
         game_id = store.create_game(db, PRESETS["double-deck"], (team, other), [player, None, None, None], 0)
         with store.write_lock(db):
-            store.insert_hand(db, game_id, f"t-{game_id}", HandEntry(Hand(0, 60, (0, 0), (26, 24)), None, 0))
+            store.insert_hand(db, game_id, f"t-{game_id}", Hand(0, 60, (0, 0), (26, 24), bidder_seat=0))
             store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
         [row] = rows_of(sheets_csv(db, [game_id]))
     finally:

@@ -27,7 +27,7 @@ def stored(app) -> dict:
     return every_table(app.config["DATABASE"])
 
 
-def kept(app, game_id: int) -> store.GameRecord:
+def kept(app, game_id: int) -> store.Game:
     db = store.connect(app.config["DATABASE"])
     try:
         return store.load_game(db, game_id)

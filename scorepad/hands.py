@@ -1,0 +1,42 @@
+"""A hand as columns and as the export's JSON: the one place that knows a hand's fields by name.
+
+The store writes `hand_to_columns` into the hands table and, as JSON, into each hand's history, so its keys
+and their order are frozen: a history kept by an older version must read the same as one written today.
+"""
+
+from __future__ import annotations
+
+from .scoring import Hand
+
+# The hands table's columns for a hand, in the order they are written (and kept, as JSON, in its history).
+HAND_COLUMNS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1",
+                "renege_team", "forced")
+# A hand's fields in an export: meld and counters as pairs, forced as true or false.
+HAND_EXPORT_FIELDS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld", "counters", "renege_team", "forced")
+
+
+def hand_to_columns(hand: Hand) -> dict:
+    """The hands table's columns for `hand`, by name, in `HAND_COLUMNS` order."""
+    counters = hand.counters or (None, None)
+    return {
+        "kind": hand.kind, "bidder": hand.bidder, "bidder_seat": hand.bidder_seat, "bid": hand.bid,
+        "trump": hand.trump, "meld_0": hand.meld[0], "meld_1": hand.meld[1],
+        "counters_0": counters[0], "counters_1": counters[1],
+        "renege_team": hand.renege_team, "forced": int(hand.forced),
+    }
+
+
+def hand_from_columns(row) -> Hand:
+    """The hand a row of the hands table (or a mapping with its `HAND_COLUMNS`) holds."""
+    counters = None if row["counters_0"] is None else (row["counters_0"], row["counters_1"])
+    return Hand(row["bidder"], row["bid"], (row["meld_0"], row["meld_1"]), counters, row["kind"],
+                row["renege_team"], bool(row["forced"]), row["trump"], row["bidder_seat"])
+
+
+def hand_to_export(hand: Hand) -> dict:
+    """`hand` as the export writes it, by name, in `HAND_EXPORT_FIELDS` order."""
+    return {
+        "kind": hand.kind, "bidder": hand.bidder, "bidder_seat": hand.bidder_seat, "bid": hand.bid,
+        "trump": hand.trump, "meld": list(hand.meld), "counters": None if hand.counters is None else
+        list(hand.counters), "renege_team": hand.renege_team, "forced": bool(hand.forced),
+    }
