@@ -8,7 +8,10 @@ from html import escape
 from .words import number
 
 WIDTH, HEIGHT = 360, 200
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 12, 14, 24
+# The drawing is scaled to the phone's width (about 330 px of 360 at 390 px wide): labels of 16 units show at
+# about 15 px, readable at arm's length. The margins leave room for a label like "−1,000" at that size.
+FONT = 16
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 56, 12, 18, 28
 
 
 def score_chart(running: list[tuple[int, int]], target: int | None, sets: list[tuple[int, int]],
@@ -27,10 +30,10 @@ def score_chart(running: list[tuple[int, int]], target: int | None, sets: list[t
         return round(PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (high - v) / span, 1)
 
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'aria-label="{escape(_summary(running, teams))}" xmlns="http://www.w3.org/2000/svg">']
+             f'font-size="{FONT}" aria-label="{escape(_summary(running, teams))}" xmlns="http://www.w3.org/2000/svg">']
     parts.append(f'<line class="axis" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}"/>')
     for v in sorted({low, 0, high}):
-        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + 4}" text-anchor="end">{number(v)}</text>')
+        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" text-anchor="end">{number(v)}</text>')
     if target:
         parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(target)}" '
                      f'y2="{y(target)}"/>')
