@@ -40,6 +40,11 @@
     if (event.target.closest && event.target.closest("#alert-close")) alertBox().hidden = true;
   });
 
+  // The Print button (CSP forbids an inline onclick): the browser's own dialog, which also saves a PDF.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) window.print();
+  });
+
   function offlineMark() {
     var mark = document.getElementById("offline");
     if (!mark) {
