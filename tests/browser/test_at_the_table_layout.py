@@ -47,9 +47,9 @@ def test_at_320_px_no_page_scrolls_sideways_and_the_record_button_keeps_to_one_l
     no_sideways_scroll(page)
     button = page.locator("button.save-button")
     assert button.evaluate("b => b.scrollWidth <= b.clientWidth"), "the button's text is cut off"
-    text_height = button.evaluate("""b => { const r = document.createRange(); r.selectNodeContents(b);
+    lines = button.evaluate("""b => { const r = document.createRange(); r.selectNodeContents(b);
                                             return r.getClientRects().length; }""")
-    assert text_height == 1, "'Record hand 21' wraps onto two lines"
+    assert lines == 1, "'Record hand 21' wraps onto two lines"
     for name in ("Games", "History", "Players", "Meld"):
         page.get_by_role("link", name=name, exact=True).click()
         no_sideways_scroll(page)
