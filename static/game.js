@@ -67,20 +67,50 @@
     if (el.name === "trump") focusField(sequence(el.form)[1]);
   });
 
+  // The field Enter moves on to from this one, or null where Enter saves the hand.
+  function fieldAfter(el) {
+    var order = sequence(el.form);
+    var at = order.indexOf(el);
+    if (at >= 0) return order[at + 1] || null;
+    var inputs = numericInputs(el.form);
+    return inputs[inputs.indexOf(el) + 1] || null;
+  }
+
   // Enter (the keypad's "next") moves along the sequence, and from its last field saves the hand.
   document.addEventListener("keydown", function (event) {
     var el = event.target;
     if (event.key !== "Enter" || !el.matches || !el.matches("#hand-form input[inputmode=numeric]")) return;
     event.preventDefault();
-    var order = sequence(el.form);
-    var at = order.indexOf(el);
-    if (at >= 0 && at + 1 < order.length) {
-      focusField(order[at + 1]);
-    } else {
-      var inputs = numericInputs(el.form);
-      var next = inputs[inputs.indexOf(el) + 1];
-      if (next && at < 0) focusField(next);
-      else el.form.requestSubmit(el.form.querySelector(".save-button"));
-    }
+    var next = fieldAfter(el);
+    if (next) focusField(next);
+    else el.form.requestSubmit(el.form.querySelector(".save-button"));
   });
+
+  // The keypad's Enter key says what it will do: "next" where it moves on, "done" where it saves. Which field
+  // is last depends on the bidders' team and the kind of hand, so the page's own hints are redone on a change.
+  function labelEnterKeys(form) {
+    numericInputs(form).forEach(function (el) {
+      el.setAttribute("enterkeyhint", fieldAfter(el) ? "next" : "done");
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (!el.form || el.form.id !== "hand-form") return;
+    if (el.name === "bidder" || el.name === "kind") labelEnterKeys(el.form);
+  });
+
+  var shown = null; // the hand form now on the page
+
+  // Run at load and after every swap; the form itself is new only after a page, a save or a refusal.
+  function formRendered() {
+    var form = document.getElementById("hand-form");
+    if (!form || form === shown) return;
+    shown = form;
+    labelEnterKeys(form);
+  }
+
+  document.addEventListener("htmx:afterSettle", formRendered);
+
+  formRendered();
 })();

@@ -1,0 +1,38 @@
+"""The hand form as it is used at the table: a fresh form is not judged before it is touched, the address
+forgets the hand the meld count brought back, a save puts the cursor back on the bidder, and the keypad's
+Enter key says whether it moves on or saves."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import start_game
+
+pytestmark = pytest.mark.browser
+
+
+def hand_posts(page) -> list[str]:
+    """Every hand the page sends to be stored, from now on."""
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/hands") else None)
+    return sent
+
+
+def enter_keys(page) -> dict[str, str]:
+    return {name: page.locator(f"#{name}").get_attribute("enterkeyhint")
+            for name in ("bid", "meld_0", "meld_1", "counters_0", "counters_1")}
+
+
+@pytest.mark.parametrize(("bidder", "kind", "hints"), [
+    ("Us", "Played", {"bid": "next", "meld_0": "next", "meld_1": "next", "counters_0": "done", "counters_1": "done"}),
+    ("Them", "Played", {"bid": "next", "meld_1": "next", "meld_0": "next", "counters_1": "done",
+                        "counters_0": "next"}),
+    ("Them", "Throw-in", {"bid": "next", "meld_1": "next", "meld_0": "done"}),
+])
+def test_the_keypad_says_next_until_the_field_whose_enter_saves(phone, live_server, bidder, kind, hints):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text=re.compile(f"^{bidder}$")).click()
+    phone.locator("#field-kind .choice", has_text=kind).click()
+    shown = {name: hint for name, hint in enter_keys(phone).items() if phone.locator(f"#{name}").is_visible()}
+    assert shown == hints
