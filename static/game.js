@@ -100,15 +100,42 @@
     if (el.name === "bidder" || el.name === "kind") labelEnterKeys(el.form);
   });
 
+  // A fresh form is not judged before the player has touched it: a second tap on Record just after a save
+  // lands on the next hand's button, and must not paint that hand red. Only what a player can change counts
+  // (the poll rewrites the hidden hand number).
+  function filledIn(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.type !== "hidden" && el.type !== "submit" &&
+        (!/^(radio|checkbox)$/.test(el.type) || el.checked);
+    }).map(function (el) { return el.name + "=" + el.value; }).join("&");
+  }
+
+  function firstBidder(form) {
+    return form.querySelector("input[name=bidder]");
+  }
+
   var shown = null; // the hand form now on the page
+  var untouched = null; // what it held when it was rendered, while it is a fresh one
 
   // Run at load and after every swap; the form itself is new only after a page, a save or a refusal.
   function formRendered() {
     var form = document.getElementById("hand-form");
     if (!form || form === shown) return;
     shown = form;
+    untouched = form.hasAttribute("data-fresh") ? filledIn(form) : null;
     labelEnterKeys(form);
   }
+
+  // Captured at the document, so neither the browser nor htmx ever sees the submit.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form !== shown || untouched === null || !event.submitter) return;
+    if (!event.submitter.classList.contains("save-button") || filledIn(form) !== untouched) return;
+    event.preventDefault();
+    event.stopPropagation();
+    var bidder = firstBidder(form);
+    if (bidder) bidder.focus();
+  }, true);
 
   document.addEventListener("htmx:afterSettle", formRendered);
 

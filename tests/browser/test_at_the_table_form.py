@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import start_game
+from tests.browser.helpers import record_played, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -17,6 +17,23 @@ def hand_posts(page) -> list[str]:
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/hands") else None)
     return sent
+
+
+def test_a_second_tap_on_record_after_a_save_only_puts_the_cursor_on_the_bidder(phone, live_server):
+    start_game(phone, live_server)
+    record_played(phone, "Us", 55, (30, 12), 28)
+    sent = hand_posts(phone)
+    phone.locator("button.save-button").click()  # the same thumb, a moment too late
+    expect(phone.locator("#field-bidder input").first).to_be_focused()
+    assert phone.locator(".error-message:visible, [aria-invalid=true], #form-message").count() == 0
+    assert sent == []
+    expect(phone.locator("#expected")).to_have_value("2")
+    assert phone.js_errors == []
+    # once touched, the form is judged as before: sent, refused, and what was typed kept
+    phone.fill("#counters_0", "30")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#bidder-error")).to_have_text("Tap the team that won the bid.")
+    assert len(sent) == 1 and phone.locator("#counters_0").input_value() == "30"
 
 
 def enter_keys(page) -> dict[str, str]:
