@@ -124,6 +124,11 @@
     shown = form;
     untouched = form.hasAttribute("data-fresh") ? filledIn(form) : null;
     labelEnterKeys(form);
+    // The meld count brings the hand back in the address; once it is in the form, a reload must not bring
+    // it back again later in the evening.
+    if (form.closest("#record") && location.search) {
+      history.replaceState(history.state, "", location.pathname + location.hash);
+    }
   }
 
   // Captured at the document, so neither the browser nor htmx ever sees the submit.

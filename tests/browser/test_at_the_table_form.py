@@ -36,6 +36,32 @@ def test_a_second_tap_on_record_after_a_save_only_puts_the_cursor_on_the_bidder(
     assert len(sent) == 1 and phone.locator("#counters_0").input_value() == "30"
 
 
+def test_a_hand_the_meld_count_brought_back_leaves_the_address_and_a_reload_later_is_fresh(phone, live_server):
+    start_game(phone, live_server)
+    game_url = phone.url.split("#")[0]
+    phone.locator("#field-bidder .choice", has_text="Them").click()
+    phone.fill("#bid", "65")
+    phone.locator("#field-trump .suit-choice.suit-S").click()
+    phone.fill("#counters_1", "40")
+    phone.locator(".with-action:has(#meld_1) .link-button").click()  # Count cards
+    phone.locator("#meld-grid button.add[value=KS]").click()
+    phone.locator("#meld-grid button.add[value=QS]").click()
+    phone.locator("button[name=use]").click()
+    expect(phone.locator("#meld_1")).to_have_value("4")
+    assert phone.locator("#bid").input_value() == "65"
+    assert phone.locator("#field-bidder input:checked").get_attribute("value") == "t1"
+    expect(phone).to_have_url(game_url + "#record")
+    # what came back is the player's own hand, not a fresh form: one tap on Record stores it
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#total-1")).to_have_text("\u221265")  # a set: the bidders made 44 of 65
+    phone.reload()
+    expect(phone.locator("#hand-form")).to_be_visible()
+    assert phone.locator("#field-bidder input:checked, #field-trump input:checked").count() == 0
+    assert phone.locator("#meld_1").input_value() == ""
+    assert phone.locator("#bid").input_value() == "50"
+    assert phone.js_errors == []
+
+
 def enter_keys(page) -> dict[str, str]:
     return {name: page.locator(f"#{name}").get_attribute("enterkeyhint")
             for name in ("bid", "meld_0", "meld_1", "counters_0", "counters_1")}
