@@ -142,7 +142,21 @@
     if (bidder) bidder.focus();
   }, true);
 
-  document.addEventListener("htmx:afterSettle", formRendered);
+  // Whether an answer is the record form's own save (not its Check, not the preview or the poll).
+  function isSave(detail) {
+    var form = detail.requestConfig && detail.requestConfig.elt; // detail.elt is what was swapped
+    if (!form || form.id !== "hand-form" || !form.closest("#record") || !detail.pathInfo) return false;
+    return new URL(detail.pathInfo.requestPath, location.href).pathname === new URL(form.action).pathname;
+  }
+
+  // After a save the next hand starts at its bidder: the cursor leaves the counters, so the keypad goes down.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    formRendered();
+    var detail = event.detail || {};
+    if (!isSave(detail) || !detail.xhr || detail.xhr.status >= 300) return;
+    var bidder = shown && firstBidder(shown);
+    if (bidder) bidder.focus({ preventScroll: true });
+  });
 
   formRendered();
 })();

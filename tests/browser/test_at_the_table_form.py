@@ -62,6 +62,20 @@ def test_a_hand_the_meld_count_brought_back_leaves_the_address_and_a_reload_late
     assert phone.js_errors == []
 
 
+def test_after_saving_with_enter_the_cursor_is_on_the_bidder_not_in_the_counters(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Them").click()
+    phone.keyboard.type("55")
+    phone.locator("#field-trump .suit-choice.suit-S").click()
+    for text in ("30", "12", "28"):
+        phone.keyboard.type(text)
+        phone.keyboard.press("Enter")
+    expect(phone.locator("#total-1")).to_have_text("58")
+    expect(phone.locator("#field-bidder input").first).to_be_focused()
+    assert phone.evaluate("document.activeElement.inputMode") == ""  # no keypad wanted
+    assert phone.js_errors == []
+
+
 def enter_keys(page) -> dict[str, str]:
     return {name: page.locator(f"#{name}").get_attribute("enterkeyhint")
             for name in ("bid", "meld_0", "meld_1", "counters_0", "counters_1")}
