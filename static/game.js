@@ -67,20 +67,96 @@
     if (el.name === "trump") focusField(sequence(el.form)[1]);
   });
 
+  // The field Enter moves on to from this one, or null where Enter saves the hand.
+  function fieldAfter(el) {
+    var order = sequence(el.form);
+    var at = order.indexOf(el);
+    if (at >= 0) return order[at + 1] || null;
+    var inputs = numericInputs(el.form);
+    return inputs[inputs.indexOf(el) + 1] || null;
+  }
+
   // Enter (the keypad's "next") moves along the sequence, and from its last field saves the hand.
   document.addEventListener("keydown", function (event) {
     var el = event.target;
     if (event.key !== "Enter" || !el.matches || !el.matches("#hand-form input[inputmode=numeric]")) return;
     event.preventDefault();
-    var order = sequence(el.form);
-    var at = order.indexOf(el);
-    if (at >= 0 && at + 1 < order.length) {
-      focusField(order[at + 1]);
-    } else {
-      var inputs = numericInputs(el.form);
-      var next = inputs[inputs.indexOf(el) + 1];
-      if (next && at < 0) focusField(next);
-      else el.form.requestSubmit(el.form.querySelector(".save-button"));
-    }
+    var next = fieldAfter(el);
+    if (next) focusField(next);
+    else el.form.requestSubmit(el.form.querySelector(".save-button"));
   });
+
+  // The keypad's Enter key says what it will do: "next" where it moves on, "done" where it saves. Which field
+  // is last depends on the bidders' team and the kind of hand, so the page's own hints are redone on a change.
+  function labelEnterKeys(form) {
+    numericInputs(form).forEach(function (el) {
+      el.setAttribute("enterkeyhint", fieldAfter(el) ? "next" : "done");
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (!el.form || el.form.id !== "hand-form") return;
+    if (el.name === "bidder" || el.name === "kind") labelEnterKeys(el.form);
+  });
+
+  // A fresh form is not judged before the player has touched it: a second tap on Record just after a save
+  // lands on the next hand's button, and must not paint that hand red. Only what a player can change counts
+  // (the poll rewrites the hidden hand number).
+  function filledIn(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.type !== "hidden" && el.type !== "submit" &&
+        (!/^(radio|checkbox)$/.test(el.type) || el.checked);
+    }).map(function (el) { return el.name + "=" + el.value; }).join("&");
+  }
+
+  function firstBidder(form) {
+    return form.querySelector("input[name=bidder]");
+  }
+
+  var shown = null; // the hand form now on the page
+  var untouched = null; // what it held when it was rendered, while it is a fresh one
+
+  // Run at load and after every swap; the form itself is new only after a page, a save or a refusal.
+  function formRendered() {
+    var form = document.getElementById("hand-form");
+    if (!form || form === shown) return;
+    shown = form;
+    untouched = form.hasAttribute("data-fresh") ? filledIn(form) : null;
+    labelEnterKeys(form);
+    // The meld count brings the hand back in the address; once it is in the form, a reload must not bring
+    // it back again later in the evening.
+    if (form.closest("#record") && location.search) {
+      history.replaceState(history.state, "", location.pathname + location.hash);
+    }
+  }
+
+  // Captured at the document, so neither the browser nor htmx ever sees the submit.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form !== shown || untouched === null || !event.submitter) return;
+    if (!event.submitter.classList.contains("save-button") || filledIn(form) !== untouched) return;
+    event.preventDefault();
+    event.stopPropagation();
+    var bidder = firstBidder(form);
+    if (bidder) bidder.focus();
+  }, true);
+
+  // Whether an answer is the record form's own save (not its Check, not the preview or the poll).
+  function isSave(detail) {
+    var form = detail.requestConfig && detail.requestConfig.elt; // detail.elt is what was swapped
+    if (!form || form.id !== "hand-form" || !form.closest("#record") || !detail.pathInfo) return false;
+    return new URL(detail.pathInfo.requestPath, location.href).pathname === new URL(form.action).pathname;
+  }
+
+  // After a save the next hand starts at its bidder: the cursor leaves the counters, so the keypad goes down.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    formRendered();
+    var detail = event.detail || {};
+    if (!isSave(detail) || !detail.xhr || detail.xhr.status >= 300) return;
+    var bidder = shown && firstBidder(shown);
+    if (bidder) bidder.focus({ preventScroll: true });
+  });
+
+  formRendered();
 })();

@@ -1,0 +1,95 @@
+"""The hand form as it is used at the table: a fresh form is not judged before it is touched, the address
+forgets the hand the meld count brought back, a save puts the cursor back on the bidder, and the keypad's
+Enter key says whether it moves on or saves."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import record_played, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def hand_posts(page) -> list[str]:
+    """Every hand the page sends to be stored, from now on."""
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/hands") else None)
+    return sent
+
+
+def test_a_second_tap_on_record_after_a_save_only_puts_the_cursor_on_the_bidder(phone, live_server):
+    start_game(phone, live_server)
+    record_played(phone, "Us", 55, (30, 12), 28)
+    sent = hand_posts(phone)
+    phone.locator("button.save-button").click()  # the same thumb, a moment too late
+    expect(phone.locator("#field-bidder input").first).to_be_focused()
+    assert phone.locator(".error-message:visible, [aria-invalid=true], #form-message").count() == 0
+    assert sent == []
+    expect(phone.locator("#expected")).to_have_value("2")
+    assert phone.js_errors == []
+    # once touched, the form is judged as before: sent, refused, and what was typed kept
+    phone.fill("#counters_0", "30")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#bidder-error")).to_have_text("Tap the team that won the bid.")
+    assert len(sent) == 1 and phone.locator("#counters_0").input_value() == "30"
+
+
+def test_a_hand_the_meld_count_brought_back_leaves_the_address_and_a_reload_later_is_fresh(phone, live_server):
+    start_game(phone, live_server)
+    game_url = phone.url.split("#")[0]
+    phone.locator("#field-bidder .choice", has_text="Them").click()
+    phone.fill("#bid", "65")
+    phone.locator("#field-trump .suit-choice.suit-S").click()
+    phone.fill("#counters_1", "40")
+    phone.locator(".with-action:has(#meld_1) .link-button").click()  # Count cards
+    phone.locator("#meld-grid button.add[value=KS]").click()
+    phone.locator("#meld-grid button.add[value=QS]").click()
+    phone.locator("button[name=use]").click()
+    expect(phone.locator("#meld_1")).to_have_value("4")
+    assert phone.locator("#bid").input_value() == "65"
+    assert phone.locator("#field-bidder input:checked").get_attribute("value") == "t1"
+    expect(phone).to_have_url(game_url + "#record")
+    # what came back is the player's own hand, not a fresh form: one tap on Record stores it
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#total-1")).to_have_text("\u221265")  # a set: the bidders made 44 of 65
+    phone.reload()
+    expect(phone.locator("#hand-form")).to_be_visible()
+    assert phone.locator("#field-bidder input:checked, #field-trump input:checked").count() == 0
+    assert phone.locator("#meld_1").input_value() == ""
+    assert phone.locator("#bid").input_value() == "50"
+    assert phone.js_errors == []
+
+
+def test_after_saving_with_enter_the_cursor_is_on_the_bidder_not_in_the_counters(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Them").click()
+    phone.keyboard.type("55")
+    phone.locator("#field-trump .suit-choice.suit-S").click()
+    for text in ("30", "12", "28"):
+        phone.keyboard.type(text)
+        phone.keyboard.press("Enter")
+    expect(phone.locator("#total-1")).to_have_text("58")
+    expect(phone.locator("#field-bidder input").first).to_be_focused()
+    assert phone.evaluate("document.activeElement.inputMode") == ""  # no keypad wanted
+    assert phone.js_errors == []
+
+
+def enter_keys(page) -> dict[str, str]:
+    return {name: page.locator(f"#{name}").get_attribute("enterkeyhint")
+            for name in ("bid", "meld_0", "meld_1", "counters_0", "counters_1")}
+
+
+@pytest.mark.parametrize(("bidder", "kind", "hints"), [
+    ("Us", "Played", {"bid": "next", "meld_0": "next", "meld_1": "next", "counters_0": "done", "counters_1": "done"}),
+    ("Them", "Played", {"bid": "next", "meld_1": "next", "meld_0": "next", "counters_1": "done",
+                        "counters_0": "next"}),
+    ("Them", "Throw-in", {"bid": "next", "meld_1": "next", "meld_0": "done"}),
+])
+def test_the_keypad_says_next_until_the_field_whose_enter_saves(phone, live_server, bidder, kind, hints):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text=re.compile(f"^{bidder}$")).click()
+    phone.locator("#field-kind .choice", has_text=kind).click()
+    shown = {name: hint for name, hint in enter_keys(phone).items() if phone.locator(f"#{name}").is_visible()}
+    assert shown == hints
