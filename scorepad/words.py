@@ -25,6 +25,11 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def won(team: str) -> str:
+    """"Us won the game", "Ann & Cat won the game": a sentence any team's name reads right in (not "Us wins")."""
+    return f"{team} won the game"
+
+
 def capitalized(text: str) -> str:
     """The first letter made a capital and the rest left alone ("single-deck values (×10)" as a title)."""
     return text[:1].upper() + text[1:]

@@ -82,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive
+    app.jinja_env.filters["won"] = words.won
     app.jinja_env.filters["local_time"] = _local_time
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)

@@ -127,13 +127,26 @@ def live(game_id: int):
         response.headers["ETag"] = etag
         return response
     game = _load(game_id)
+    sheet = _sheet(game)
+    saved = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
-    news = session.get("wrote") != [game_id, version]
-    response = vary_on_htmx(render_template("_live.html", game=game, sheet=_sheet(game), is_live_update=True,
-                                            news=news, poll=current_app.config["POLL_SECONDS"]))
+    news = session.get("wrote") != [game_id, version] and saved is None
+    values = _blank_hand(game, {})
+    response = vary_on_htmx(render_template(
+        "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved=saved, values=values, errors={},
+        preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"]))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _saved_from_here(sheet, token: str) -> int | None:
+    """The number on the sheet of the hand this phone's form sent (its one-time `token`), once it is stored:
+    a save whose answer is late or lost is then known to be saved."""
+    found = store.hand_by_token(get_db(), token) if token else None
+    if found is None or found["game_id"] != sheet.game.id:
+        return None
+    return next((row.number for row in sheet.rows if row.stored.id == found["id"]), None)
 
 
 def _preview(game, values):

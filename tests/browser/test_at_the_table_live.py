@@ -1,0 +1,112 @@
+"""At the table with two phones: the second phone follows every hand the first records, down to the Record
+button's label, the bidder buttons and the game's end; its notice never covers the score and leaves by itself;
+and a phone whose own save is still waiting hears from the poll that the hand is saved."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import PHONE, record_played, start_game
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+NOTICE_LEAVES_MS = 9_000  # the notice stays five seconds; a loaded machine polls late
+
+
+@pytest.fixture
+def second_phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    yield page
+    context.close()
+
+
+def as_a_fresh_page_shows_it(browser, url) -> dict:
+    """What a phone that opens the game now sees in its record card."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(url)
+    seen = record_card(page)
+    context.close()
+    return seen
+
+
+def record_card(page) -> dict:
+    return {"heading": page.locator("#record-heading").inner_text(),
+            "button": page.locator("button.save-button").inner_text(),
+            "bidders": page.locator("#field-bidder").inner_text(),
+            "expected": page.locator("#expected").input_value()}
+
+
+def boxes_overlap(a, b) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or
+                a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def assert_notice_beside_the_score_then_gone(page, words):
+    notice = page.locator("#live-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(words)
+    assert not boxes_overlap(notice.bounding_box(), page.locator("#scoreboard").bounding_box()), \
+        "the notice covers the score"
+    expect(notice).to_be_hidden(timeout=NOTICE_LEAVES_MS)
+
+
+def test_an_untouched_second_phone_shows_the_next_hand_as_a_fresh_page_would(
+        browser, phone, second_phone, live_server):
+    start_game(phone, live_server, players=PLAYERS)
+    second_phone.goto(phone.url)
+    record_played(phone, "Bo", 55, (30, 12), 28)
+    expect(second_phone.locator("button.save-button")).to_have_text("Record hand 2", timeout=8000)
+    assert record_card(second_phone) == as_a_fresh_page_shows_it(browser, phone.url)
+    assert_notice_beside_the_score_then_gone(second_phone, "Updated from another phone: next is hand 2.")
+
+
+def test_a_second_phone_in_the_middle_of_a_hand_keeps_what_was_typed_and_moves_to_the_next_number(
+        browser, phone, second_phone, live_server):
+    start_game(phone, live_server, players=PLAYERS)
+    second_phone.goto(phone.url)
+    second_phone.locator("#field-bidder .choice", has_text="Cy").click()
+    second_phone.fill("#bid", "65")
+    second_phone.fill("#meld_0", "20")
+    record_played(phone, "Bo", 55, (30, 12), 28)
+    expect(second_phone.locator("button.save-button")).to_have_text("Record hand 2", timeout=8000)
+    assert record_card(second_phone) == as_a_fresh_page_shows_it(browser, phone.url)
+    expect(second_phone.locator("#bid")).to_have_value("65")
+    expect(second_phone.locator("#meld_0")).to_have_value("20")
+    expect(second_phone.locator("#field-bidder input[value=s2]")).to_be_checked()
+    assert_notice_beside_the_score_then_gone(second_phone, "Check the hand you are typing is not already on the sheet")
+
+
+def test_a_second_phone_shows_the_winner_and_no_form_once_the_game_is_won(phone, second_phone, live_server):
+    start_game(phone, live_server)
+    second_phone.goto(phone.url)
+    second_phone.fill("#bid", "65")  # typing in: the game's end still takes the form away
+    for _ in range(4):
+        record_played(phone, "Us", 150, (100, 0), 50)
+    expect(second_phone.locator(".winner-card h2")).to_have_text("Us won the game", timeout=8000)
+    expect(second_phone.locator("#hand-form")).to_have_count(0)
+    expect(second_phone.locator("#record")).to_have_count(1)
+    assert_notice_beside_the_score_then_gone(second_phone, "Updated from another phone: Us won the game.")
+
+
+def test_a_save_still_waiting_for_its_answer_ends_when_the_poll_finds_the_hand_stored(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#bid", "55")
+    phone.fill("#meld_0", "30")
+    phone.fill("#counters_0", "28")
+    phone.route("**/hands", lambda route: route.fetch())  # stored, and the answer never comes back
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#hand-form")).to_have_class("htmx-request")
+    notice = phone.locator("#live-notice")
+    expect(notice).to_have_text("Hand 1 is saved: it is on the sheet.", timeout=8000)
+    expect(phone.locator("#hand-form")).not_to_have_class("htmx-request")
+    expect(phone.locator("button.save-button")).to_have_text("Record hand 2")
+    expect(phone.locator("#bid")).to_have_value("50")  # a fresh form: the values saved are not left in it
+    expect(phone.locator("#meld_0")).to_have_value("")
+    expect(phone.locator("#total-0")).to_have_text("58")
+    expect(phone.locator("#alert")).to_be_hidden()
+    expect(notice).to_be_hidden(timeout=NOTICE_LEAVES_MS)
+    phone.unroute("**/hands")
