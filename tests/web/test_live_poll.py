@@ -17,7 +17,8 @@ def test_a_poll_carrying_the_token_of_the_hand_it_finds_stored_says_that_hand_is
     game_id = new_game(client)
     form = form_of(client, game_id)
     other = app.test_client()  # the save's answer went to nobody: the session never heard of it
-    sent = other.post(f"/games/{game_id}/hands", data={**form, "csrf_token": form_of(other, game_id)["csrf_token"],
+    stamp = form_of(other, game_id)["csrf_token"]
+    sent = other.post(f"/games/{game_id}/hands", data={**form, "csrf_token": stamp,
                                                        "kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"})
     assert sent.status_code == 303
     notice = poll(client, game_id, form["token"]).select_one("#live-notice")
