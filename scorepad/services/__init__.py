@@ -20,12 +20,14 @@ from .games import (
     Change,
     Preview,
     Rematch,
+    abandon_game,
     delete_hand,
     describe_change,
     edit_hand,
     preview_hand,
     record_hand,
     rematch,
+    restore_hand,
     start_game,
 )
 from .players import Merged, Renamed, merge_players, rename_player
@@ -36,4 +38,5 @@ __all__ = [
     "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "Preview", "Refused", "Rematch",
     "Renamed", "ServiceError", "delete_hand", "describe_change", "edit_hand", "import_games", "merge_players",
     "preview_hand", "record_hand", "rematch", "rename_player", "sheets_csv", "start_game",
+    "abandon_game", "restore_hand",
 ]

@@ -14,6 +14,7 @@ from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_h
 from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
 from .errors import (
+    Conflict,
     EndsTooEarly,
     FormIncomplete,
     GameIsOver,
@@ -95,6 +96,8 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
         if game.winner is not None:
             raise GameIsOver("The game is over: it takes no more hands. Edit or delete a hand to reopen it, or "
                              "start a rematch.")
+        if game.abandoned_at is not None:
+            raise GameIsOver("This game was ended unfinished: it takes no more hands. Start a new game.")
         _check(game, hand, game.hands_count, unreadable)
         if not token or expected is None:
             raise FormIncomplete()
@@ -162,6 +165,49 @@ def delete_hand(db, game_id: int, hand_id: int) -> Change:
                                "Delete the later hands first.") from None
         store.keep_state(db, game_id, rest, state)
         return _changed(db, game, state, number=place + 1)
+
+
+def restore_hand(db, game_id: int, hand_id: int) -> Change:
+    """Deleted hand `hand_id` goes back on the sheet at its place, its history saying so; every later hand is
+    scored again. A hand already back (another phone, a second tap) comes back `already`. Raises NotFound,
+    Conflict (the hand no longer fits its place: another hand before it was deleted or put back, and the dealer
+    it was valid for moved) and EndsTooEarly."""
+    with store.write_lock(db):
+        game = _game(db, game_id)
+        hands = store.live_hands(db, game_id)
+        if any(stored.id == hand_id for stored in hands):
+            return Change(game_id, number=_place(db, game_id, hands, hand_id) + 1, already=True)
+        back = store.deleted_hand(db, game_id, hand_id)
+        if back is None:
+            raise NotFound("This game has no such hand.")
+        place = sum(1 for stored in hands if stored.seq < back.seq)
+        try:
+            _check(game, back.hand, place, None)
+        except Refused as refusal:
+            raise Conflict(f"Hand {place + 1} cannot go back in its place: the deal moved since it was deleted "
+                           f"({'; '.join(refusal.errors.values())}). Record it again as a new hand if it was "
+                           "played.") from None
+        store.restore_hand(db, hand_id)
+        restored = hands[:place] + [back] + hands[place:]
+        try:
+            state = _fold(game, [h.hand for h in restored])
+        except GameOver:
+            raise EndsTooEarly("With this hand back the game would be won before the last hands on the sheet. "
+                               "Delete the hands after it first.") from None
+        store.keep_state(db, game_id, restored, state)
+        return _changed(db, game, state, number=place + 1)
+
+
+def abandon_game(db, game_id: int) -> Change:
+    """The game, unfinished, is ended: it leaves the games in progress and stays in history as abandoned, won by
+    nobody. Ending it again comes back `already`. Raises NotFound, and GameIsOver for a game that has a winner."""
+    with store.write_lock(db):
+        game = _game(db, game_id)
+        if game.winner is not None:
+            raise GameIsOver("This game has a winner: it is finished, not abandoned.")
+        if not store.abandon_game(db, game_id):
+            return Change(game_id, already=True)
+        return Change(game_id, store.game_version(db, game_id))
 
 
 def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = None,

@@ -32,6 +32,7 @@ class Game:
     winner: int | None
     finished_at: str | None
     rematch_of: int | None
+    abandoned_at: str | None = None  # ended unfinished: no longer in progress, and nobody won it
 
     @property
     def etag(self) -> str:
@@ -80,6 +81,7 @@ def _game(row: dict) -> Game:
         first_dealer=row["first_dealer"], version=row["version"],
         totals=(row["total_0"], row["total_1"]), hands_count=row["hands_count"],
         winner=row["winner"], finished_at=row["finished_at"], rematch_of=row["rematch_of"],
+        abandoned_at=row.get("abandoned_at"),
     )
 
 
@@ -106,7 +108,7 @@ def game_ids(db, among: Sequence[int] | None = None) -> list[int]:
 
 
 def list_games(db, finished: bool, limit: int = 20) -> list[Game]:
-    where = "g.finished_at IS NOT NULL" if finished else "g.finished_at IS NULL"
+    where = "g.finished_at IS NOT NULL" if finished else "g.finished_at IS NULL AND g.abandoned_at IS NULL"
     order = "g.finished_at DESC" if finished else "g.created_at DESC"
     return [_game(r) for r in rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?",
                                    [limit])]
@@ -133,6 +135,14 @@ def history_games(db, player_id: int | None = None, start: str | None = None, en
     sql = _GAME_SELECT + (" WHERE " + " AND ".join(where) if where else "") + \
         " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
     return [_game(r) for r in rows(db, sql, [*params, limit])]
+
+
+def abandon_game(db, game_id: int) -> bool:
+    """Inside the caller's write lock: the unfinished game is ended, kept in history as abandoned. False when it
+    had already been ended, or has a winner."""
+    done = db.execute("UPDATE games SET abandoned_at = ? WHERE id = ? AND abandoned_at IS NULL AND winner IS NULL",
+                      [now(), game_id])
+    return done.rowcount == 1
 
 
 def rematch_for(db, game_id: int) -> int | None:
@@ -353,6 +363,31 @@ def delete_hand(db, hand_id: int) -> None:
         raise HandDeleted(hand_id)
     before = _stored(rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
     _log(db, hand_id, _edit("deleted", before.hand, None, "Deleted.", at))
+
+
+def restore_hand(db, hand_id: int) -> None:
+    """Inside the caller's write lock: a deleted hand goes back on the sheet at its place (its `seq`), with one
+    'restored' history line. Raises HandRestored when it is already back (two phones, or two taps)."""
+    at = now()
+    back = db.execute("UPDATE hands SET deleted_at = NULL, updated_at = ? WHERE id = ? AND deleted_at IS NOT NULL",
+                      [at, hand_id])
+    if back.rowcount != 1:
+        raise HandRestored(hand_id)
+    after = _stored(rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
+    _log(db, hand_id, _edit("restored", None, after.hand, "Restored.", at))
+
+
+class HandRestored(Exception):
+    """The hand is on the sheet already: another phone put it back first."""
+
+
+def deleted_hand(db, game_id: int, hand_id: int) -> StoredHand | None:
+    """A deleted hand of the game, as it was when it left the sheet; None for any other."""
+    if not 0 < hand_id <= MAX_ID:
+        return None
+    found = rows(db, "SELECT * FROM hands WHERE id = ? AND game_id = ? AND deleted_at IS NOT NULL",
+                 [hand_id, game_id])
+    return _stored(found[0]) if found else None
 
 
 # --- each hand's history ----------------------------------------------------------------------------------------

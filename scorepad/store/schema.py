@@ -248,6 +248,30 @@ def m007_version_triggers(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m008_restored_hands_and_abandoned_games(db: sqlite_utils.Database) -> None:
+    """A deleted hand can be put back, which its history says ('restored'): SQLite cannot widen a CHECK, so the
+    history table is built again with the same rows. And a game nobody will finish can be ended: it leaves the
+    games in progress as abandoned, and nobody won it."""
+    db.executescript("""
+    CREATE TABLE hand_edits_m008 (
+        id INTEGER PRIMARY KEY,
+        hand_id INTEGER NOT NULL REFERENCES hands(id),
+        at TEXT NOT NULL,
+        action TEXT NOT NULL CHECK (action IN ('recorded', 'edited', 'deleted', 'restored')),
+        before TEXT,
+        after TEXT,
+        summary TEXT NOT NULL
+    ) STRICT;
+    INSERT INTO hand_edits_m008 (id, hand_id, at, action, before, after, summary)
+        SELECT id, hand_id, at, action, before, after, summary FROM hand_edits;
+    DROP TABLE hand_edits;
+    ALTER TABLE hand_edits_m008 RENAME TO hand_edits;
+    CREATE INDEX hand_edits_by_hand ON hand_edits (hand_id, id);
+    ALTER TABLE games ADD COLUMN abandoned_at TEXT;
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing. A database that needs nothing is

@@ -306,6 +306,19 @@ def delete_hand(game_id: int, hand_id: int):
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
 
 
+@bp.post("/<int:game_id>/hands/<int:hand_id>/restore")
+def restore_hand(game_id: int, hand_id: int):
+    try:
+        change = services.restore_hand(get_db(), game_id, hand_id)
+    except Declined as refusal:
+        return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
+    except sqlite3.OperationalError as error:
+        return _game_page(_load(game_id), **_not_saved(error, "the hand was NOT put back", "tap Restore again"))
+    _wrote(change, f"Hand {change.number} is already back on the sheet.",
+           f"Hand {change.number} is back in its place; the hands after it moved down one place.")
+    return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+
+
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int):
     started = services.rematch(get_db(), game_id)

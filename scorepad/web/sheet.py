@@ -81,6 +81,17 @@ class Sheet:
             return [(f"s{s}", self.seat(s), team_of(s)) for s in order]
         return [(f"t{t}", self.game.teams[t], t) for t in (0, 1)]
 
+    def deal_after_deleting(self, row: Row) -> list[tuple[int, str, str]]:
+        """What deleting `row` does to the deal, which follows the hands on the sheet: for each later hand, (its
+        number now, who dealt it, who will be shown dealing it one place up)."""
+        first = self.game.first_dealer
+        return [(later.number, later.dealer, self.seat(dealer_for(first, later.number - 2)))
+                for later in self.rows[row.number:]]
+
+    def next_dealer_after_deleting(self) -> str:
+        """Who deals the next hand once one hand is gone from the sheet."""
+        return self.seat(dealer_for(self.game.first_dealer, len(self.rows) - 1))
+
     def team_players(self, team: int) -> str:
         names = [self.game.players[s] for s in seats_of(team) if self.game.players[s]]
         return " & ".join(names)
@@ -102,7 +113,9 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
             bidder = game.teams[hand.bidder]
         rows.append(Row(i + 1, stored, result, state.running[i], seat_label(dealer, game.players), bidder,
                         SUIT_SYMBOLS.get(hand.trump or "", ""), history.get(stored.id, [])))
-    return Sheet(game, rows, state, deleted or [])
+    # a deleted hand goes back, if restored, after the live hands played before it
+    placed = [{**d, "number": 1 + sum(1 for row in rows if row.stored.seq < d["seq"])} for d in deleted or []]
+    return Sheet(game, rows, state, placed)
 
 
 __all__ = ["Row", "SEAT_NAMES", "Sheet", "build_sheet"]

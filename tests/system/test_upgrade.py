@@ -54,11 +54,12 @@ def applied(path: str) -> list[str]:
         return [row[0] for row in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
 
 
-def test_the_fixtures_cover_every_schema_shipped_from_games_and_hands_to_per_player_records():
+def test_the_fixtures_cover_every_schema_shipped_from_games_and_hands_to_version_triggers():
     shipped = {path.name.split("-")[0]: json.loads(path.with_suffix(".json").read_text())["migrations"][-1]
                for path in HISTORIC}
     assert shipped == {"fbb32c8": "m002_games_and_hands", "9201e01": "m003_results_and_seats",
-                       "f0058ef": "m005_records_counter", "d77360e": "m006_per_player_records"}
+                       "f0058ef": "m005_records_counter", "d77360e": "m006_per_player_records",
+                       "5d39dd8": "m007_version_triggers"}
 
 
 def test_an_upgraded_database_has_applied_every_migration(upgraded, fresh):

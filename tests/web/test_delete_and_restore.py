@@ -1,0 +1,108 @@
+"""Deleting a hand moves the deal of every later hand (the deal follows the hands on the sheet), so the
+confirmation says who will be shown dealing what before anything is deleted; and a deleted hand can be put back
+in its place from the list of deleted hands."""
+
+import re
+
+from tests.helpers import parse
+from tests.web.helpers import csrf, every_table, new_game, record
+
+PLAYERS = {"player_0": "Ann", "player_1": "Bo", "player_2": "Cy", "player_3": "Di", "first_dealer": "0"}
+
+
+def seven_hands(client) -> int:
+    game_id = new_game(client, **PLAYERS)
+    for _ in range(7):
+        assert record(client, game_id, bidder="s0", bid=50, counters_0=25, counters_1=25).status_code == 303
+    return game_id
+
+
+def hand_ids(client, game_id) -> list[int]:
+    """The live hands' ids, first hand first."""
+    page = parse(client.get(f"/games/{game_id}"))
+    return [int(d["id"].removeprefix("hand-")) for d in reversed(page.select(".hands details"))]
+
+
+def said(page, selector) -> list[str]:
+    return [" ".join(item.get_text(" ").split()) for item in page.select(selector)]
+
+
+def test_the_delete_confirmation_says_who_will_be_shown_dealing_each_later_hand_and_who_deals_next(client):
+    game_id = seven_hands(client)
+    hand_4 = hand_ids(client, game_id)[3]
+    page = parse(client.get(f"/games/{game_id}/hands/{hand_4}/delete"))
+    assert said(page, ".deal-moves li") == ["hand 5 (Ann dealt) becomes hand 4, dealt by Di",
+                                            "hand 6 (Bo dealt) becomes hand 5, dealt by Ann",
+                                            "hand 7 (Cy dealt) becomes hand 6, dealt by Bo"]
+    assert "Cy deals next, not Di." in said(page, "p")
+
+
+def test_a_long_tail_of_later_hands_is_told_in_four_lines_and_a_count(client):
+    game_id = seven_hands(client)
+    page = parse(client.get(f"/games/{game_id}/hands/{hand_ids(client, game_id)[0]}/delete"))
+    assert said(page, ".deal-moves li")[-1] == "and 2 more hands the same way"
+    assert len(page.select(".deal-moves li")) == 5
+
+
+def test_deleting_the_last_hand_moves_no_other_hand(client):
+    game_id = seven_hands(client)
+    page = parse(client.get(f"/games/{game_id}/hands/{hand_ids(client, game_id)[-1]}/delete"))
+    assert page.select(".deal-moves") == []
+    assert "Cy deals next, not Di." in said(page, "p")
+
+
+def delete(client, game_id, hand_id):
+    return client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": csrf(client)})
+
+
+def restore(client, game_id, hand_id):
+    return client.post(f"/games/{game_id}/hands/{hand_id}/restore", data={"csrf_token": csrf(client)})
+
+
+def test_a_deleted_hand_is_restored_in_its_place_from_the_list_of_deleted_hands(client):
+    game_id = seven_hands(client)
+    ids = hand_ids(client, game_id)
+    assert delete(client, game_id, ids[3]).status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    button = page.select_one(".deleted form button")
+    assert button.get_text(strip=True) == "Restore as hand 4"
+    action = page.select_one(".deleted form")["action"]
+    answer = client.post(action, data={"csrf_token": csrf(client)})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"#hand-{ids[3]}")
+    page = parse(client.get(answer.headers["Location"]))
+    assert hand_ids(client, game_id) == ids
+    assert "Hand 4 is back in its place" in said(page, ".flash")[0]
+    assert page.select(".deleted") == []
+
+
+def test_a_second_restore_of_the_same_hand_changes_nothing(client, app):
+    game_id = seven_hands(client)
+    ids = hand_ids(client, game_id)
+    delete(client, game_id, ids[1])
+    restore(client, game_id, ids[1])
+    tables = every_table(app.config["DATABASE"])
+    again = restore(client, game_id, ids[1])
+    assert again.status_code == 303
+    assert every_table(app.config["DATABASE"]) == tables
+    assert "already back on the sheet" in said(parse(client.get(f"/games/{game_id}")), ".flash")[0]
+
+
+def test_restoring_a_hand_that_would_end_the_game_too_early_is_refused_with_nothing_changed(client, app):
+    game_id = new_game(client, target="150")
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    record(client, game_id, bidder="t0", bid=100, meld_0=50, counters_0=50)  # Us 150: won
+    winning = hand_ids(client, game_id)[1]
+    delete(client, game_id, winning)
+    for _ in range(2):
+        record(client, game_id, bidder="t1", bid=50, counters_1=50)
+    tables = every_table(app.config["DATABASE"])
+    refused = restore(client, game_id, winning)
+    assert refused.status_code == 409
+    assert re.search(r"would be won before the last hands", parse(refused).select_one("#form-message").get_text())
+    assert every_table(app.config["DATABASE"]) == tables
+
+
+def test_restoring_a_hand_the_game_never_had_is_not_found(client):
+    game_id = seven_hands(client)
+    assert restore(client, game_id, 99999).status_code == 404
+    assert restore(client, game_id, 2**64).status_code == 404
