@@ -83,6 +83,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive
     app.jinja_env.filters["won"] = words.won
+    app.jinja_env.filters["played_on"] = _played_on
+    app.jinja_env.globals["team_players"] = _team_players
     app.jinja_env.filters["local_time"] = _local_time
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
@@ -139,6 +141,19 @@ def _signed(n: int) -> str:
 def _local_time(stamp: str) -> str:
     """Stored in UTC; shown in the local time of the machine the table runs Scorepad on."""
     return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _played_on(stamp: str) -> str:
+    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" in the table's local time."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%a %-d %b %Y, %H:%M")
+
+
+def _team_players(game) -> tuple[str, str] | None:
+    """Each team's players ("Ann & Cat"), for a list that names the teams; None when nobody's name was given."""
+    if not game.has_players:
+        return None
+    return tuple(" & ".join(game.players[seat] for seat in (team, team + 2) if game.players[seat])
+                 for team in (0, 1))
 
 
 def _secret_key(path: Path) -> str:

@@ -319,6 +319,25 @@ def restore_hand(game_id: int, hand_id: int):
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
 
 
+@bp.get("/<int:game_id>/end")
+def confirm_end(game_id: int):
+    game = _load(game_id)
+    return render_template("end_game.html", game=game, sheet=_sheet(game), form=CsrfForm())
+
+
+@bp.post("/<int:game_id>/end")
+def end_game(game_id: int):
+    try:
+        change = services.abandon_game(get_db(), game_id)
+    except Declined as refusal:
+        game = _load(game_id)
+        return render_template("end_game.html", game=game, sheet=_sheet(game), form=CsrfForm(),
+                               message=str(refusal)), refusal.status_hint
+    _wrote(change, "That game was already ended (on another phone, or by a second tap).",
+           "The game was ended unfinished. It stays in History, marked abandoned; nobody won it.")
+    return redirect(url_for("home"), 303)
+
+
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int):
     started = services.rematch(get_db(), game_id)
