@@ -13,6 +13,7 @@ from ..rules import Rules
 from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
+from ..words import number
 from .errors import (
     Conflict,
     EndsTooEarly,
@@ -252,7 +253,7 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
     return {
         "Kind": (h.kind, h.kind.replace("_", " ")),
         "Bidder": bidder,
-        "Bid": (h.bid, str(h.bid)),
+        "Bid": (h.bid, number(h.bid)),
         "Trump": (h.trump, h.trump or "none"),
         "Reneged": (h.renege_team, "—" if h.renege_team is None else teams[h.renege_team]),
         "Dealer stuck": (h.forced, "yes" if h.forced else "no"),
@@ -262,7 +263,7 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
 
 
 def _pair_words(pair) -> str:
-    return " : ".join("—" if value is None else str(value) for value in pair)
+    return " : ".join("—" if value is None else number(value) for value in pair)
 
 
 # --- in common ----------------------------------------------------------------------------------------------

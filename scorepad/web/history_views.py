@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 from flask import Blueprint, abort, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import store
+from .. import store, words
 from ..chart import score_chart
 from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
 from ..hands import HAND_COLUMNS
@@ -146,4 +146,6 @@ def _show(key: str, value, game) -> str:
         return "yes" if value else "no"
     if key == "kind":
         return str(value).replace("_", " ")
+    if isinstance(value, int):
+        return words.number(value)
     return str(value)
