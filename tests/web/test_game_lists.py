@@ -82,3 +82,13 @@ def test_the_downloads_say_what_they_are_for(client, named_game):
     page = parse(client.get(f"/history/games/{named_game}"))
     links = [a.get_text(strip=True) for a in page.select("a[href*=export]")]
     assert links == ["Download for a spreadsheet (CSV)", "Download a full copy (for Scorepad)"]
+
+
+def test_a_phone_watching_a_game_ended_elsewhere_is_told_and_shown_no_form(client, app, named_game):
+    other = app.test_client()
+    end(other, named_game)
+    answer = parse(client.get(f"/games/{named_game}/live", headers={"If-None-Match": '"stale"', "HX-Request": "1"}))
+    assert " ".join(answer.select_one("#live-notice").get_text(" ").split()) == \
+        "Updated from another phone: the game was ended unfinished."
+    fresh = answer.select_one("template#fresh-record")
+    assert fresh.select_one(".abandoned-card") is not None and fresh.select_one("#hand-form") is None
