@@ -78,11 +78,12 @@
     freshBidders(form, freshForm);
   }
 
-  function update(fresh, saved) {
+  function update(fresh, savedToken) {
     var record = document.getElementById("record");
     if (!record || !fresh) return false;
     var form = handForm();
-    if (saved && form) {
+    // a poll sent just before this phone's save was answered speaks of the form that is gone: not of this one
+    if (savedToken && form && form.elements.token && form.elements.token.value === savedToken) {
       if (waiting(form)) htmx.trigger(form, "htmx:abort"); // its answer is no longer awaited: the poll told
       var alert = document.getElementById("alert");
       if (alert) alert.hidden = true; // a failed save's "may not have been saved" is now known to be wrong
@@ -122,6 +123,7 @@
     var template = page.querySelector("template#fresh-record");
     var fresh = template && template.content.querySelector("#record");
     var saved = page.querySelector("#live-notice[data-saved]");
-    noticeShown(update(fresh, saved));
+    var sent = detail.requestConfig.headers && detail.requestConfig.headers["X-Hand-Token"];
+    noticeShown(update(fresh, saved ? sent : null));
   });
 })();

@@ -110,3 +110,19 @@ def test_a_save_still_waiting_for_its_answer_ends_when_the_poll_finds_the_hand_s
     expect(phone.locator("#alert")).to_be_hidden()
     expect(notice).to_be_hidden(timeout=NOTICE_LEAVES_MS)
     phone.unroute("**/hands")
+
+
+def test_a_save_whose_answer_was_lost_is_said_saved_once_the_poll_finds_it(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Them").click()
+    phone.fill("#bid", "50")
+    phone.fill("#counters_1", "50")
+    phone.route("**/hands", lambda route: (route.fetch(), route.abort("connectionreset")))  # stored, answer lost
+    phone.locator("button.save-button").click()
+    # the banner may come and go before the poll: what counts is how the phone ends up
+    expect(phone.locator("#live-notice")).to_have_text("Hand 1 is saved: it is on the sheet.", timeout=8000)
+    expect(phone.locator("#alert")).to_be_hidden()
+    expect(phone.locator("button.save-button")).to_have_text("Record hand 2")
+    expect(phone.locator("#counters_1")).to_have_value("")
+    expect(phone.locator("#total-1")).to_have_text("50")
+    phone.unroute("**/hands")
