@@ -117,7 +117,9 @@ def show(game_id: int):
 
 @bp.get("/<int:game_id>/live")
 def live(game_id: int):
-    """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments."""
+    """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments, the
+    record card as a fresh page has it, and a notice: news from another phone, or that the hand of the form the
+    poll names (`X-Hand-Token`) is saved."""
     version = store.game_version(get_db(), game_id)
     if version is None:
         abort(404)
