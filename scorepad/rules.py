@@ -7,7 +7,7 @@ variant is `dataclasses.replace(preset, ...)`, which checks itself again on the 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import InvalidRules
@@ -33,11 +33,17 @@ THROW_IN_AWARD = {
     "meld": "their meld (if on the board)",
     "nothing": "nothing",
 }
+# How the cards taken in tricks count (000: "agreed on before the game"). Each is said with the value of one
+# counter: "{each}" is an ace's worth at the deck's scale, "{half}" half of it, "{last}" the last trick's.
+CARD_COUNTS = {
+    "aces_tens_kings": "aces, tens and kings count {each} each, the last trick {last}",
+    "kings_queens_half": "aces and tens count {each} each, kings and queens {half}, the last trick {last}",
+}
 NO_MARRIAGE = {
     "throw_in": "A bidder with no marriage in trump is scored as a throw-in.",
     "no_meld": "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
 }
-MELD_TABLES = ("002", "tournament", "000", "004", "004-plain")
+MELD_TABLES = ("002", "tournament", "000", "004", "004-plain", "tournament-once")
 SINGLE_DECK_TABLES = ("004", "004-plain")  # the tables with 9s: every other table is for the double deck
 DECKS = {"double": 80, "single": 48}
 # What can happen in a hand, in the order a form offers it; `allowed_kinds` says which a rule set has.
@@ -82,6 +88,9 @@ class Rules:
     floor: int | None
     hands_limit: int | None
     meld_table: str
+    # Options added after games were first stored: a snapshot or an export without them takes the default.
+    max_bid: int | None = None  # 003: bids go "up to the maximum possible score in a round"; None: no cap
+    card_count: str = "aces_tens_kings"  # a key of CARD_COUNTS
 
     def __post_init__(self) -> None:
         problems = list(_problems(self))
@@ -126,10 +135,10 @@ class Rules:
         unknown = set(data) - names
         if unknown:
             raise InvalidRules([f"Unknown rule option(s): {', '.join(sorted(unknown))}."])
-        missing = names - set(data)
+        missing = names - set(data) - _DEFAULTED
         if missing:
             raise InvalidRules([f"Missing rule option(s): {', '.join(sorted(missing))}."])
-        values = dict(data)
+        values = {f.name: f.default for f in fields(cls) if f.name in _DEFAULTED} | dict(data)
         values["bid_steps"] = tuple(tuple(pair) for pair in values["bid_steps"])
         if not kept:
             return cls(**values)
@@ -140,6 +149,10 @@ class Rules:
         if problems:
             raise InvalidRules(problems)
         return rules
+
+
+# The options a stored snapshot may lack: they came later, and their defaults are what every game before played.
+_DEFAULTED = frozenset(f.name for f in fields(Rules) if f.default is not MISSING)
 
 
 def allowed_kinds(rules: Rules) -> tuple[str, ...]:
@@ -166,6 +179,7 @@ def limits(rules: Rules) -> dict[str, tuple[int, int]]:
         "target": (1, most_score),
         "floor": (-most_score, -1),
         "hands_limit": (1, MOST_HANDS),
+        "max_bid": (1, rules.max_value),
     }
 
 
@@ -181,8 +195,9 @@ _OPTION_WORDS = {
     "target": "The game score",
     "floor": "The losing floor",
     "hands_limit": "A fixed number of hands",
+    "max_bid": "The highest bid",
 }
-_MAY_BE_NONE = {"auto_throw_in_margin", "floor", "hands_limit"}
+_MAY_BE_NONE = {"auto_throw_in_margin", "floor", "hands_limit", "max_bid"}
 _CHOICES = {
     "all_pass": ALL_PASS,
     "set_penalty": SET_PENALTY,
@@ -191,6 +206,7 @@ _CHOICES = {
     "no_marriage": NO_MARRIAGE,
     "meld_table": MELD_TABLES,
     "deck": DECKS,
+    "card_count": CARD_COUNTS,
 }
 
 
@@ -214,10 +230,32 @@ def _problems(rules: Rules, ranged: bool = True):
     if _within(rules.counter_step, 1, rules.hand_points) and rules.hand_points % rules.counter_step:
         yield "counter_step", _counter_step_problem(rules.hand_points)
     yield from _bid_step_problems(rules)
+    if _is_int(rules.max_bid) and _is_int(rules.min_bid) and rules.max_bid < rules.min_bid:
+        # blamed on the minimum bid: the form offers that one, and the cap is the rule book's
+        yield "min_bid", (f"The minimum bid must be at most the highest bid these rules allow, "
+                          f"{number(rules.max_bid)}.")
+    if rules.card_count == "kings_queens_half" and _half_counter(rules) is None:
+        yield "card_count", ("Kings and queens at half an ace's worth need counters worth ten or more each "
+                             "(scores ×10).")
+    elif rules.card_count == "kings_queens_half" and _half_counter(rules) % rules.counter_step:
+        yield "counter_step", (f"With kings and queens at {number(_half_counter(rules))}, counters are counted "
+                               f"in steps that divide {number(_half_counter(rules))}.")
     # A kept game is let be: the table only guides the meld calculator, and the game must still open.
     if ranged and rules.meld_table in MELD_TABLES and (rules.meld_table in SINGLE_DECK_TABLES) != (
             rules.deck == "single"):
         yield "meld_table", "That meld table is for the other deck: single-deck tables go with single deck."
+
+
+def counter_worth(rules: Rules) -> tuple[int, int]:
+    """(What one ace or ten taken in a trick is worth, what the last trick is worth) under `rules`' deck and
+    scale: 1 and 2 in a 50-point double deck, 10 and 10 in a 250-point single deck."""
+    counters = {"double": 48, "single": 24}[rules.deck]
+    return rules.scale, rules.hand_points - counters * rules.scale
+
+
+def _half_counter(rules: Rules) -> int | None:
+    each = rules.scale
+    return each // 2 if each % 2 == 0 else None
 
 
 def _counter_step_problem(points: int) -> str:
@@ -330,7 +368,8 @@ PRESETS: dict[str, Rules] = {
         throw_in_award="nothing",
         forced_no_marriage_meld_only=False,
         floor=-500,
-        meld_table="tournament",
+        meld_table="tournament-once",
+        max_bid=500,
     ),
     "single-deck": replace(
         _DOUBLE_DECK,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import GameOver, InvalidHand
+from .meld import TABLES
 from .rules import KINDS, Rules, allowed_kinds, can_be_stuck
 from .seats import team_of
 from .words import BIDDERS, KIND_WORDS, OPPONENTS, TEAM_NAMES, number, possessive, signed
@@ -33,13 +34,14 @@ class Hand:
     # Kept for the record (the sheet, the history, a player's figures); scoring never reads them.
     trump: str | None = None
     bidder_seat: int | None = None
+    # One flag a side: its whole meld is one or both 9s of trump (the dix), which saves itself (004).
+    dix_only: tuple[bool, ...] = (False, False)
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; tuples keep the hand hashable and frozen all the way down.
-        if isinstance(self.meld, list):
-            object.__setattr__(self, "meld", tuple(self.meld))
-        if isinstance(self.counters, list):
-            object.__setattr__(self, "counters", tuple(self.counters))
+        for name in ("meld", "counters", "dix_only"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
     if forced_error:
         errors["forced"] = forced_error
     errors.update(_meld_errors(rules, hand.meld))
+    errors.update(_dix_errors(rules, hand, errors))
     errors.update(_counter_errors(rules, hand))
     if hand.kind == "renege" and not _is_team(hand.renege_team):
         errors["renege_team"] = "Choose the team that reneged."
@@ -120,6 +123,8 @@ def _bid_error(rules: Rules, bid: object) -> str | None:
         return f"Bid must be at least {number(rules.min_bid)}."
     if bid > rules.max_value:
         return f"A bid of {number(bid)} is more than any hand can make; the most is {number(rules.max_value)}."
+    if rules.max_bid is not None and bid > rules.max_bid:
+        return f"Bids go up to {number(rules.max_bid)} under these rules, not {number(bid)}."
     if rules.check_bid_steps:
         step = rules.bid_step_at(bid)
         if bid % step:
@@ -159,6 +164,24 @@ def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
     if pair is None:
         return {"meld_0": "Enter each team's meld.", "meld_1": "Enter each team's meld."}
     return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value, "more than any hand can hold")
+
+
+def _dix_errors(rules: Rules, hand: Hand, errors: dict[str, str]) -> dict[str, str]:
+    """A side marked "only the dix" must have a meld of one or both dix, under a table that has a dix."""
+    flags = _pair(hand.dix_only)
+    if flags is None or not all(isinstance(flag, bool) for flag in flags):
+        return {"dix_only": "Say for each team whether its meld is only the dix (yes or no)."}
+    dix = TABLES[rules.meld_table].dix
+    found = {}
+    for team, flag in enumerate(flags):
+        if not flag or f"meld_{team}" in errors:
+            continue
+        if not dix:
+            found[f"dix_only_{team}"] = "These rules have no dix: a double deck has no 9s."
+        elif hand.meld[team] not in (dix, 2 * dix):
+            found[f"dix_only_{team}"] = (f"A meld of only the dix is {number(dix)} or {number(2 * dix)} "
+                                         f"(one or both 9s of trump), not {number(hand.meld[team])}.")
+    return found
 
 
 def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
@@ -292,16 +315,19 @@ class _Tally:
     parts: list[str]  # "meld 30", "counters 28": what the points are made of
 
 
-def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str]) -> _Tally:
+def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str], dix_only: bool = False) -> _Tally:
     """A played hand's points for one team: its meld if on the board and saved, plus its counters if it saved its
-    meld or unsaved counters score; with a line for each rule applied."""
+    meld or unsaved counters score; with a line for each rule applied. A meld of only the dix saves itself."""
     counted, line = _meld_line(rules, who, meld)
     lines.append(line)
-    saved = counters >= rules.save_counters
+    took_enough = counters >= rules.save_counters
+    saved = took_enough or (dix_only and counted > 0)
     counters_score = saved or rules.unsaved_counters_score
     took = f"{who} took {number(counters)} counters"
     if rules.save_counters == 0:
         lines.append(f"{took}.")
+    elif counted and saved and not took_enough:
+        lines.append(f"{took}, but their only meld is the dix: nines of trump save themselves.")
     elif counted and saved:
         lines.append(f"{took}: meld saved ({_need(rules)} needed).")
     elif counted:
@@ -339,7 +365,7 @@ def _scores(who: str, points: int, parts: list[str]) -> str:
 def _played(rules: Rules, hand: Hand) -> HandResult:
     b, o = hand.bidder, 1 - hand.bidder
     lines: list[str] = []
-    bidders = _tally(rules, BIDDERS, hand.meld[b], hand.counters[b], lines)
+    bidders = _tally(rules, BIDDERS, hand.meld[b], hand.counters[b], lines, hand.dix_only[b])
     made = bidders.points >= hand.bid
     what = _amount(bidders)
     extra = 0
@@ -362,7 +388,7 @@ def _played(rules: Rules, hand: Hand) -> HandResult:
         else:
             bidder_score = -hand.bid
             lines.append(f"{short}: {signed(bidder_score)}.")
-    opponents = _tally(rules, OPPONENTS, hand.meld[o], hand.counters[o], lines)
+    opponents = _tally(rules, OPPONENTS, hand.meld[o], hand.counters[o], lines, hand.dix_only[o])
     parts = opponents.parts + ([f"the failed bid {number(extra)}"] if extra else [])
     opponent_score = opponents.points + extra
     lines.append(_scores(OPPONENTS, opponent_score, parts))

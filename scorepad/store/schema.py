@@ -248,6 +248,13 @@ def m007_version_triggers(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m009_dix_only(db: sqlite_utils.Database) -> None:
+    """Which sides' meld was only the dix (the 9 of trump, which saves itself in the single deck): one integer,
+    bit i for side i, so that it holds any number of sides. Every hand before it had none."""
+    db.execute("ALTER TABLE hands ADD COLUMN dix_only INTEGER NOT NULL DEFAULT 0 CHECK (dix_only >= 0)")
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing. A database that needs nothing is

@@ -52,8 +52,11 @@ class HandForm:
     typed_counters: tuple[int, int] | None = None  # both teams' counters, when both were typed as numbers
 
 
-# The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team.
-HAND_FIELDS = tuple(name for name in HAND_COLUMNS if name != "bidder_seat")
+# The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team;
+# and the one column of dix flags is a box beside each team's meld.
+HAND_FIELDS = (*(name for name in HAND_COLUMNS if name not in ("bidder_seat", "dix_only")), "dix_only_0",
+               "dix_only_1")
+CHECKED = ("1", "on", "yes", "true")
 SUITS = ("S", "H", "D", "C")
 
 
@@ -74,8 +77,10 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in (0, 1))
     counters = _counters(values, rules) if kind == "played" else None
     renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
-    forced = values["forced"] in ("1", "on", "yes", "true")
-    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced, trump, bidder_seat)
+    forced = values["forced"] in CHECKED
+    dix_only = tuple(values[f"dix_only_{t}"] in CHECKED for t in (0, 1))
+    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced, trump, bidder_seat,
+                dix_only)
     return HandForm(values, hand, unreadable, _typed_counters(values))
 
 
@@ -126,7 +131,8 @@ def hand_values(h: Hand) -> dict[str, str]:
     return {"kind": h.kind, "bidder": bidder, "bid": str(h.bid), "trump": h.trump or "",
             "meld_0": str(h.meld[0]), "meld_1": str(h.meld[1]), "counters_0": str(counters[0]),
             "counters_1": str(counters[1]), "renege_team": "" if h.renege_team is None else str(h.renege_team),
-            "forced": "1" if h.forced else ""}
+            "forced": "1" if h.forced else "", **{f"dix_only_{t}": "1" if flag else "" for t, flag in
+                                                  enumerate(h.dix_only)}}
 
 
 # --- a new game ----------------------------------------------------------------------------------------------

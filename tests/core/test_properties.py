@@ -23,7 +23,7 @@ rules_st = st.builds(
 
 
 def valid_bids(rules: Rules):
-    return st.integers(rules.min_bid, rules.max_value).map(
+    return st.integers(rules.min_bid, rules.max_bid or rules.max_value).map(
         lambda b: b - b % rules.bid_step_at(b) if rules.check_bid_steps else b
     ).filter(lambda b: b >= rules.min_bid)
 

@@ -35,7 +35,9 @@ TABLE = {
     "target": (500, 500, 3550, 500, 1500),
     "floor": (None, None, None, -500, None),
     "hands_limit": (None, None, None, None, None),
-    "meld_table": ("002", "tournament", "000", "tournament", "004"),
+    "meld_table": ("002", "tournament", "000", "tournament-once", "004"),
+    "max_bid": (None, None, None, 500, None),
+    "card_count": ("aces_tens_kings",) * 5,
     "card_bonus": (20, 20, 200, 20, 100),  # renege and throw-in award: 2/5 of the hand's counters
 }
 # What each preset lets a hand be, and whether its dealer can be stuck (the hand form shows just these).
@@ -85,7 +87,8 @@ def test_house_rules_are_a_replace_away():
     ({"counter_step": 3}, "The counter step must divide the hand's 50 counter points: 1, 2, 5, 10, 25 or 50."),
     ({"bid_steps": ((60, 5), (50, 1))}, "Bid steps must be in ascending order."),
     ({"min_meld": -1}, "The meld needed to be on the board must be a whole number from 0 to 1,000."),
-    ({"meld_table": "house"}, "meld_table must be one of 002, tournament, 000, 004, 004-plain, not 'house'."),
+    ({"meld_table": "house"}, "meld_table must be one of 002, tournament, 000, 004, 004-plain, tournament-once, "
+                                 "not 'house'."),
 ])
 def test_a_variant_that_makes_no_sense_is_refused(change, problem):
     with pytest.raises(InvalidRules) as caught:

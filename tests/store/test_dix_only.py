@@ -1,0 +1,35 @@
+"""A side's "meld is only the dix" is kept as one integer a hand (bit i for side i), through a save, an edit and
+the hand's history."""
+
+import json
+import uuid
+
+from scorepad import store
+from scorepad.rules import PRESETS
+from scorepad.scoring import Hand
+
+SD = PRESETS["single-deck"]
+
+
+def test_a_dix_only_meld_is_kept_with_the_hand_and_scored_from_the_store(new_database):
+    db = store.connect(str(new_database()))
+    game_id = store.create_game(db, SD, ("Us", "Them"), [None] * 4, 0)
+    hand = Hand(0, 250, (100, 10), (250, 0), dix_only=(False, True))
+    with store.write_lock(db):
+        store.insert_hand(db, game_id, uuid.uuid4().hex, hand)
+        store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+    [kept] = store.live_hands(db, game_id)
+    assert kept.hand.dix_only == (False, True)
+    assert db.execute("SELECT dix_only, points_1 FROM hands").fetchone() == (2, 10)
+    [edit] = store.edits_of_hand(db, kept.id)
+    assert json.loads(edit["after"])["dix_only"] == 2
+
+
+def test_editing_the_flag_away_clears_the_column(new_database):
+    db = store.connect(str(new_database()))
+    game_id = store.create_game(db, SD, ("Us", "Them"), [None] * 4, 0)
+    hand = Hand(0, 250, (100, 10), (250, 0), dix_only=(True, True))
+    with store.write_lock(db):
+        hand_id = store.insert_hand(db, game_id, uuid.uuid4().hex, hand)
+        store.update_hand(db, hand_id, Hand(0, 250, (100, 10), (250, 0)), "Edited.", hand)
+    assert db.execute("SELECT dix_only FROM hands").fetchone() == (0,)
