@@ -62,6 +62,12 @@ class MeldCount:
     items: list[tuple[str, int]] = field(default_factory=list)  # (what a player calls it, points)
     wins_game: bool = False  # counted apart from the total
     notes: list[str] = field(default_factory=list)  # things worth saying that are not meld
+    dix: int = 0  # the part of the total that is the dix
+
+    @property
+    def only_dix(self) -> bool:
+        """Whether the whole meld is one or both dix, which saves itself without a counter (004)."""
+        return self.total > 0 and self.dix == self.total
 
 
 def count_meld(cards, trump: str, table: str) -> MeldCount:
@@ -80,12 +86,14 @@ def count_meld(cards, trump: str, table: str) -> MeldCount:
         wins_game = _runs_and_marriages(hand, trump, meld_table, items)
         _pinochles(hand, meld_table, items)
         _arounds(hand, meld_table, items)
+    before_dix = sum(points for _, points in items)
     _dix(hand, trump, meld_table, items)
+    dix = sum(points for _, points in items) - before_dix
     notes = _notes(hand, meld_table.deck, wins_game)
     if meld_table.once_only:
         notes.append("Each card counts in one meld only: of the melds that share a card, the best split is "
                      "counted.")
-    return MeldCount(sum(points for _, points in items), items, wins_game, notes)
+    return MeldCount(sum(points for _, points in items), items, wins_game, notes, dix)
 
 
 def _check_deck(hand: Counter, deck: str) -> None:

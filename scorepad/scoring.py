@@ -166,12 +166,17 @@ def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
     return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value, "more than any hand can hold")
 
 
+def dix_value(rules: Rules) -> int:
+    """What one dix (9 of trump) is worth under `rules`' meld table; 0 where the deck has no 9s."""
+    return TABLES[rules.meld_table].dix
+
+
 def _dix_errors(rules: Rules, hand: Hand, errors: dict[str, str]) -> dict[str, str]:
     """A side marked "only the dix" must have a meld of one or both dix, under a table that has a dix."""
     flags = _pair(hand.dix_only)
     if flags is None or not all(isinstance(flag, bool) for flag in flags):
         return {"dix_only": "Say for each team whether its meld is only the dix (yes or no)."}
-    dix = TABLES[rules.meld_table].dix
+    dix = dix_value(rules)
     found = {}
     for team, flag in enumerate(flags):
         if not flag or f"meld_{team}" in errors:
