@@ -16,7 +16,7 @@ from wtforms import HiddenField
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS
 from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, limits
+from ..rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, counter_worth, limits
 from ..scoring import Hand
 from ..seats import team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
@@ -165,6 +165,8 @@ HOUSE_RULES = [
     ("auto_throw_in_margin", "Automatic throw-in when the bid is above meld plus", "number"),
     ("auto_throw_in_below_min_meld", "Automatic throw-in when the bidders are not on the board", "bool"),
     ("counter_step", "Counters are counted in steps of", "number"),
+    ("card_count", "Cards taken in tricks count", {"aces_tens_kings": "Aces, tens and kings alike",
+                                                   "kings_queens_half": "Kings and queens half an ace"}),
     ("meld_table", "Meld table", MELD_TABLE_TITLES),
 ]
 NAME_FIELDS = ("team_0", "team_1", "player_0", "player_1", "player_2", "player_3")
@@ -263,6 +265,9 @@ def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict
             changes[name] = text
         else:
             errors[name] = f"{label}: choose one of the options."
+    if changes.get("card_count") == "kings_queens_half" and "counter_step" not in changes:
+        # Bicycle's "kings and queens 5" makes counters like 245: the step follows unless the table set its own
+        changes["counter_step"] = max(1, counter_worth(base)[0] // 2)
     if changes.get("floor") == "minus_target":
         changes["floor"] = -changes.get("target", base.target)
     if errors:

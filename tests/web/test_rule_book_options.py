@@ -1,0 +1,21 @@
+"""The rule books' options through the forms: Bicycle's other card count as a house rule, 003's bid cap."""
+
+from tests.helpers import parse
+from tests.web.helpers import new_game, record, totals
+
+
+def test_bicycles_kings_and_queens_at_5_is_a_house_rule_that_takes_counters_like_245(client):
+    game_id = new_game(client, preset="double-pack-bicycle", card_count="kings_queens_half")
+    response = record(client, game_id, bidder="t0", bid=500, meld_0=300, meld_1=100, counters_0=245,
+                      counters_1=255)
+    assert response.status_code == 303
+    assert totals(parse(client.get(f"/games/{game_id}"))) == (545, 355)
+
+
+def test_a_bid_above_the_gamerules_cap_is_refused_beside_the_bid(client):
+    game_id = new_game(client, preset="double-deck-gamerules")
+    response = record(client, game_id, bidder="t0", bid=600, meld_0=30, meld_1=10, counters_0=25, counters_1=25)
+    assert response.status_code == 422
+    page = parse(response)
+    assert "Bids go up to 500 under these rules, not 600." in page.select_one("#field-bid").get_text()
+    assert page.select_one("input[name=bid]")["value"] == "600"
