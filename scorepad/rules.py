@@ -11,6 +11,7 @@ from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import InvalidRules
+from .meld import TABLES, WINS_GAME
 from .words import MELD_TABLE_NAMES, number
 
 # The values an option may take, and what each means in a sentence. Kept beside each other so that a new
@@ -47,7 +48,7 @@ MELD_TABLES = ("002", "tournament", "000", "004", "004-plain", "tournament-once"
 SINGLE_DECK_TABLES = ("004", "004-plain")  # the tables with 9s: every other table is for the double deck
 DECKS = {"double": 80, "single": 48}
 # What can happen in a hand, in the order a form offers it; `allowed_kinds` says which a rule set has.
-KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal")
+KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal", "quad_run")
 # A hand's counter points when each counter scores one (last trick included): the deck at its own scale, ×1.
 NATURAL_POINTS = {"double": 50, "single": 25}
 MOST_SCALE = 10  # the ×10 scorings (Bicycle, single deck) are the largest any rule book uses
@@ -156,8 +157,15 @@ _DEFAULTED = frozenset(f.name for f in fields(Rules) if f.default is not MISSING
 
 
 def allowed_kinds(rules: Rules) -> tuple[str, ...]:
-    """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals."""
-    return tuple(kind for kind in KINDS if kind != "redeal" or rules.all_pass == "redeal")
+    """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals, a
+    quadruple run that wins the game only where the meld table says so (002)."""
+    have = {"redeal": rules.all_pass == "redeal", "quad_run": run_wins_game(rules)}
+    return tuple(kind for kind in KINDS if have.get(kind, True))
+
+
+def run_wins_game(rules: Rules) -> bool:
+    """Whether a quadruple run in trump wins the game outright under `rules`' meld table (002: "You Win!")."""
+    return WINS_GAME in TABLES[rules.meld_table].run
 
 
 def can_be_stuck(rules: Rules) -> bool:

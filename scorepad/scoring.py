@@ -51,6 +51,7 @@ class HandResult:
     explanation: list[str] = field(default_factory=list)
     scored_as: str = "played"  # the kind it was scored as: an automatic throw-in says "throw_in"
     automatic_throw_in: bool = False
+    wins_game: bool = False  # the bidders won the game with this hand, whatever the totals (a quadruple run)
 
     @property
     def was_set(self) -> bool:
@@ -84,9 +85,8 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
     if hand.kind not in KINDS:
         errors["kind"] = "Choose what happened: played, throw-in, no marriage, renege or redeal."
         return errors
-    if hand.kind not in allowed_kinds(rules):  # a redeal is the only kind a rule set can be without
-        errors["kind"] = ("These rules have no redeal: when everyone passes, the dealer is stuck with "
-                          f"the minimum bid of {number(rules.min_bid)}.")
+    if hand.kind not in allowed_kinds(rules):
+        errors["kind"] = _kind_not_allowed(rules, hand.kind)
         return errors
     if hand.kind == "redeal":
         return errors  # nothing else is entered for a redeal
@@ -106,6 +106,14 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
     if hand.kind != "renege" and hand.renege_team is not None:
         errors["renege_team"] = "Only a renege names the team that reneged."
     return errors
+
+
+def _kind_not_allowed(rules: Rules, kind: str) -> str:
+    if kind == "quad_run":
+        return ("Under these rules a quadruple run in trump is meld like any other: enter it in the bidders' meld "
+                "and play the hand.")
+    return ("These rules have no redeal: when everyone passes, the dealer is stuck with "
+            f"the minimum bid of {number(rules.min_bid)}.")
 
 
 def _is_int(value: object) -> bool:
@@ -292,6 +300,10 @@ def _score(rules: Rules, hand: Hand) -> HandResult:
         return _throw_in(rules, hand, [])
     if hand.kind == "no_marriage":
         return _no_marriage(rules, hand)
+    if hand.kind == "quad_run":
+        return HandResult((0, 0), None, ["Bidders melded a quadruple run in trump: under these rules it wins the "
+                                         "game outright (\"You Win!\"). The hand is not played and nothing is "
+                                         "added to either total."], scored_as="quad_run", wins_game=True)
     return _renege(rules, hand)
 
 
@@ -516,6 +528,9 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES, *, check
             continue
         scored += 1
         decision = decide_winner(rules, totals, hand.bidder, scored, names)
+        if result.wins_game:
+            decision = hand.bidder, (f"{names[hand.bidder]} melded a quadruple run in trump, which wins the game "
+                                     f"outright ({number(totals[0])} to {number(totals[1])}).")
         if decision:
             winner, reason = decision
             decided_on = hand_number

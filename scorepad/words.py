@@ -43,6 +43,7 @@ KIND_WORDS = {
     "no_marriage": "no marriage",
     "renege": "renege",
     "redeal": "redeal",
+    "quad_run": "quadruple run",
 }
 MADE, SET, AUTO_THROW_IN = "made", "set", "auto throw-in"
 

@@ -8,7 +8,7 @@ import pytest
 from scorepad.errors import InvalidRules
 from scorepad.meld import count_meld
 from scorepad.rules import PRESETS, Rules, counter_worth
-from scorepad.scoring import Hand, score_hand, validate_hand
+from scorepad.scoring import Hand, play_game, score_hand, validate_hand
 
 SD = PRESETS["single-deck"]
 GR = PRESETS["double-deck-gamerules"]
@@ -91,3 +91,19 @@ def test_kings_and_queens_at_half_need_a_deck_that_can_count_them(change, option
     with pytest.raises(InvalidRules) as refused:
         replace(BICYCLE, **change)
     assert option in refused.value.options
+
+
+def test_a_quadruple_run_in_trump_wins_the_002_game_outright_whatever_the_totals():
+    hands = [Hand(0, 50, (30, 30), (30, 20)), Hand(1, 60, (0, 0), kind="quad_run")]
+    game = play_game(PRESETS["double-deck"], hands, ("Us", "Them"))
+    assert (game.winner, game.decided_on, game.totals) == (1, 2, (60, 50))
+    assert game.reason == "Them melded a quadruple run in trump, which wins the game outright (60 to 50)."
+    assert game.results[-1].explanation == [
+        "Bidders melded a quadruple run in trump: under these rules it wins the game outright (\"You Win!\"). "
+        "The hand is not played and nothing is added to either total."]
+
+
+def test_a_quadruple_run_is_only_a_way_to_end_a_hand_where_the_meld_table_says_it_wins():
+    problems = validate_hand(PRESETS["double-deck-shg"], Hand(0, 50, (0, 0), kind="quad_run"))
+    assert problems == {"kind": "Under these rules a quadruple run in trump is meld like any other: enter it in "
+                                "the bidders' meld and play the hand."}

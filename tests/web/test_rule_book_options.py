@@ -19,3 +19,13 @@ def test_a_bid_above_the_gamerules_cap_is_refused_beside_the_bid(client):
     page = parse(response)
     assert "Bids go up to 500 under these rules, not 600." in page.select_one("#field-bid").get_text()
     assert page.select_one("input[name=bid]")["value"] == "600"
+
+
+def test_a_hand_can_end_in_a_quadruple_run_which_wins_the_002_game(client):
+    game_id = new_game(client)
+    kinds = [i["value"] for i in parse(client.get(f"/games/{game_id}")).select("input[name=kind]")]
+    assert "quad_run" in kinds
+    response = record(client, game_id, kind="quad_run", bidder="t1", bid=60)
+    assert response.status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    assert "melded a quadruple run in trump, which wins the game outright" in page.get_text()

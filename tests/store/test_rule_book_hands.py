@@ -1,5 +1,5 @@
-"""A side's "meld is only the dix" is kept as one integer a hand (bit i for side i), through a save, an edit and
-the hand's history."""
+"""New in a hand's row: a side's "meld is only the dix", kept as one integer (bit i for side i) through a save, an
+edit and the hand's history; and the kind of hand that ends in a quadruple run."""
 
 import json
 import uuid
@@ -33,3 +33,13 @@ def test_editing_the_flag_away_clears_the_column(new_database):
         hand_id = store.insert_hand(db, game_id, uuid.uuid4().hex, hand)
         store.update_hand(db, hand_id, Hand(0, 250, (100, 10), (250, 0)), "Edited.", hand)
     assert db.execute("SELECT dix_only FROM hands").fetchone() == (0,)
+
+
+def test_a_hand_that_ends_in_a_quadruple_run_is_kept_and_wins_the_game(new_database):
+    db = store.connect(str(new_database()))
+    game_id = store.create_game(db, PRESETS["double-deck"], ("Us", "Them"), [None] * 4, 0)
+    with store.write_lock(db):
+        store.insert_hand(db, game_id, uuid.uuid4().hex, Hand(1, 60, (0, 0), kind="quad_run"))
+        store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+    assert db.execute("SELECT kind, outcome FROM hands").fetchone() == ("quad_run", "quad_run")
+    assert store.load_game(db, game_id).winner == 1
