@@ -222,7 +222,9 @@ WORDS = {
         "A team that takes fewer than 20 counters scores nothing at all.",
         "Bidders may throw in their hand: they lose the bid, and the opponents score their meld (if on the "
         "board) plus 20 for the cards.",
-        "If the bid was forced on the dealer, the opponents then get only their meld.",
+        "If the bid was forced on the dealer and the bidders have no marriage in trump, the opponents get only "
+        "their meld, without the 20 for the cards; a forced bid thrown in for any other reason scores as any "
+        "throw-in.",
     ],
     "double-deck-shg": [
         "The minimum bid is 50; bids go up by any whole number below 60, then in multiples of 5 below 100, "
@@ -230,11 +232,12 @@ WORDS = {
         "A team that does not save its meld still scores the counters it took.",
         "A bid more than 50 above the bidders' meld cannot be made: the hand is an automatic throw-in.",
         "Bidders with less than 20 meld throw in automatically.",
-        "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
+        "A bidder with no marriage in trump is set before play: they lose the bid, neither side scores meld, "
+        "and the opponents score nothing.",
     ],
     "double-pack-bicycle": [
         "If everyone passes, the hands are thrown in and the next dealer deals; nobody scores.",
-        "To save its meld, a team must take any counter.",
+        "To save its meld, a team must win a trick with a counter in it, or the last trick.",
         "Game is 3,550; if both teams reach it on the same hand, the bidders win.",
     ],
     "double-deck-gamerules": [
@@ -244,9 +247,10 @@ WORDS = {
         "Meld counts without taking any counters.",
     ],
     "single-deck": [
-        "Deck: 48 cards, with 9s. Each hand has 250 counter points, the last trick included, counted in steps "
-        "of 10.",
-        "A bid more than 250 above the bidders' meld cannot be made: the hand is an automatic throw-in.",
+        "Deck: 48 cards, with 9s. Cards taken in tricks count: aces, tens and kings 10 each, the last trick 10; "
+        "250 counter points a hand, counted in steps of 10.",
+        "Bidders whose meld is more than 250 short of the bid are not \u201con the board\u201d: they cannot make "
+        "it, and the hand is scored as a throw-in.",
         "Game is 1,500; if both teams reach it on the same hand, the bidders win.",
     ],
 }

@@ -1,5 +1,9 @@
-"""The rule books' options through the forms: Bicycle's other card count as a house rule, 003's bid cap."""
+"""The rule books' options through the forms (Bicycle's other card count as a house rule, 003's bid cap, 002's
+quadruple run), and the rules in words on the rules page and every game page."""
 
+import pytest
+
+from scorepad.rules import PRESETS, describe
 from tests.helpers import parse
 from tests.web.helpers import new_game, record, totals
 
@@ -29,3 +33,12 @@ def test_a_hand_can_end_in_a_quadruple_run_which_wins_the_002_game(client):
     assert response.status_code == 303
     page = parse(client.get(f"/games/{game_id}"))
     assert "melded a quadruple run in trump, which wins the game outright" in page.get_text()
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_rules_page_and_a_game_page_show_the_rules_in_words_sentence_by_sentence(client, preset):
+    page = parse(client.get(f"/rules/{preset}"))
+    assert [li.get_text() for li in page.select(".rules-list li")] == describe(PRESETS[preset])
+    game_id = new_game(client, preset=preset)
+    game = parse(client.get(f"/games/{game_id}"))
+    assert [li.get_text() for li in game.select(".rules-list li")] == describe(PRESETS[preset])
