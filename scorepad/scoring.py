@@ -293,7 +293,10 @@ def _score(rules: Rules, hand: Hand) -> HandResult:
     if hand.kind == "played":
         reason = auto_throw_in_reason(rules, hand)
         if reason:
-            result = _throw_in(rules, hand, [reason])
+            dropped = [] if hand.counters is None else [
+                f"The counters typed ({number(hand.counters[0])} and {number(hand.counters[1])}) do not count: "
+                "the hand is not played out."]
+            result = _throw_in(rules, hand, [reason, *dropped])
             return HandResult(result.points, None, result.explanation, "throw_in", automatic_throw_in=True)
         return _played(rules, hand)
     if hand.kind == "throw_in":
@@ -340,29 +343,42 @@ def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str], d
     took_enough = counters >= rules.save_counters
     saved = took_enough or (dix_only and counted > 0)
     counters_score = saved or rules.unsaved_counters_score
-    took = f"{who} took {number(counters)} counters"
-    if rules.save_counters == 0:
-        lines.append(f"{took}.")
-    elif counted and saved and not took_enough:
-        lines.append(f"{took}, but their only meld is the dix: nines of trump save themselves.")
-    elif counted and saved:
-        lines.append(f"{took}: meld saved ({_need(rules)} needed).")
-    elif counted:
-        tail = "the counters still score" if counters_score else "nothing scores"
-        lines.append(f"{took}: meld not saved ({_need(rules)} needed); {tail}.")
-    elif counters_score and not rules.unsaved_counters_score:
-        lines.append(f"{took} ({_need(rules)} needed to score).")
-    elif counters_score:
-        lines.append(f"{took}.")
-    else:
-        lines.append(f"{took}: not enough to score ({_need(rules)} needed).")
+    lines.append(_took_line(rules, who, counters, counted, saved, took_enough, counters_score))
     parts = []
     if counted and saved:
         parts.append(f"meld {number(counted)}")
-    if counters_score:
+    if counters_score and counters:
         parts.append(f"counters {number(counters)}")
     points = (counted if saved else 0) + (counters if counters_score else 0)
     return _Tally(points, parts)
+
+
+def _took_line(rules: Rules, who: str, counters: int, counted: int, saved: bool, took_enough: bool,
+               counters_score: bool) -> str:
+    """What a team took in tricks and what it did for its meld, in the books' words."""
+    if rules.save_counters == 1:
+        # "any counter" is the books' "a scoring trick": a counter or the last trick, whatever it holds
+        if not counters:
+            took = f"{who} took no counter and not the last trick"
+        else:
+            took = f"{who} took {number(counters)} counter points"
+        need = "a counter or the last trick saves it"
+    else:
+        took, need = f"{who} took {number(counters)} counters", f"{_need(rules)} needed"
+    if rules.save_counters == 0:
+        return f"{took}."
+    if counted and saved and not took_enough:
+        return f"{took}, but their only meld is the dix: nines of trump save themselves."
+    if counted and saved:
+        return f"{took}: meld saved ({need})."
+    if counted:
+        tail = "the counters still score" if counters_score and counters else "nothing scores"
+        return f"{took}: meld not saved ({need}); {tail}." if counters else f"{took}: meld not saved."
+    if counters_score and not rules.unsaved_counters_score:
+        return f"{took} ({_need(rules)} needed to score)."
+    if counters_score:
+        return f"{took}."
+    return f"{took}: not enough to score ({_need(rules)} needed)."
 
 
 def _parts(tally_parts: list[str]) -> str:
@@ -386,7 +402,14 @@ def _played(rules: Rules, hand: Hand) -> HandResult:
     made = bidders.points >= hand.bid
     what = _amount(bidders)
     extra = 0
-    if made:
+    if not made and _too_few_to_make(rules, hand.counters[b]) and rules.set_penalty != "meld_and_counters":
+        # 002: "the declaring team must take a minimum of 20 points during the play": the rule, not the sum
+        took = (f"{BIDDERS} took {number(hand.counters[b])} counters: fewer than the {number(rules.save_counters)} "
+                "needed to make any bid; set")
+        lines[-1] = f"{took}, {signed(-hand.bid)}." if rules.set_penalty == "bid" else \
+            f"{took}. Under chip scoring they lose nothing; the opponents score the bid."
+        bidder_score, extra = (-hand.bid, 0) if rules.set_penalty == "bid" else (0, hand.bid)
+    elif made:
         bidder_score = bidders.points
         lines.append(f"Bidders made {what} against a bid of {number(hand.bid)}: {signed(bidder_score)}.")
         if not rules.opponents_score_when_made:
@@ -410,6 +433,12 @@ def _played(rules: Rules, hand: Hand) -> HandResult:
     opponent_score = opponents.points + extra
     lines.append(_scores(OPPONENTS, opponent_score, parts))
     return HandResult(_by_team(hand, bidder_score, opponent_score), made, lines)
+
+
+def _too_few_to_make(rules: Rules, counters: int) -> bool:
+    """Whether bidders who took `counters` are set whatever their meld: their meld is lost and their counters
+    do not score."""
+    return rules.save_counters > 1 and not rules.unsaved_counters_score and counters < rules.save_counters
 
 
 def _bidders_lose_bid(rules: Rules, hand: Hand, because: str, lines: list[str]) -> tuple[int, int]:
@@ -448,7 +477,8 @@ def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = F
         bonus = 0
         if rules.throw_in_award == "meld_plus_bonus":
             if meld_only:
-                lines.append("The bid was forced on the dealer, so the opponents get their meld only.")
+                lines.append("The bid was forced on the dealer, who has no marriage, so the opponents get their meld "
+                             "only.")
             else:
                 bonus = rules.card_bonus
                 parts.append(f"{number(bonus)} for the cards")
@@ -462,9 +492,14 @@ def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = F
 def _no_marriage(rules: Rules, hand: Hand) -> HandResult:
     if rules.no_marriage == "throw_in":
         meld_only = hand.forced and rules.forced_no_marriage_meld_only
-        result = _throw_in(rules, hand, ["Bidders have no marriage in trump: scored as a throw-in."],
-                           meld_only=meld_only)
-        return HandResult(result.points, None, result.explanation, "no_marriage")
+        result = _throw_in(rules, hand, [], meld_only=meld_only,
+                           because="Bidders have no marriage in trump (scored as a throw-in)")
+        lines = result.explanation
+        if rules.throw_in_award == "meld_plus_bonus" and not meld_only:
+            # 002 gives meld only in one place and meld plus the cards in another: the reading is said
+            lines = [*lines[:-1], f"Some tables read this rule as meld only; this table adds "
+                                  f"{number(rules.card_bonus)} for the cards.", lines[-1]]
+        return HandResult(result.points, None, lines, "no_marriage")
     lines: list[str] = []
     bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders have no marriage in trump", lines)
     if extra:
@@ -493,7 +528,8 @@ def _renege(rules: Rules, hand: Hand) -> HandResult:
         opponent_score = 0
     else:
         opponent_score = -hand.bid
-        lines.append(f"Opponents lose the bid: {signed(opponent_score)}.")
+        lines.append(f"Opponents lose the bid: {signed(opponent_score)}. This table scores an opponents' renege "
+                     "as −bid; some tables play 0.")
     return HandResult(_by_team(hand, hand.bid, opponent_score), None, lines, "renege")
 
 

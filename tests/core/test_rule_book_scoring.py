@@ -26,8 +26,8 @@ def test_opponents_whose_only_meld_is_the_dix_keep_it_without_taking_a_counter(d
 
 def test_the_dix_that_saves_itself_is_said_in_the_books_words():
     result = score_hand(SD, Hand(0, 250, (100, 20), (250, 0), dix_only=(False, True)))
-    assert "Opponents took 0 counters, but their only meld is the dix: nines of trump save themselves." \
-        in result.explanation
+    assert ("Opponents took no counter and not the last trick, but their only meld is the dix: nines of trump save "
+            "themselves.") in result.explanation
 
 
 @pytest.mark.parametrize(("rules", "meld", "field", "message"), [
