@@ -270,8 +270,11 @@ def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
                 "to be on the board.")
     margin = rules.auto_throw_in_margin
     if margin is not None and hand.bid > meld + margin:
-        return (f"Automatic throw-in: a bid of {number(hand.bid)} is more than the bidders' meld {number(meld)} "
-                f"+ {number(margin)}, so it cannot be made.")
+        cannot = (f"a bid of {number(hand.bid)} is more than the bidders' meld {number(meld)} + {number(margin)}, so "
+                  "it cannot be made")
+        if not rules.min_meld:  # the single deck's own words for it (004)
+            return f"Automatic throw-in: the bidders are not \u201con the board\u201d: {cannot}."
+        return f"Automatic throw-in: {cannot}."
     return None
 
 
@@ -305,8 +308,8 @@ def _score(rules: Rules, hand: Hand) -> HandResult:
         return _no_marriage(rules, hand)
     if hand.kind == "quad_run":
         return HandResult((0, 0), None, ["Bidders melded a quadruple run in trump: under these rules it wins the "
-                                         "game outright (\"You Win!\"). The hand is not played and nothing is "
-                                         "added to either total."], scored_as="quad_run", wins_game=True)
+                                         "game outright (\u201cYou Win!\u201d). The hand is not played and nothing "
+                                         "is added to either total."], scored_as="quad_run", wins_game=True)
     return _renege(rules, hand)
 
 
