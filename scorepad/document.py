@@ -21,6 +21,7 @@ from .inputs import MAX_ID, NotANumber, clean_name, name_problem, whole_number
 from .rules import Rules
 from .scoring import KINDS, GameState, Hand, play_game, validate_hand
 from .seats import team_of
+from .words import team_in_data
 
 FORMAT, VERSION = "scorepad", 1
 
@@ -345,8 +346,8 @@ def _play(rules: Rules, data: dict, validate: bool = True) -> Hand:
     if kind == "redeal":
         _is_redeal(hand)
     elif bidder_seat is not None and team_of(bidder_seat) != bidder:
-        raise _Wrong(f"bidder_seat {bidder_seat} sits on team {team_of(bidder_seat) + 1}, but the bidding team "
-                     f"(bidder) is team {bidder + 1}.")
+        raise _Wrong(f"bidder_seat {bidder_seat} sits on {team_in_data(team_of(bidder_seat))}, but the bidding "
+                     f"team (bidder) is {team_in_data(bidder)}.")
     return hand
 
 
@@ -503,8 +504,8 @@ def _agrees(state: GameState, totals: tuple[int, int], winner: int | None, finis
         raise _Wrong(f"the sheet adds up to {state.totals[0]:,} : {state.totals[1]:,}, but totals says "
                      f"{totals[0]:,} : {totals[1]:,}.")
     if winner != state.winner:
-        said = "nobody" if winner is None else f"team {winner + 1}"
-        won = "nobody has won yet" if state.winner is None else f"team {state.winner + 1} won"
+        said = "nobody" if winner is None else team_in_data(winner)
+        won = "nobody has won yet" if state.winner is None else f"{team_in_data(state.winner)} won"
         raise _Wrong(f"winner says {said}, but by its hands {won}.")
     if (finished_at is None) != (winner is None):
         raise _Wrong("finished_at must be null while nobody has won, and the time of the win once a team has.")

@@ -58,7 +58,9 @@ def _how_a_hand_is_scored() -> str:
     examples = "\n\n".join(_example(default, title, hand) for title, hand in _EXAMPLES)
     return f"""## How a hand is scored
 
-The **bidders** are the partnership that won the auction, the **opponents** the other. **Meld** is the points
+The **bidders** are the partnership that won the auction, the **opponents** the other. Teams are numbered
+from 0 in the data (an export's `bidder`, `renege_team` and `winner`) and from 1 on the pages: team 0 is
+"Team 1". **Meld** is the points
 shown before play, partners added together; **counters** are the points taken in tricks, the last trick
 included. A team's meld is **on the board** when there is enough of it to count at all, and the team **saves**
 it by taking enough counters; each preset says how much is enough.

@@ -33,8 +33,20 @@ def capitalized(text: str) -> str:
 # The two sides of a hand, as the explanations name them.
 BIDDERS, OPPONENTS = "Bidders", "Opponents"
 
+def team_name(index: int) -> str:
+    """The one numbering of teams, said once: the data (a Hand, an export's bidder, renege_team and winner)
+    counts teams from 0, a person from 1, so team 0 is "Team 1". Every message about a team's number says it
+    this way: "team 0 (Team 1)"."""
+    return f"Team {index + 1}"
+
+
+def team_in_data(index: int) -> str:
+    """A team as a message about stored or exported data names it: its index, then the name a person sees."""
+    return f"team {index} ({team_name(index)})"
+
+
 # A game's teams when nobody gave them names.
-TEAM_NAMES = ("Team 1", "Team 2")
+TEAM_NAMES = (team_name(0), team_name(1))
 
 # What happened in a hand, as entered.
 KIND_WORDS = {
