@@ -75,15 +75,16 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
                   bidder_seat: int | None = None) -> dict[str, str]:
     """Every mistake in `hand` under `rules`, as field -> message; {} when the hand can be scored.
 
-    Fields: kind, bidder, bid, forced, meld_0, meld_1, counters_0, counters_1, counters (their sum),
-    renege_team. Each message says what is wrong and what is allowed.
+    Fields: kind, bidder, bid, forced, meld_0, meld_1, dix_only_0, dix_only_1 (dix_only when the flags are
+    garbled), counters_0, counters_1, counters (their sum), renege_team. Each message says what is wrong and
+    what is allowed.
 
     `dealer` is the seat that dealt the hand and `bidder_seat` the seat that won the bid, where they are known:
     a bid forced on anyone but the dealer (on the dealer's team, when only teams are kept) is refused.
     """
     errors: dict[str, str] = {}
     if hand.kind not in KINDS:
-        errors["kind"] = "Choose what happened: played, throw-in, no marriage, renege or redeal."
+        errors["kind"] = _kind_unknown(rules)
         return errors
     if hand.kind not in allowed_kinds(rules):
         errors["kind"] = _kind_not_allowed(rules, hand.kind)
@@ -106,6 +107,12 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
     if hand.kind != "renege" and hand.renege_team is not None:
         errors["renege_team"] = "Only a renege names the team that reneged."
     return errors
+
+
+def _kind_unknown(rules: Rules) -> str:
+    """The ways a hand can end under `rules`, as the form offers them."""
+    *most, last = [KIND_WORDS[kind] for kind in allowed_kinds(rules)]
+    return f"Choose what happened: {', '.join(most)} or {last}."
 
 
 def _kind_not_allowed(rules: Rules, kind: str) -> str:
