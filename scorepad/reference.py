@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import fields
 
 from .meld import AROUND_NAMES, DECK_COPIES, TABLES, WINS_GAME, MeldTable
-from .rules import ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY, Rules, describe
+from .rules import (ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY, Rules,
+                    card_count_words, describe)
 from .scoring import Hand, score_hand
 from .words import BIDDERS, KIND_WORDS, MELD_TABLE_NAMES, MELD_TABLE_TITLES, OPPONENTS, capitalized, number, signed
 
@@ -133,6 +134,8 @@ def _value(rules: Rules, name: str) -> str:
     if name in _CHOICE_WORDS:
         meaning = _CHOICE_WORDS[name][value].format(bonus=number(rules.card_bonus))
         return f"`{value}`: {meaning}"
+    if name == "card_count":
+        return f"`{value}`: {card_count_words(rules)}"
     return f"`{value}`"
 
 

@@ -476,7 +476,7 @@ def _describe_source(r: Rules) -> list[str]:
 def _describe_deal(r: Rules) -> list[str]:
     deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
     lines = [
-        f"Deck: {deck}. Cards taken in tricks count: {_card_count(r)}; {number(r.hand_points)} counter points "
+        f"Deck: {deck}. Cards taken in tricks count: {card_count_words(r)}; {number(r.hand_points)} counter points "
         f"a hand, counted in steps of {number(r.counter_step)}.",
         f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}",
         ALL_PASS[r.all_pass],
@@ -484,11 +484,12 @@ def _describe_deal(r: Rules) -> list[str]:
     if r.preset in _OTHER_COUNT and _preset_of(r).card_count == r.card_count:
         other = next(key for key in CARD_COUNTS if key != r.card_count)
         lines.append(f"{capitalized(SOURCES[r.preset])} let a table agree before the game to count "
-                     f"{_card_count(replace(r, card_count=other, counter_step=1))} instead: a house rule.")
+                     f"{card_count_words(replace(r, card_count=other, counter_step=1))} instead: a house rule.")
     return lines
 
 
-def _card_count(r: Rules) -> str:
+def card_count_words(r: Rules) -> str:
+    """How the cards taken in tricks count under `r`, in words: "aces, tens and kings 1 each, the last trick 2"."""
     each, last = counter_worth(r)
     half = _half_counter(r) or 0
     return CARD_COUNTS[r.card_count].format(each=number(each), half=number(half),
