@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from .errors import GameOver, ImportRefused, InvalidHand, InvalidRules
-from .hands import HAND_COLUMNS, HAND_EXPORT_FIELDS, hand_to_columns
+from .hands import ADDED_COLUMNS, HAND_COLUMNS, HAND_EXPORT_FIELDS, hand_to_history
 from .inputs import MAX_DIGITS as MAX_TYPED_DIGITS
 from .inputs import MAX_ID, NotANumber, clean_name, name_problem, whole_number
 from .rules import Rules
 from .scoring import KINDS, GameState, Hand, play_game, validate_hand
 from .seats import team_of
+from .words import team_in_data
 
 FORMAT, VERSION = "scorepad", 1
 
@@ -51,13 +52,15 @@ TRUMPS = (None, "S", "H", "D", "C")
 
 # Every option of a rule set, by the kind of JSON value it holds (a test keeps this in step with `Rules`).
 RULE_TEXTS = ("preset", "title", "played_by", "deck", "all_pass", "set_penalty", "throw_in_penalty",
-              "throw_in_award", "no_marriage", "meld_table")
+              "throw_in_award", "no_marriage", "meld_table", "card_count")
 RULE_NUMBERS = ("hand_points", "counter_step", "meld_step", "min_bid", "min_meld", "save_counters", "target")
-RULE_OPTIONAL_NUMBERS = ("auto_throw_in_margin", "floor", "hands_limit")
+RULE_OPTIONAL_NUMBERS = ("auto_throw_in_margin", "floor", "hands_limit", "max_bid")
+# Options added after the first exports: a file without them takes the default, as every game before did.
+RULE_ADDED = ("card_count", "max_bid")
 RULE_FLAGS = ("check_bid_steps", "unsaved_counters_score", "opponents_score_when_made",
               "forced_no_marriage_meld_only", "auto_throw_in_below_min_meld")
 DECK_OF_MELD_TABLE = {"002": "double", "tournament": "double", "000": "double", "004": "single",
-                      "004-plain": "single"}
+                      "004-plain": "single", "tournament-once": "double"}
 
 # A redeal is recorded as nothing at all: nobody bid, nobody melded, nobody scored.
 REDEAL = {"bidder": 0, "bidder_seat": None, "bid": 0, "trump": None, "meld": (0, 0), "counters": None,
@@ -244,7 +247,7 @@ class _Checker:
     def hand(self, rules: Rules, data, seq: int, game: str) -> ImportedHand:
         where = f"{game}, hand {seq}"
         try:
-            _fields(data, HAND_FIELDS, "a hand")
+            _fields(data, HAND_FIELDS, "a hand", optional=("dix_only",))
             if _whole(data["seq"], "seq", 1, MAX_HANDS) != seq:
                 raise _Wrong(f"seq is {data['seq']}, but it is hand {seq} of the list: hands are numbered "
                              "1, 2, 3 … in order, each number once.")
@@ -337,15 +340,22 @@ def _play(rules: Rules, data: dict, validate: bool = True) -> Hand:
     hand = Hand(bidder, _int(data["bid"], "bid"), _pair(data["meld"], "meld"),
                 None if data["counters"] is None else _pair(data["counters"], "counters"), kind,
                 None if data["renege_team"] is None else _choice(data["renege_team"], "renege_team", (0, 1)),
-                forced, trump, bidder_seat)
+                forced, trump, bidder_seat, _flags(data.get("dix_only", [False, False]), "dix_only"))
     if validate:
         _judged(validate_hand(rules, hand))
     if kind == "redeal":
         _is_redeal(hand)
     elif bidder_seat is not None and team_of(bidder_seat) != bidder:
-        raise _Wrong(f"bidder_seat {bidder_seat} sits on team {team_of(bidder_seat) + 1}, but the bidding team "
-                     f"(bidder) is team {bidder + 1}.")
+        raise _Wrong(f"bidder_seat {bidder_seat} sits on {team_in_data(team_of(bidder_seat))}, but the bidding "
+                     f"team (bidder) is {team_in_data(bidder)}.")
     return hand
+
+
+def _flags(value, field: str) -> tuple[bool, bool]:
+    flags = _list(value, field, 2, exactly=True)
+    if not all(isinstance(flag, bool) for flag in flags):
+        raise _Wrong(f"{field} must be two of true or false, one for each team, not {_show(value)}.")
+    return tuple(flags)
 
 
 def _judged(problems: dict[str, str]) -> None:
@@ -372,14 +382,16 @@ def _snapshot(rules: Rules, value, field: str) -> str:
     except (ValueError, RecursionError):
         raise _Wrong(f"{field} must be null or a hand written as JSON.") from None
     try:
-        _fields(columns, SNAPSHOT_FIELDS, "a hand")
+        _fields(columns, SNAPSHOT_FIELDS, "a hand", optional=tuple(ADDED_COLUMNS))
         forced = _choice(columns["forced"], "forced", (0, 1))
+        mask = _choice(columns.get("dix_only", 0), "dix_only", (0, 1, 2, 3))
+        columns = {**columns, "dix_only": [bool(mask & 1), bool(mask & 2)]}
         pairs = {name: [columns[f"{name}_0"], columns[f"{name}_1"]] for name in ("meld", "counters")}
         counters = None if pairs["counters"] == [None, None] else pairs["counters"]
         hand = _play(rules, {**columns, "meld": pairs["meld"], "counters": counters, "forced": bool(forced)})
     except _Wrong as wrong:
         raise _Wrong(f"{field}: {wrong}") from None
-    return json.dumps(hand_to_columns(hand))
+    return json.dumps(hand_to_history(hand))
 
 
 # --- a game ---------------------------------------------------------------------------------------------
@@ -387,11 +399,14 @@ def _snapshot(rules: Rules, value, field: str) -> str:
 def _rules(data) -> Rules:
     """The game's rule set, every option of the right kind, as consistent as the new-game form makes one."""
     try:
-        _fields(data, RULE_TEXTS + RULE_NUMBERS + RULE_OPTIONAL_NUMBERS + RULE_FLAGS + ("bid_steps",), "a rule set")
-        values = {name: _text(data[name], name, MAX_RULE_TEXT) for name in RULE_TEXTS}
+        _fields(data, RULE_TEXTS + RULE_NUMBERS + RULE_OPTIONAL_NUMBERS + RULE_FLAGS + ("bid_steps",), "a rule set",
+                optional=RULE_ADDED)
+        values = {name: _text(data[name], name, MAX_RULE_TEXT) for name in RULE_TEXTS if name in data}
         for name in RULE_NUMBERS:
             values[name] = _whole(data[name], name, -MAX_RULE_NUMBER, MAX_RULE_NUMBER)
         for name in RULE_OPTIONAL_NUMBERS:
+            if name not in data:
+                continue
             value = data[name]
             values[name] = None if value is None else _whole(value, name, -MAX_RULE_NUMBER, MAX_RULE_NUMBER)
         for name in RULE_FLAGS:
@@ -489,8 +504,8 @@ def _agrees(state: GameState, totals: tuple[int, int], winner: int | None, finis
         raise _Wrong(f"the sheet adds up to {state.totals[0]:,} : {state.totals[1]:,}, but totals says "
                      f"{totals[0]:,} : {totals[1]:,}.")
     if winner != state.winner:
-        said = "nobody" if winner is None else f"team {winner + 1}"
-        won = "nobody has won yet" if state.winner is None else f"team {state.winner + 1} won"
+        said = "nobody" if winner is None else team_in_data(winner)
+        won = "nobody has won yet" if state.winner is None else f"{team_in_data(state.winner)} won"
         raise _Wrong(f"winner says {said}, but by its hands {won}.")
     if (finished_at is None) != (winner is None):
         raise _Wrong("finished_at must be null while nobody has won, and the time of the win once a team has.")

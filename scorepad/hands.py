@@ -10,9 +10,13 @@ from .scoring import Hand
 
 # The hands table's columns for a hand, in the order they are written (and kept, as JSON, in its history).
 HAND_COLUMNS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1",
-                "renege_team", "forced")
-# A hand's fields in an export: meld and counters as pairs, forced as true or false.
-HAND_EXPORT_FIELDS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld", "counters", "renege_team", "forced")
+                "renege_team", "forced", "dix_only")
+# Columns added after histories were first kept: a hand's history line holds one only when it is not the default,
+# so a line written today reads byte for byte as one written before the column existed.
+ADDED_COLUMNS = {"dix_only": 0}
+# A hand's fields in an export: meld and counters as pairs, forced as true or false, dix_only one flag a side.
+HAND_EXPORT_FIELDS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld", "counters", "renege_team", "forced",
+                      "dix_only")
 
 
 def hand_to_columns(hand: Hand) -> dict:
@@ -22,15 +26,32 @@ def hand_to_columns(hand: Hand) -> dict:
         "kind": hand.kind, "bidder": hand.bidder, "bidder_seat": hand.bidder_seat, "bid": hand.bid,
         "trump": hand.trump, "meld_0": hand.meld[0], "meld_1": hand.meld[1],
         "counters_0": counters[0], "counters_1": counters[1],
-        "renege_team": hand.renege_team, "forced": int(hand.forced),
+        "renege_team": hand.renege_team, "forced": int(hand.forced), "dix_only": sides_to_mask(hand.dix_only),
     }
 
 
+def hand_to_history(hand: Hand) -> dict:
+    """`hand` as a line of its history keeps it: its columns, less those added later that hold their default."""
+    return {name: value for name, value in hand_to_columns(hand).items()
+            if name not in ADDED_COLUMNS or value != ADDED_COLUMNS[name]}
+
+
 def hand_from_columns(row) -> Hand:
-    """The hand a row of the hands table (or a mapping with its `HAND_COLUMNS`) holds."""
+    """The hand a row of the hands table (or a mapping with its `HAND_COLUMNS`, the later ones optional) holds."""
     counters = None if row["counters_0"] is None else (row["counters_0"], row["counters_1"])
+    mask = row["dix_only"] if "dix_only" in row.keys() else 0
     return Hand(row["bidder"], row["bid"], (row["meld_0"], row["meld_1"]), counters, row["kind"],
-                row["renege_team"], bool(row["forced"]), row["trump"], row["bidder_seat"])
+                row["renege_team"], bool(row["forced"]), row["trump"], row["bidder_seat"],
+                mask_to_sides(mask, 2))
+
+
+def sides_to_mask(flags) -> int:
+    """One flag a side as one integer, bit i for side i: a column that holds any number of sides."""
+    return sum(1 << side for side, flag in enumerate(flags) if flag)
+
+
+def mask_to_sides(mask: int, sides: int) -> tuple[bool, ...]:
+    return tuple(bool(mask >> side & 1) for side in range(sides))
 
 
 def hand_to_export(hand: Hand) -> dict:
@@ -39,4 +60,5 @@ def hand_to_export(hand: Hand) -> dict:
         "kind": hand.kind, "bidder": hand.bidder, "bidder_seat": hand.bidder_seat, "bid": hand.bid,
         "trump": hand.trump, "meld": list(hand.meld), "counters": None if hand.counters is None else
         list(hand.counters), "renege_team": hand.renege_team, "forced": bool(hand.forced),
+        "dix_only": list(hand.dix_only),
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import product
 
 from .cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_cards, suit_of
 
@@ -29,6 +30,7 @@ class MeldTable:
     pinochle: tuple
     arounds: dict  # rank -> tuple
     dix: int  # the 9 of trump, each; 0 where there are no 9s
+    once_only: bool = False  # 003: "each card may only be used once for melding", whatever the meld's type
 
 
 _ARNDS_002 = {"A": (10, 100, 200, 300), "K": (8, 80, 160, 240), "Q": (6, 60, 120, 180), "J": (4, 40, 80, 120)}
@@ -45,6 +47,8 @@ TABLES: dict[str, MeldTable] = {
     "000": MeldTable("000", "double", (150, 300, 450, 600), 0, 40, 20, (40, 300, 450, 3000), _ARNDS_000, 0),
     "004": MeldTable("004", "single", (150, 1500), 40, 40, 20, (40, 300), _ARNDS_004, 10),
     "004-plain": MeldTable("004-plain", "single", (150, 1500), 0, 40, 20, (40, 300), _ARNDS_004, 10),
+    "tournament-once": MeldTable("tournament-once", "double", (15, 150, 225, 300), 0, 4, 2, (4, 30, 60, 90),
+                                 _ARNDS_TOURNAMENT, 0, once_only=True),
 }
 DECK_COPIES = {"double": 4, "single": 2}
 HAND_SIZE = {"double": 20, "single": 12}
@@ -58,6 +62,12 @@ class MeldCount:
     items: list[tuple[str, int]] = field(default_factory=list)  # (what a player calls it, points)
     wins_game: bool = False  # counted apart from the total
     notes: list[str] = field(default_factory=list)  # things worth saying that are not meld
+    dix: int = 0  # the part of the total that is the dix
+
+    @property
+    def only_dix(self) -> bool:
+        """Whether the whole meld is one or both dix, which saves itself without a counter (004)."""
+        return self.total > 0 and self.dix == self.total
 
 
 def count_meld(cards, trump: str, table: str) -> MeldCount:
@@ -70,12 +80,20 @@ def count_meld(cards, trump: str, table: str) -> MeldCount:
     hand = Counter(parse_cards(cards))
     _check_deck(hand, meld_table.deck)
     items: list[tuple[str, int]] = []
-    wins_game = _runs_and_marriages(hand, trump, meld_table, items)
-    _pinochles(hand, meld_table, items)
-    _arounds(hand, meld_table, items)
+    if meld_table.once_only:
+        wins_game = _once_only(hand, trump, meld_table, items)
+    else:
+        wins_game = _runs_and_marriages(hand, trump, meld_table, items)
+        _pinochles(hand, meld_table, items)
+        _arounds(hand, meld_table, items)
+    before_dix = sum(points for _, points in items)
     _dix(hand, trump, meld_table, items)
+    dix = sum(points for _, points in items) - before_dix
     notes = _notes(hand, meld_table.deck, wins_game)
-    return MeldCount(sum(points for _, points in items), items, wins_game, notes)
+    if meld_table.once_only:
+        notes.append("Each card counts in one meld only: of the melds that share a card, the best split is "
+                     "counted.")
+    return MeldCount(sum(points for _, points in items), items, wins_game, notes, dix)
 
 
 def _check_deck(hand: Counter, deck: str) -> None:
@@ -127,6 +145,44 @@ def _runs_and_marriages(hand: Counter, trump: str, table: MeldTable, items: list
                 f"{pairs} marriages in {SUIT_SYMBOLS[suit]}"
             items.append((label, pairs * table.marriage))
     return wins_game
+
+
+def _once_only(hand: Counter, trump: str, table: MeldTable, items: list) -> bool:
+    """The melds of `hand` when no card may serve in two of them: every split of the cards among runs,
+    pinochles and arounds is tried (a hand holds at most four of a card, so there are few), and the K-Q pairs
+    left over are marriages. The split worth most is counted."""
+    best: tuple[int, list] = (-1, [])
+    ranges = [range(_copies(hand, "ATKQJ", trump) + 1), range(min(hand[Card("Q", "S")], hand[Card("J", "D")]) + 1)]
+    ranges += [range(min(hand[Card(rank, suit)] for suit in SUITS) + 1) for rank in table.arounds]
+    for split in product(*ranges):
+        left = _left_after(hand, trump, table, split)
+        if left is None:
+            continue
+        split_items: list = []
+        wins_game = _runs_and_marriages(left + _run_cards(trump, split[0]), trump, table, split_items)
+        _pinochles(Counter({Card("Q", "S"): split[1], Card("J", "D"): split[1]}), table, split_items)
+        _arounds(Counter({Card(rank, suit): n for rank, n in zip(table.arounds, split[2:]) for suit in SUITS}),
+                 table, split_items)
+        value = sum(points for _, points in split_items)
+        if value > best[0]:
+            best = (value, split_items)
+    items.extend(best[1])
+    return False  # no once-only table has a run that wins the game
+
+
+def _run_cards(trump: str, runs: int) -> Counter:
+    return Counter({Card(rank, trump): runs for rank in "ATKQJ"})
+
+
+def _left_after(hand: Counter, trump: str, table: MeldTable, split: tuple) -> Counter | None:
+    """The cards `split` (runs, pinochles, then each around) leaves for marriages, or None if it needs more
+    cards than the hand holds."""
+    used = _run_cards(trump, split[0]) + Counter({Card("Q", "S"): split[1], Card("J", "D"): split[1]})
+    for rank, n in zip(table.arounds, split[2:]):
+        used += Counter({Card(rank, suit): n for suit in SUITS})
+    if any(used[card] > hand[card] for card in used):
+        return None
+    return hand - used
 
 
 def _pinochles(hand: Counter, table: MeldTable, items: list) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import fields
 
 from .meld import AROUND_NAMES, DECK_COPIES, TABLES, WINS_GAME, MeldTable
-from .rules import ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY, Rules, describe
+from .rules import (ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY, Rules,
+                    card_count_words, describe)
 from .scoring import Hand, score_hand
 from .words import BIDDERS, KIND_WORDS, MELD_TABLE_NAMES, MELD_TABLE_TITLES, OPPONENTS, capitalized, number, signed
 
@@ -58,7 +59,9 @@ def _how_a_hand_is_scored() -> str:
     examples = "\n\n".join(_example(default, title, hand) for title, hand in _EXAMPLES)
     return f"""## How a hand is scored
 
-The **bidders** are the partnership that won the auction, the **opponents** the other. **Meld** is the points
+The **bidders** are the partnership that won the auction, the **opponents** the other. Teams are numbered
+from 0 in the data (an export's `bidder`, `renege_team` and `winner`) and from 1 on the pages: team 0 is
+"Team 1". **Meld** is the points
 shown before play, partners added together; **counters** are the points taken in tricks, the last trick
 included. A team's meld is **on the board** when there is enough of it to count at all, and the team **saves**
 it by taking enough counters; each preset says how much is enough.
@@ -131,6 +134,8 @@ def _value(rules: Rules, name: str) -> str:
     if name in _CHOICE_WORDS:
         meaning = _CHOICE_WORDS[name][value].format(bonus=number(rules.card_bonus))
         return f"`{value}`: {meaning}"
+    if name == "card_count":
+        return f"`{value}`: {card_count_words(rules)}"
     return f"`{value}`"
 
 

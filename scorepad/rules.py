@@ -7,11 +7,12 @@ variant is `dataclasses.replace(preset, ...)`, which checks itself again on the 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import InvalidRules
-from .words import MELD_TABLE_NAMES, number
+from .meld import TABLES, WINS_GAME
+from .words import MELD_TABLE_NAMES, capitalized, number
 
 # The values an option may take, and what each means in a sentence. Kept beside each other so that a new
 # value cannot be added without its words.
@@ -33,15 +34,21 @@ THROW_IN_AWARD = {
     "meld": "their meld (if on the board)",
     "nothing": "nothing",
 }
+# How the cards taken in tricks count (000: "agreed on before the game"). Each is said with the value of one
+# counter: "{each}" is an ace's worth at the deck's scale, "{half}" half of it, "{last}" the last trick's.
+CARD_COUNTS = {
+    "aces_tens_kings": "aces, tens and kings {each} each, the last trick {last}",
+    "kings_queens_half": "aces and tens {each} each, kings and queens {half}, the last trick {last}",
+}
 NO_MARRIAGE = {
     "throw_in": "A bidder with no marriage in trump is scored as a throw-in.",
     "no_meld": "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
 }
-MELD_TABLES = ("002", "tournament", "000", "004", "004-plain")
+MELD_TABLES = ("002", "tournament", "000", "004", "004-plain", "tournament-once")
 SINGLE_DECK_TABLES = ("004", "004-plain")  # the tables with 9s: every other table is for the double deck
 DECKS = {"double": 80, "single": 48}
 # What can happen in a hand, in the order a form offers it; `allowed_kinds` says which a rule set has.
-KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal")
+KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal", "quad_run")
 # A hand's counter points when each counter scores one (last trick included): the deck at its own scale, ×1.
 NATURAL_POINTS = {"double": 50, "single": 25}
 MOST_SCALE = 10  # the ×10 scorings (Bicycle, single deck) are the largest any rule book uses
@@ -82,6 +89,9 @@ class Rules:
     floor: int | None
     hands_limit: int | None
     meld_table: str
+    # Options added after games were first stored: a snapshot or an export without them takes the default.
+    max_bid: int | None = None  # 003: bids go "up to the maximum possible score in a round"; None: no cap
+    card_count: str = "aces_tens_kings"  # a key of CARD_COUNTS
 
     def __post_init__(self) -> None:
         problems = list(_problems(self))
@@ -126,10 +136,10 @@ class Rules:
         unknown = set(data) - names
         if unknown:
             raise InvalidRules([f"Unknown rule option(s): {', '.join(sorted(unknown))}."])
-        missing = names - set(data)
+        missing = names - set(data) - _DEFAULTED
         if missing:
             raise InvalidRules([f"Missing rule option(s): {', '.join(sorted(missing))}."])
-        values = dict(data)
+        values = {f.name: f.default for f in fields(cls) if f.name in _DEFAULTED} | dict(data)
         values["bid_steps"] = tuple(tuple(pair) for pair in values["bid_steps"])
         if not kept:
             return cls(**values)
@@ -142,9 +152,20 @@ class Rules:
         return rules
 
 
+# The options a stored snapshot may lack: they came later, and their defaults are what every game before played.
+_DEFAULTED = frozenset(f.name for f in fields(Rules) if f.default is not MISSING)
+
+
 def allowed_kinds(rules: Rules) -> tuple[str, ...]:
-    """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals."""
-    return tuple(kind for kind in KINDS if kind != "redeal" or rules.all_pass == "redeal")
+    """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals, a
+    quadruple run that wins the game only where the meld table says so (002)."""
+    have = {"redeal": rules.all_pass == "redeal", "quad_run": run_wins_game(rules)}
+    return tuple(kind for kind in KINDS if have.get(kind, True))
+
+
+def run_wins_game(rules: Rules) -> bool:
+    """Whether a quadruple run in trump wins the game outright under `rules`' meld table (002: "You Win!")."""
+    return WINS_GAME in TABLES[rules.meld_table].run
 
 
 def can_be_stuck(rules: Rules) -> bool:
@@ -166,6 +187,7 @@ def limits(rules: Rules) -> dict[str, tuple[int, int]]:
         "target": (1, most_score),
         "floor": (-most_score, -1),
         "hands_limit": (1, MOST_HANDS),
+        "max_bid": (1, rules.max_value),
     }
 
 
@@ -181,8 +203,9 @@ _OPTION_WORDS = {
     "target": "The game score",
     "floor": "The losing floor",
     "hands_limit": "A fixed number of hands",
+    "max_bid": "The highest bid",
 }
-_MAY_BE_NONE = {"auto_throw_in_margin", "floor", "hands_limit"}
+_MAY_BE_NONE = {"auto_throw_in_margin", "floor", "hands_limit", "max_bid"}
 _CHOICES = {
     "all_pass": ALL_PASS,
     "set_penalty": SET_PENALTY,
@@ -191,6 +214,7 @@ _CHOICES = {
     "no_marriage": NO_MARRIAGE,
     "meld_table": MELD_TABLES,
     "deck": DECKS,
+    "card_count": CARD_COUNTS,
 }
 
 
@@ -214,10 +238,32 @@ def _problems(rules: Rules, ranged: bool = True):
     if _within(rules.counter_step, 1, rules.hand_points) and rules.hand_points % rules.counter_step:
         yield "counter_step", _counter_step_problem(rules.hand_points)
     yield from _bid_step_problems(rules)
+    if _is_int(rules.max_bid) and _is_int(rules.min_bid) and rules.max_bid < rules.min_bid:
+        # blamed on the minimum bid: the form offers that one, and the cap is the rule book's
+        yield "min_bid", (f"The minimum bid must be at most the highest bid these rules allow, "
+                          f"{number(rules.max_bid)}.")
+    if rules.card_count == "kings_queens_half" and _half_counter(rules) is None:
+        yield "card_count", ("Kings and queens at half an ace's worth need counters worth ten or more each "
+                             "(scores ×10).")
+    elif rules.card_count == "kings_queens_half" and _half_counter(rules) % rules.counter_step:
+        yield "counter_step", (f"With kings and queens at {number(_half_counter(rules))}, counters are counted "
+                               f"in steps that divide {number(_half_counter(rules))}.")
     # A kept game is let be: the table only guides the meld calculator, and the game must still open.
     if ranged and rules.meld_table in MELD_TABLES and (rules.meld_table in SINGLE_DECK_TABLES) != (
             rules.deck == "single"):
         yield "meld_table", "That meld table is for the other deck: single-deck tables go with single deck."
+
+
+def counter_worth(rules: Rules) -> tuple[int, int]:
+    """(What one ace or ten taken in a trick is worth, what the last trick is worth) under `rules`' deck and
+    scale: 1 and 2 in a 50-point double deck, 10 and 10 in a 250-point single deck."""
+    counters = {"double": 48, "single": 24}[rules.deck]
+    return rules.scale, rules.hand_points - counters * rules.scale
+
+
+def _half_counter(rules: Rules) -> int | None:
+    each = rules.scale
+    return each // 2 if each % 2 == 0 else None
 
 
 def _counter_step_problem(points: int) -> str:
@@ -330,7 +376,8 @@ PRESETS: dict[str, Rules] = {
         throw_in_award="nothing",
         forced_no_marriage_meld_only=False,
         floor=-500,
-        meld_table="tournament",
+        meld_table="tournament-once",
+        max_bid=500,
     ),
     "single-deck": replace(
         _DOUBLE_DECK,
@@ -356,9 +403,43 @@ PRESETS: dict[str, Rules] = {
 DEFAULT_PRESET = "double-deck"
 
 
+# Where each preset comes from, and what its book leaves unsaid: there the app chose a house default, and the
+# rules in words say so. Each silence names the options that carry the app's choice; once a table changes one
+# of them, the sentence is the table's own house rule and is not marked.
+SOURCES = {
+    "double-deck": "the family rule sheet",
+    "double-deck-shg": "the Safe Harbor Games rules",
+    "double-pack-bicycle": "the Bicycle rules",
+    "double-deck-gamerules": "the GameRules.com rules",
+    "single-deck": "the \u201cMy Family\u2019s Pinochle\u201d rules",
+}
+_TOPIC_OPTIONS = {
+    "throw_in": ("throw_in_penalty", "throw_in_award", "set_penalty", "hand_points"),
+    "no_marriage": ("no_marriage", "forced_no_marriage_meld_only", "throw_in_penalty", "throw_in_award",
+                    "set_penalty", "hand_points"),
+    "renege": ("set_penalty", "hand_points"),
+    "target": ("target", "hands_limit"),
+}
+SILENT = {
+    "double-deck-shg": {"renege": "do not say what a renege costs",
+                        "target": "name no number, only \u201cthe designated end score\u201d"},
+    "double-pack-bicycle": {"throw_in": "do not mention a throw-in",
+                            "no_marriage": "do not say what happens without a marriage in trump",
+                            "renege": "do not say what a renege costs"},
+    "double-deck-gamerules": {"renege": "do not say what a renege costs; the full bid is the family rule sheet\u2019s"},
+    "single-deck": {"no_marriage": "do not say what happens without a marriage in trump",
+                    "renege": "do not say what a renege costs"},
+}
+# The presets whose book offers the other way of counting the cards ("agreed on before the game").
+_OTHER_COUNT = {"double-pack-bicycle"}
+
+
 def describe(rules: Rules) -> list[str]:
-    """The rules as short plain sentences, in the order a player meets them during a hand."""
+    """The rules as short plain sentences, in the order a player meets them during a hand. Each sentence follows
+    the options as they are (house rules included); where the preset's book is silent and the app chose, the
+    sentence says so."""
     return [
+        *_describe_source(rules),
         *_describe_deal(rules),
         *_describe_meld(rules),
         *_describe_play(rules),
@@ -367,55 +448,128 @@ def describe(rules: Rules) -> list[str]:
     ]
 
 
-def _describe_deal(r: Rules) -> list[str]:
-    deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
-    lines = [
-        f"Deck: {deck}. Each hand has {number(r.hand_points)} counter points, the last trick included, "
-        f"counted in steps of {number(r.counter_step)}.",
-        f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}",
-        ALL_PASS[r.all_pass],
-    ]
+def _preset_of(r: Rules) -> Rules | None:
+    return PRESETS.get(r.preset)
+
+
+def _house_default(r: Rules, topic: str) -> str:
+    """" House default: ..." when `r`'s book is silent on `topic` and the table kept the app's choice."""
+    preset, silence = _preset_of(r), SILENT.get(r.preset, {}).get(topic)
+    if preset is None or silence is None:
+        return ""
+    if any(getattr(r, option) != getattr(preset, option) for option in _TOPIC_OPTIONS[topic]):
+        return ""
+    return f" House default: {SOURCES[r.preset]} {silence}."
+
+
+def _describe_source(r: Rules) -> list[str]:
+    preset = _preset_of(r)
+    if preset is None:
+        return []
+    lines = [f"These rules follow {SOURCES[r.preset]}; where the book is silent, the app\u2019s house default "
+             "is marked."]
+    if r != preset:
+        lines.append("This game changed some options as house rules; every sentence here follows them.")
     return lines
 
 
+def _describe_deal(r: Rules) -> list[str]:
+    deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
+    lines = [
+        f"Deck: {deck}. Cards taken in tricks count: {card_count_words(r)}; {number(r.hand_points)} counter points "
+        f"a hand, counted in steps of {number(r.counter_step)}.",
+        f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}",
+        ALL_PASS[r.all_pass],
+    ]
+    if r.preset in _OTHER_COUNT and _preset_of(r).card_count == r.card_count:
+        other = next(key for key in CARD_COUNTS if key != r.card_count)
+        lines.append(f"{capitalized(SOURCES[r.preset])} let a table agree before the game to count "
+                     f"{card_count_words(replace(r, card_count=other, counter_step=1))} instead: a house rule.")
+    return lines
+
+
+def card_count_words(r: Rules) -> str:
+    """How the cards taken in tricks count under `r`, in words: "aces, tens and kings 1 each, the last trick 2"."""
+    each, last = counter_worth(r)
+    half = _half_counter(r) or 0
+    return CARD_COUNTS[r.card_count].format(each=number(each), half=number(half),
+                                                                  last=number(last))
+
+
 def _describe_bid_steps(r: Rules) -> str:
+    cap = f", up to {number(r.max_bid)}" if r.max_bid is not None else ""
     if not r.check_bid_steps:
-        return "any whole number above it is a bid (steps are not checked)."
+        return f"any whole number above it is a bid{cap} (steps are not checked)."
 
     def way(step: int) -> str:
         return "by any whole number" if step == 1 else f"in multiples of {number(step)}"
 
     if len(r.bid_steps) == 1:
-        return f"bids go up {way(r.bid_steps[0][1])}."
+        return f"bids go up {way(r.bid_steps[0][1])}{cap}."
     parts = []
     for i, (start, step) in enumerate(r.bid_steps):
         if i + 1 < len(r.bid_steps):
             parts.append(f"{way(step)} below {number(r.bid_steps[i + 1][0])}")
         else:
             parts.append(f"{way(step)} from {number(start)}")
-    return "bids go up " + ", then ".join(parts) + "."
+    return "bids go up " + ", then ".join(parts) + f"{cap}."
 
 
 def _describe_meld(r: Rules) -> list[str]:
-    lines = [f"Meld is counted with the {MELD_TABLE_NAMES[r.meld_table]}, partners added together."]
+    lines = [f"Meld is counted with the {MELD_TABLE_NAMES[r.meld_table]}, partners added together.",
+             _meld_values(r)]
     if r.min_meld:
         lines.append(f"A team needs {number(r.min_meld)} meld to be on the board; less counts nothing.")
     else:
-        lines.append("Any meld counts; there is no minimum to be on the board.")
+        lines.append("Any meld counts, however small.")
     if r.save_counters == 0:
         lines.append("Meld counts without taking any counters.")
+        return lines
+    if r.save_counters == 1:
+        lines.append("To save its meld, a team must win a trick with a counter in it, or the last trick.")
     else:
-        need = "any counter" if r.save_counters == 1 else f"{number(r.save_counters)} counters"
-        lines.append(f"To save its meld, a team must take {need}.")
-        if not r.unsaved_counters_score:
-            lines.append(f"A team that takes fewer than {number(r.save_counters)} counters scores nothing at all.")
-        elif r.save_counters > 1:
-            lines.append("A team that does not save its meld still scores the counters it took.")
+        lines.append(f"To save its meld, a team must take {number(r.save_counters)} counters.")
+    if TABLES[r.meld_table].dix:
+        lines.append("A meld of only the dix (one or both 9s of trump) is kept without a counter: "
+                     "\u201cnines of trump save themselves\u201d.")
+    if not r.unsaved_counters_score:
+        lines.append(f"A team that takes fewer than {number(r.save_counters)} counters scores nothing at all.")
+    elif r.save_counters > 1:
+        lines.append("A team that does not save its meld still scores the counters it took.")
     return lines
+
+
+def _meld_values(r: Rules) -> str:
+    """The meld table's values in one sentence: a player asking "is a double run 150?" finds it here."""
+    table = TABLES[r.meld_table]
+
+    def series(values) -> str:
+        words = ["wins the game" if v is WINS_GAME else number(v) for v in values]
+        return ", ".join(f"{MULTIPLE_WORDS[i]}{word}" for i, word in enumerate(words))
+
+    parts = [f"run in trump {series(table.run)}"]
+    if table.extra_beside_run:
+        parts.append(f"each extra K or Q of trump beside a run {number(table.extra_beside_run)}")
+    parts += [f"royal marriage {number(table.royal_marriage)}", f"marriage {number(table.marriage)}",
+              f"pinochle {series(table.pinochle)}"]
+    parts += [f"{name} around {series(table.arounds[rank])}" for rank, name in
+              (("A", "aces"), ("K", "kings"), ("Q", "queens"), ("J", "jacks"))]
+    parts.append("tens around nothing")
+    if table.dix:
+        parts.append(f"dix (9 of trump) {number(table.dix)} each")
+    once = " Each card counts in one meld only." if table.once_only else \
+        " A card may serve in melds of different kinds, not twice in one kind."
+    return f"Meld values: {'; '.join(parts)}.{once}"
+
+
+MULTIPLE_WORDS = ("", "double ", "triple ", "quadruple ")
 
 
 def _describe_play(r: Rules) -> list[str]:
     lines = ["The bidders make their bid when their saved meld plus counters reaches it, and score all of it."]
+    if r.save_counters > 1 and not r.unsaved_counters_score:
+        lines.append(f"Bidders who take fewer than {number(r.save_counters)} counters are set whatever their meld: "
+                     f"they need {number(r.save_counters)} counters to make any bid.")
     if r.opponents_score_when_made:
         lines.append("The opponents always score their own points.")
     else:
@@ -424,22 +578,76 @@ def _describe_play(r: Rules) -> list[str]:
     return lines
 
 
+def _opponents_meld(r: Rules) -> str:
+    return "their meld (if on the board)" if r.min_meld else "their meld"
+
+
+def _bid_loss(r: Rules) -> tuple[str, list[str]]:
+    """What losing the bid costs the bidders, in words, and what it adds to the opponents' parts."""
+    if r.set_penalty == "chips":
+        return "they lose nothing (chip scoring)", ["the bid"]
+    return "they lose the bid", []
+
+
+def _gains(parts: list[str]) -> str:
+    return " plus ".join(parts) if parts else "nothing"
+
+
 def _describe_surrender(r: Rules) -> list[str]:
-    award = THROW_IN_AWARD[r.throw_in_award].format(bonus=number(r.card_bonus))
-    lines = [f"Bidders may throw in their hand: they lose {THROW_IN_PENALTY[r.throw_in_penalty]}, "
-             f"and the opponents score {award}."]
+    if r.throw_in_penalty == "meld":
+        loss, extra = "they lose their own meld (nothing if they have none)", []
+    else:
+        loss, extra = _bid_loss(r)
+    award = {"meld_plus_bonus": [_opponents_meld(r), f"{number(r.card_bonus)} for the cards"],
+             "meld": [_opponents_meld(r)], "nothing": []}[r.throw_in_award]
+    lines = [f"Bidders may throw in their hand: {loss}, and the opponents score {_gains(award + extra)}."
+             + _house_default(r, "throw_in")]
     if r.auto_throw_in_margin is not None:
-        lines.append(f"A bid more than {number(r.auto_throw_in_margin)} above the bidders' meld cannot be made: "
-                     "the hand is an automatic throw-in.")
+        if r.min_meld:
+            lines.append(f"A bid more than {number(r.auto_throw_in_margin)} above the bidders' meld cannot be made: "
+                         "the hand is an automatic throw-in.")
+        else:
+            lines.append(f"Bidders whose meld is more than {number(r.auto_throw_in_margin)} short of the bid are "
+                         "not \u201con the board\u201d: they cannot make it, and the hand is scored as a throw-in.")
     if r.auto_throw_in_below_min_meld and r.min_meld:
         lines.append(f"Bidders with less than {number(r.min_meld)} meld throw in automatically.")
-    lines.append(NO_MARRIAGE[r.no_marriage])
-    if r.forced_no_marriage_meld_only and r.no_marriage == "throw_in":
-        lines.append("If the bid was forced on the dealer, the opponents then get only their meld.")
-    lines.append(f"A renege by the bidders costs them the bid; the opponents score their meld "
-                 f"(if on the board) plus {number(r.card_bonus)}. A renege by the opponents gives the bidders "
-                 "their bid and costs the opponents as much.")
+    lines.append(_describe_no_marriage(r) + _house_default(r, "no_marriage"))
+    if r.no_marriage == "throw_in" and r.throw_in_award == "meld_plus_bonus" and r.preset == "double-deck" \
+            and _house_default_kept(r, "no_marriage"):
+        lines.append(f"{capitalized(SOURCES[r.preset])} contradicts itself here: the bidding section gives the "
+                     f"opponents only their meld, the scoring section their meld plus {number(r.card_bonus)} "
+                     "for the cards; this app follows the scoring section.")
+    if r.forced_no_marriage_meld_only and r.no_marriage == "throw_in" and r.throw_in_award == "meld_plus_bonus":
+        lines.append(f"If the bid was forced on the dealer and the bidders have no marriage in trump, the opponents "
+                     f"get only their meld, without the {number(r.card_bonus)} for the cards; a forced bid thrown "
+                     "in for any other reason scores as any throw-in.")
+    lines += _describe_renege(r)
     return lines
+
+
+def _house_default_kept(r: Rules, topic: str) -> bool:
+    preset = _preset_of(r)
+    return preset is not None and all(getattr(r, option) == getattr(preset, option)
+                                      for option in _TOPIC_OPTIONS[topic])
+
+
+def _describe_no_marriage(r: Rules) -> str:
+    if r.no_marriage == "throw_in":
+        return NO_MARRIAGE["throw_in"]
+    loss, extra = _bid_loss(r)
+    gets = "the opponents score the bid" if extra else "the opponents score nothing"
+    return f"A bidder with no marriage in trump is set before play: {loss}, neither side scores meld, and {gets}."
+
+
+def _describe_renege(r: Rules) -> list[str]:
+    loss, extra = _bid_loss(r)
+    gains = _gains([_opponents_meld(r), f"{number(r.card_bonus)} for the cards", *extra])
+    if r.set_penalty == "chips":
+        theirs = "the opponents lose nothing (chip scoring)"
+    else:
+        theirs = "costs the opponents as much"
+    return [f"A renege by the bidders: {loss}, and the opponents score {gains}. A renege by the opponents gives "
+            f"the bidders their bid and {theirs}." + _house_default(r, "renege")]
 
 
 def _describe_end(r: Rules) -> list[str]:
@@ -447,7 +655,10 @@ def _describe_end(r: Rules) -> list[str]:
         lines = [f"The game is {number(r.hands_limit)} hands (redeals not counted); the higher total wins, "
                  "and a tie plays one more hand until it breaks."]
     else:
-        lines = [f"Game is {number(r.target)}; if both teams reach it on the same hand, the bidders win."]
+        lines = [f"Game is {number(r.target)}; if both teams reach it on the same hand, the bidders win."
+                 + _house_default(r, "target")]
+    if run_wins_game(r):
+        lines.append("A quadruple run in trump wins the game outright: record it as the way the hand ended.")
     if r.floor is not None:
         lines.append(f"A team at {number(r.floor)} or below loses.")
     return lines

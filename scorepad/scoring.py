@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import GameOver, InvalidHand
+from .meld import TABLES
 from .rules import KINDS, Rules, allowed_kinds, can_be_stuck
 from .seats import team_of
 from .words import BIDDERS, KIND_WORDS, OPPONENTS, TEAM_NAMES, number, possessive, signed
@@ -33,13 +34,14 @@ class Hand:
     # Kept for the record (the sheet, the history, a player's figures); scoring never reads them.
     trump: str | None = None
     bidder_seat: int | None = None
+    # One flag a side: its whole meld is one or both 9s of trump (the dix), which saves itself (004).
+    dix_only: tuple[bool, ...] = (False, False)
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; tuples keep the hand hashable and frozen all the way down.
-        if isinstance(self.meld, list):
-            object.__setattr__(self, "meld", tuple(self.meld))
-        if isinstance(self.counters, list):
-            object.__setattr__(self, "counters", tuple(self.counters))
+        for name in ("meld", "counters", "dix_only"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class HandResult:
     explanation: list[str] = field(default_factory=list)
     scored_as: str = "played"  # the kind it was scored as: an automatic throw-in says "throw_in"
     automatic_throw_in: bool = False
+    wins_game: bool = False  # the bidders won the game with this hand, whatever the totals (a quadruple run)
 
     @property
     def was_set(self) -> bool:
@@ -72,19 +75,19 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
                   bidder_seat: int | None = None) -> dict[str, str]:
     """Every mistake in `hand` under `rules`, as field -> message; {} when the hand can be scored.
 
-    Fields: kind, bidder, bid, forced, meld_0, meld_1, counters_0, counters_1, counters (their sum),
-    renege_team. Each message says what is wrong and what is allowed.
+    Fields: kind, bidder, bid, forced, meld_0, meld_1, dix_only_0, dix_only_1 (dix_only when the flags are
+    garbled), counters_0, counters_1, counters (their sum), renege_team. Each message says what is wrong and
+    what is allowed.
 
     `dealer` is the seat that dealt the hand and `bidder_seat` the seat that won the bid, where they are known:
     a bid forced on anyone but the dealer (on the dealer's team, when only teams are kept) is refused.
     """
     errors: dict[str, str] = {}
     if hand.kind not in KINDS:
-        errors["kind"] = "Choose what happened: played, throw-in, no marriage, renege or redeal."
+        errors["kind"] = _kind_unknown(rules)
         return errors
-    if hand.kind not in allowed_kinds(rules):  # a redeal is the only kind a rule set can be without
-        errors["kind"] = ("These rules have no redeal: when everyone passes, the dealer is stuck with "
-                          f"the minimum bid of {number(rules.min_bid)}.")
+    if hand.kind not in allowed_kinds(rules):
+        errors["kind"] = _kind_not_allowed(rules, hand.kind)
         return errors
     if hand.kind == "redeal":
         return errors  # nothing else is entered for a redeal
@@ -97,12 +100,27 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
     if forced_error:
         errors["forced"] = forced_error
     errors.update(_meld_errors(rules, hand.meld))
+    errors.update(_dix_errors(rules, hand, errors))
     errors.update(_counter_errors(rules, hand))
     if hand.kind == "renege" and not _is_team(hand.renege_team):
         errors["renege_team"] = "Choose the team that reneged."
     if hand.kind != "renege" and hand.renege_team is not None:
         errors["renege_team"] = "Only a renege names the team that reneged."
     return errors
+
+
+def _kind_unknown(rules: Rules) -> str:
+    """The ways a hand can end under `rules`, as the form offers them."""
+    *most, last = [KIND_WORDS[kind] for kind in allowed_kinds(rules)]
+    return f"Choose what happened: {', '.join(most)} or {last}."
+
+
+def _kind_not_allowed(rules: Rules, kind: str) -> str:
+    if kind == "quad_run":
+        return ("Under these rules a quadruple run in trump is meld like any other: enter it in the bidders' meld "
+                "and play the hand.")
+    return ("These rules have no redeal: when everyone passes, the dealer is stuck with "
+            f"the minimum bid of {number(rules.min_bid)}.")
 
 
 def _is_int(value: object) -> bool:
@@ -120,6 +138,8 @@ def _bid_error(rules: Rules, bid: object) -> str | None:
         return f"Bid must be at least {number(rules.min_bid)}."
     if bid > rules.max_value:
         return f"A bid of {number(bid)} is more than any hand can make; the most is {number(rules.max_value)}."
+    if rules.max_bid is not None and bid > rules.max_bid:
+        return f"Bids go up to {number(rules.max_bid)} under these rules, not {number(bid)}."
     if rules.check_bid_steps:
         step = rules.bid_step_at(bid)
         if bid % step:
@@ -159,6 +179,29 @@ def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
     if pair is None:
         return {"meld_0": "Enter each team's meld.", "meld_1": "Enter each team's meld."}
     return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value, "more than any hand can hold")
+
+
+def dix_value(rules: Rules) -> int:
+    """What one dix (9 of trump) is worth under `rules`' meld table; 0 where the deck has no 9s."""
+    return TABLES[rules.meld_table].dix
+
+
+def _dix_errors(rules: Rules, hand: Hand, errors: dict[str, str]) -> dict[str, str]:
+    """A side marked "only the dix" must have a meld of one or both dix, under a table that has a dix."""
+    flags = _pair(hand.dix_only)
+    if flags is None or not all(isinstance(flag, bool) for flag in flags):
+        return {"dix_only": "Say for each team whether its meld is only the dix (yes or no)."}
+    dix = dix_value(rules)
+    found = {}
+    for team, flag in enumerate(flags):
+        if not flag or f"meld_{team}" in errors:
+            continue
+        if not dix:
+            found[f"dix_only_{team}"] = "These rules have no dix: a double deck has no 9s."
+        elif hand.meld[team] not in (dix, 2 * dix):
+            found[f"dix_only_{team}"] = (f"A meld of only the dix is {number(dix)} or {number(2 * dix)} "
+                                         f"(one or both 9s of trump), not {number(hand.meld[team])}.")
+    return found
 
 
 def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
@@ -234,8 +277,11 @@ def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
                 "to be on the board.")
     margin = rules.auto_throw_in_margin
     if margin is not None and hand.bid > meld + margin:
-        return (f"Automatic throw-in: a bid of {number(hand.bid)} is more than the bidders' meld {number(meld)} "
-                f"+ {number(margin)}, so it cannot be made.")
+        cannot = (f"a bid of {number(hand.bid)} is more than the bidders' meld {number(meld)} + {number(margin)}, so "
+                  "it cannot be made")
+        if not rules.min_meld:  # the single deck's own words for it (004)
+            return f"Automatic throw-in: the bidders are not \u201con the board\u201d: {cannot}."
+        return f"Automatic throw-in: {cannot}."
     return None
 
 
@@ -257,13 +303,20 @@ def _score(rules: Rules, hand: Hand) -> HandResult:
     if hand.kind == "played":
         reason = auto_throw_in_reason(rules, hand)
         if reason:
-            result = _throw_in(rules, hand, [reason])
+            dropped = [] if hand.counters is None else [
+                f"The counters typed ({number(hand.counters[0])} and {number(hand.counters[1])}) do not count: "
+                "the hand is not played out."]
+            result = _throw_in(rules, hand, [reason, *dropped])
             return HandResult(result.points, None, result.explanation, "throw_in", automatic_throw_in=True)
         return _played(rules, hand)
     if hand.kind == "throw_in":
         return _throw_in(rules, hand, [])
     if hand.kind == "no_marriage":
         return _no_marriage(rules, hand)
+    if hand.kind == "quad_run":
+        return HandResult((0, 0), None, ["Bidders melded a quadruple run in trump: under these rules it wins the "
+                                         "game outright (\u201cYou Win!\u201d). The hand is not played and nothing "
+                                         "is added to either total."], scored_as="quad_run", wins_game=True)
     return _renege(rules, hand)
 
 
@@ -292,34 +345,50 @@ class _Tally:
     parts: list[str]  # "meld 30", "counters 28": what the points are made of
 
 
-def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str]) -> _Tally:
+def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str], dix_only: bool = False) -> _Tally:
     """A played hand's points for one team: its meld if on the board and saved, plus its counters if it saved its
-    meld or unsaved counters score; with a line for each rule applied."""
+    meld or unsaved counters score; with a line for each rule applied. A meld of only the dix saves itself."""
     counted, line = _meld_line(rules, who, meld)
     lines.append(line)
-    saved = counters >= rules.save_counters
+    took_enough = counters >= rules.save_counters
+    saved = took_enough or (dix_only and counted > 0)
     counters_score = saved or rules.unsaved_counters_score
-    took = f"{who} took {number(counters)} counters"
-    if rules.save_counters == 0:
-        lines.append(f"{took}.")
-    elif counted and saved:
-        lines.append(f"{took}: meld saved ({_need(rules)} needed).")
-    elif counted:
-        tail = "the counters still score" if counters_score else "nothing scores"
-        lines.append(f"{took}: meld not saved ({_need(rules)} needed); {tail}.")
-    elif counters_score and not rules.unsaved_counters_score:
-        lines.append(f"{took} ({_need(rules)} needed to score).")
-    elif counters_score:
-        lines.append(f"{took}.")
-    else:
-        lines.append(f"{took}: not enough to score ({_need(rules)} needed).")
+    lines.append(_took_line(rules, who, counters, counted, saved, took_enough, counters_score))
     parts = []
     if counted and saved:
         parts.append(f"meld {number(counted)}")
-    if counters_score:
+    if counters_score and counters:
         parts.append(f"counters {number(counters)}")
     points = (counted if saved else 0) + (counters if counters_score else 0)
     return _Tally(points, parts)
+
+
+def _took_line(rules: Rules, who: str, counters: int, counted: int, saved: bool, took_enough: bool,
+               counters_score: bool) -> str:
+    """What a team took in tricks and what it did for its meld, in the books' words."""
+    if rules.save_counters == 1:
+        # "any counter" is the books' "a scoring trick": a counter or the last trick, whatever it holds
+        if not counters:
+            took = f"{who} took no counter and not the last trick"
+        else:
+            took = f"{who} took {number(counters)} counter points"
+        need = "a counter or the last trick saves it"
+    else:
+        took, need = f"{who} took {number(counters)} counters", f"{_need(rules)} needed"
+    if rules.save_counters == 0:
+        return f"{took}."
+    if counted and saved and not took_enough:
+        return f"{took}, but their only meld is the dix: nines of trump save themselves."
+    if counted and saved:
+        return f"{took}: meld saved ({need})."
+    if counted:
+        tail = "the counters still score" if counters_score and counters else "nothing scores"
+        return f"{took}: meld not saved ({need}); {tail}." if counters else f"{took}: meld not saved."
+    if counters_score and not rules.unsaved_counters_score:
+        return f"{took} ({_need(rules)} needed to score)."
+    if counters_score:
+        return f"{took}."
+    return f"{took}: not enough to score ({_need(rules)} needed)."
 
 
 def _parts(tally_parts: list[str]) -> str:
@@ -339,11 +408,18 @@ def _scores(who: str, points: int, parts: list[str]) -> str:
 def _played(rules: Rules, hand: Hand) -> HandResult:
     b, o = hand.bidder, 1 - hand.bidder
     lines: list[str] = []
-    bidders = _tally(rules, BIDDERS, hand.meld[b], hand.counters[b], lines)
+    bidders = _tally(rules, BIDDERS, hand.meld[b], hand.counters[b], lines, hand.dix_only[b])
     made = bidders.points >= hand.bid
     what = _amount(bidders)
     extra = 0
-    if made:
+    if not made and _too_few_to_make(rules, hand.counters[b]) and rules.set_penalty != "meld_and_counters":
+        # 002: "the declaring team must take a minimum of 20 points during the play": the rule, not the sum
+        took = (f"{BIDDERS} took {number(hand.counters[b])} counters: fewer than the {number(rules.save_counters)} "
+                "needed to make any bid; set")
+        lines[-1] = f"{took}, {signed(-hand.bid)}." if rules.set_penalty == "bid" else \
+            f"{took}. Under chip scoring they lose nothing; the opponents score the bid."
+        bidder_score, extra = (-hand.bid, 0) if rules.set_penalty == "bid" else (0, hand.bid)
+    elif made:
         bidder_score = bidders.points
         lines.append(f"Bidders made {what} against a bid of {number(hand.bid)}: {signed(bidder_score)}.")
         if not rules.opponents_score_when_made:
@@ -362,11 +438,17 @@ def _played(rules: Rules, hand: Hand) -> HandResult:
         else:
             bidder_score = -hand.bid
             lines.append(f"{short}: {signed(bidder_score)}.")
-    opponents = _tally(rules, OPPONENTS, hand.meld[o], hand.counters[o], lines)
+    opponents = _tally(rules, OPPONENTS, hand.meld[o], hand.counters[o], lines, hand.dix_only[o])
     parts = opponents.parts + ([f"the failed bid {number(extra)}"] if extra else [])
     opponent_score = opponents.points + extra
     lines.append(_scores(OPPONENTS, opponent_score, parts))
     return HandResult(_by_team(hand, bidder_score, opponent_score), made, lines)
+
+
+def _too_few_to_make(rules: Rules, counters: int) -> bool:
+    """Whether bidders who took `counters` are set whatever their meld: their meld is lost and their counters
+    do not score."""
+    return rules.save_counters > 1 and not rules.unsaved_counters_score and counters < rules.save_counters
 
 
 def _bidders_lose_bid(rules: Rules, hand: Hand, because: str, lines: list[str]) -> tuple[int, int]:
@@ -405,7 +487,8 @@ def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = F
         bonus = 0
         if rules.throw_in_award == "meld_plus_bonus":
             if meld_only:
-                lines.append("The bid was forced on the dealer, so the opponents get their meld only.")
+                lines.append("The bid was forced on the dealer, who has no marriage, so the opponents get their meld "
+                             "only.")
             else:
                 bonus = rules.card_bonus
                 parts.append(f"{number(bonus)} for the cards")
@@ -419,9 +502,14 @@ def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = F
 def _no_marriage(rules: Rules, hand: Hand) -> HandResult:
     if rules.no_marriage == "throw_in":
         meld_only = hand.forced and rules.forced_no_marriage_meld_only
-        result = _throw_in(rules, hand, ["Bidders have no marriage in trump: scored as a throw-in."],
-                           meld_only=meld_only)
-        return HandResult(result.points, None, result.explanation, "no_marriage")
+        result = _throw_in(rules, hand, [], meld_only=meld_only,
+                           because="Bidders have no marriage in trump (scored as a throw-in)")
+        lines = result.explanation
+        if rules.throw_in_award == "meld_plus_bonus" and not meld_only:
+            # 002 gives meld only in one place and meld plus the cards in another: the reading is said
+            lines = [*lines[:-1], f"Some tables read this rule as meld only; this table adds "
+                                  f"{number(rules.card_bonus)} for the cards.", lines[-1]]
+        return HandResult(result.points, None, lines, "no_marriage")
     lines: list[str] = []
     bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders have no marriage in trump", lines)
     if extra:
@@ -450,7 +538,8 @@ def _renege(rules: Rules, hand: Hand) -> HandResult:
         opponent_score = 0
     else:
         opponent_score = -hand.bid
-        lines.append(f"Opponents lose the bid: {signed(opponent_score)}.")
+        lines.append(f"Opponents lose the bid: {signed(opponent_score)}. This table scores an opponents' renege "
+                     "as −bid; some tables play 0.")
     return HandResult(_by_team(hand, hand.bid, opponent_score), None, lines, "renege")
 
 
@@ -485,6 +574,9 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES, *, check
             continue
         scored += 1
         decision = decide_winner(rules, totals, hand.bidder, scored, names)
+        if result.wins_game:
+            decision = hand.bidder, (f"{names[hand.bidder]} melded a quadruple run in trump, which wins the game "
+                                     f"outright ({number(totals[0])} to {number(totals[1])}).")
         if decision:
             winner, reason = decision
             decided_on = hand_number

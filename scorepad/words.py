@@ -38,8 +38,20 @@ def capitalized(text: str) -> str:
 # The two sides of a hand, as the explanations name them.
 BIDDERS, OPPONENTS = "Bidders", "Opponents"
 
+def team_name(index: int) -> str:
+    """The one numbering of teams, said once: the data (a Hand, an export's bidder, renege_team and winner)
+    counts teams from 0, a person from 1, so team 0 is "Team 1". Every message about a team's number says it
+    this way: "team 0 (Team 1)"."""
+    return f"Team {index + 1}"
+
+
+def team_in_data(index: int) -> str:
+    """A team as a message about stored or exported data names it: its index, then the name a person sees."""
+    return f"team {index} ({team_name(index)})"
+
+
 # A game's teams when nobody gave them names.
-TEAM_NAMES = ("Team 1", "Team 2")
+TEAM_NAMES = (team_name(0), team_name(1))
 
 # What happened in a hand, as entered.
 KIND_WORDS = {
@@ -48,6 +60,7 @@ KIND_WORDS = {
     "no_marriage": "no marriage",
     "renege": "renege",
     "redeal": "redeal",
+    "quad_run": "quadruple run",
 }
 MADE, SET, AUTO_THROW_IN = "made", "set", "auto throw-in"
 
@@ -73,6 +86,7 @@ MELD_TABLE_NAMES = {
     "000": "Bicycle values (×10)",
     "004": "single-deck values (×10)",
     "004-plain": "single-deck values (×10), no bonus for an extra K or Q beside a run",
+    "tournament-once": "tournament values, each card in one meld only",
 }
 # The same names standing alone, as a heading or a choice in a list.
 MELD_TABLE_TITLES = {key: capitalized(name) for key, name in MELD_TABLE_NAMES.items()}

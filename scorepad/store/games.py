@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..hands import hand_from_columns, hand_to_columns
+from ..hands import hand_from_columns, hand_to_columns, hand_to_history
 from ..rules import Rules
 from ..scoring import Hand, play_game
 from .connection import MAX_ID, now, rows
@@ -268,9 +268,9 @@ class NewHand:
 
 _HAND_INSERT = """INSERT INTO hands (id, game_id, seq, token, kind, bidder, bidder_seat, bid, trump, meld_0,
     meld_1, counters_0, counters_1, renege_team, forced, created_at, updated_at, deleted_at, points_0, points_1,
-    outcome) VALUES (:id, :game_id, :seq, :token, :kind, :bidder, :bidder_seat, :bid, :trump, :meld_0, :meld_1,
-    :counters_0, :counters_1, :renege_team, :forced, :created_at, :updated_at, :deleted_at, :points_0, :points_1,
-    :outcome)"""
+    outcome, dix_only) VALUES (:id, :game_id, :seq, :token, :kind, :bidder, :bidder_seat, :bid, :trump, :meld_0,
+    :meld_1, :counters_0, :counters_1, :renege_team, :forced, :created_at, :updated_at, :deleted_at, :points_0,
+    :points_1, :outcome, :dix_only)"""
 _EDIT_INSERT = """INSERT INTO hand_edits (hand_id, at, action, before, after, summary)
     VALUES (:hand_id, :at, :action, :before, :after, :summary)"""
 
@@ -393,7 +393,7 @@ def deleted_hand(db, game_id: int, hand_id: int) -> StoredHand | None:
 # --- each hand's history ----------------------------------------------------------------------------------------
 
 def _hand_json(hand: Hand | None) -> str | None:
-    return None if hand is None else json.dumps(hand_to_columns(hand))
+    return None if hand is None else json.dumps(hand_to_history(hand))
 
 
 def _edit(action: str, before: Hand | None, after: Hand | None, summary: str, at: str) -> dict:

@@ -272,6 +272,26 @@ def m008_restored_hands_and_abandoned_games(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m009_dix_only_and_quad_run(db: sqlite_utils.Database) -> None:
+    """Which sides' meld was only the dix (the 9 of trump, which saves itself in the single deck): one integer,
+    bit i for side i, so that it holds any number of sides. Every hand before it had none. And a new kind of
+    hand, the quadruple run."""
+    db.execute("ALTER TABLE hands ADD COLUMN dix_only INTEGER NOT NULL DEFAULT 0 CHECK (dix_only >= 0)")
+    # A hand may end in a quadruple run in trump, which wins the game (002). Widening a CHECK is the one change
+    # SQLite lets a schema's text take in place (its "ALTER TABLE" page): every row already kept satisfies it.
+    old = "CHECK (kind IN ('played', 'throw_in', 'no_marriage', 'renege', 'redeal'))"
+    new = "CHECK (kind IN ('played', 'throw_in', 'no_marriage', 'renege', 'redeal', 'quad_run'))"
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'hands'").fetchone()
+    if old not in sql:
+        raise ScorepadError("m009: the hands table's kinds are not as m002 made them; widen them by hand.")
+    (version,) = db.execute("PRAGMA schema_version").fetchone()
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'hands'", [sql.replace(old, new)])
+    db.execute(f"PRAGMA schema_version = {version + 1}")
+    db.execute("PRAGMA writable_schema = OFF")
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing. A database that needs nothing is

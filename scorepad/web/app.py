@@ -15,6 +15,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from .. import words
 from ..errors import ScorepadError
 from ..rules import can_be_stuck
+from ..scoring import dix_value
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
 from .faults import refused
@@ -78,7 +79,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
-    app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck)  # the hand form asks the core
+    app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck,
+                                 dix_value=dix_value)  # the hand form asks the core
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive

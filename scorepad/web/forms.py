@@ -16,7 +16,7 @@ from wtforms import HiddenField
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS
 from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, limits
+from ..rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, counter_worth, limits
 from ..scoring import Hand
 from ..seats import team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
@@ -52,8 +52,11 @@ class HandForm:
     typed_counters: tuple[int, int] | None = None  # both teams' counters, when both were typed as numbers
 
 
-# The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team.
-HAND_FIELDS = tuple(name for name in HAND_COLUMNS if name != "bidder_seat")
+# The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team;
+# and the one column of dix flags is a box beside each team's meld.
+HAND_FIELDS = (*(name for name in HAND_COLUMNS if name not in ("bidder_seat", "dix_only")), "dix_only_0",
+               "dix_only_1")
+CHECKED = ("1", "on", "yes", "true")
 SUITS = ("S", "H", "D", "C")
 
 
@@ -74,8 +77,10 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in (0, 1))
     counters = _counters(values, rules) if kind == "played" else None
     renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
-    forced = values["forced"] in ("1", "on", "yes", "true")
-    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced, trump, bidder_seat)
+    forced = values["forced"] in CHECKED
+    dix_only = tuple(values[f"dix_only_{t}"] in CHECKED for t in (0, 1))
+    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced, trump, bidder_seat,
+                dix_only)
     return HandForm(values, hand, unreadable, _typed_counters(values))
 
 
@@ -126,7 +131,8 @@ def hand_values(h: Hand) -> dict[str, str]:
     return {"kind": h.kind, "bidder": bidder, "bid": str(h.bid), "trump": h.trump or "",
             "meld_0": str(h.meld[0]), "meld_1": str(h.meld[1]), "counters_0": str(counters[0]),
             "counters_1": str(counters[1]), "renege_team": "" if h.renege_team is None else str(h.renege_team),
-            "forced": "1" if h.forced else ""}
+            "forced": "1" if h.forced else "", **{f"dix_only_{t}": "1" if flag else "" for t, flag in
+                                                  enumerate(h.dix_only)}}
 
 
 # --- a new game ----------------------------------------------------------------------------------------------
@@ -159,6 +165,8 @@ HOUSE_RULES = [
     ("auto_throw_in_margin", "Automatic throw-in when the bid is above meld plus", "number"),
     ("auto_throw_in_below_min_meld", "Automatic throw-in when the bidders are not on the board", "bool"),
     ("counter_step", "Counters are counted in steps of", "number"),
+    ("card_count", "Cards taken in tricks count", {"aces_tens_kings": "Aces, tens and kings alike",
+                                                   "kings_queens_half": "Kings and queens half an ace"}),
     ("meld_table", "Meld table", MELD_TABLE_TITLES),
 ]
 NAME_FIELDS = ("team_0", "team_1", "player_0", "player_1", "player_2", "player_3")
@@ -257,6 +265,9 @@ def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict
             changes[name] = text
         else:
             errors[name] = f"{label}: choose one of the options."
+    if changes.get("card_count") == "kings_queens_half" and "counter_step" not in changes:
+        # Bicycle's "kings and queens 5" makes counters like 245: the step follows unless the table set its own
+        changes["counter_step"] = max(1, counter_worth(base)[0] // 2)
     if changes.get("floor") == "minus_target":
         changes["floor"] = -changes.get("target", base.target)
     if errors:

@@ -11,7 +11,7 @@ from markupsafe import Markup
 from .. import store, words
 from ..chart import score_chart
 from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
-from ..hands import HAND_COLUMNS
+from ..hands import ADDED_COLUMNS, HAND_COLUMNS
 from ..inputs import record_id
 from ..rules import describe
 from ..seats import seat_label
@@ -119,7 +119,7 @@ def hand(game_id: int, hand_id: int):
 # Each of a hand's columns in words, shown in their order (`HAND_COLUMNS`).
 FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder", "bid": "Bid", "trump": "Trump",
                "meld_0": "Meld {0}", "meld_1": "Meld {1}", "counters_0": "Counters {0}", "counters_1": "Counters {1}",
-               "renege_team": "Reneged", "forced": "Dealer stuck"}
+               "renege_team": "Reneged", "forced": "Dealer stuck", "dix_only": "Meld only the dix"}
 
 
 def _edit_view(edit: dict, game) -> dict:
@@ -129,7 +129,8 @@ def _edit_view(edit: dict, game) -> dict:
     rows = []
     for key in HAND_COLUMNS:
         label = FIELD_WORDS[key]
-        old, new = before.get(key), after.get(key)
+        # a line written before a column was added holds its default
+        old, new = (side.get(key, ADDED_COLUMNS.get(key)) if side else None for side in (before, after))
         rows.append({"what": label.format(*game.teams), "before": _show(key, old, game),
                      "after": _show(key, new, game), "changed": bool(before) and bool(after) and old != new})
     return {**edit, "rows": rows}
@@ -144,6 +145,8 @@ def _show(key: str, value, game) -> str:
         return seat_label(value, game.players)
     if key == "forced":
         return "yes" if value else "no"
+    if key == "dix_only":  # one bit a team
+        return ", ".join(team for t, team in enumerate(game.teams) if value >> t & 1) or "no"
     if key == "kind":
         return str(value).replace("_", " ")
     if isinstance(value, int):

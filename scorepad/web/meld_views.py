@@ -139,7 +139,15 @@ def _read_carry(args) -> dict:
     target = args.get("field") if args.get("field") in MELD_FIELDS else "meld_0"
     carried = try_whole_number(args.get("carried"), low=0, high=100_000) or 0  # partners' meld counted so far
     return {"back": back, "field": target, "carried": carried, "state": args.get("state", "")[:4000],
-            "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1"}
+            "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1",
+            "plain": args.get("plain") == "1"}  # partners' meld counted so far holds more than the dix
+
+
+def _only_dix(calc: Calculator) -> bool:
+    """Whether the team's whole meld, partners' included, is the dix."""
+    if calc.carry["plain"] or calc.meld.total > 0 and not calc.meld.only_dix:
+        return False
+    return calc.carry["carried"] + calc.meld.total > 0
 
 
 def _carry_action(calc: Calculator, args):
@@ -147,13 +155,17 @@ def _carry_action(calc: Calculator, args):
     if not calc.carry or calc.meld is None:
         return None
     if "partner" in args:
+        calc.carry["plain"] = calc.carry["plain"] or (calc.meld.total > 0 and not calc.meld.only_dix)
         calc.carry["carried"] += calc.meld.total
         calc.cards, calc.text = [], ""
         calc.meld = count_meld([], calc.trump, calc.table)
         return None
     if "use" in args:
-        state = [(k, v) for k, v in parse_qsl(calc.carry["state"]) if k != calc.carry["field"]]
+        dix_field = "dix_only_" + calc.carry["field"][-1]
+        state = [(k, v) for k, v in parse_qsl(calc.carry["state"]) if k not in (calc.carry["field"], dix_field)]
         state.append((calc.carry["field"], str(calc.carry["carried"] + calc.meld.total)))
+        if _only_dix(calc):  # the calculator knows the cards: it ticks "only the dix" itself
+            state.append((dix_field, "1"))
         url = f"{calc.carry['back']}?{urlencode(state)}#record"
         if is_htmx():  # a whole-page move: htmx must not swap the game page into the calculator
             response = make_response("", 200)

@@ -36,8 +36,7 @@ CASES = [
     ]),
     ("bidders who take too few counters in 002", DD, Hand(0, 50, (0, 0), (19, 31)), [
         "Bidders have no meld.",
-        "Bidders took 19 counters: not enough to score (20 needed).",
-        "Bidders are set: they have nothing, short of the bid of 50: −50.",
+        "Bidders took 19 counters: fewer than the 20 needed to make any bid; set, −50.",
         "Opponents have no meld.",
         "Opponents took 31 counters (20 needed to score).",
         "Opponents score +31 (counters 31).",
@@ -48,10 +47,9 @@ CASES = [
         "Opponents score +45 (meld 25 + 20 for the cards).",
     ]),
     ("a forced no-marriage in 002", DD, Hand(0, 50, (0, 25), kind="no_marriage", forced=True), [
-        "Bidders have no marriage in trump: scored as a throw-in.",
-        "Bidders threw in the hand: −50.",
+        "Bidders have no marriage in trump (scored as a throw-in): −50.",
         "Opponents' meld 25 is on the board (20 needed).",
-        "The bid was forced on the dealer, so the opponents get their meld only.",
+        "The bid was forced on the dealer, who has no marriage, so the opponents get their meld only.",
         "Opponents score +25 (meld 25).",
     ]),
     ("an automatic throw-in in shg", PRESETS["double-deck-shg"], Hand(0, 80, (25, 30)), [
@@ -86,15 +84,15 @@ CASES = [
     ("opponents without a counter in single deck", PRESETS["single-deck"],
      Hand(0, 250, (150, 60), (250, 0)), [
         "Bidders' meld 150 counts.",
-        "Bidders took 250 counters: meld saved (any counter needed).",
+        "Bidders took 250 counter points: meld saved (a counter or the last trick saves it).",
         "Bidders made 400 (meld 150 + counters 250) against a bid of 250: +400.",
         "Opponents' meld 60 counts.",
-        "Opponents took 0 counters: meld not saved (any counter needed); the counters still score.",
-        "Opponents score +0 (counters 0).",
+        "Opponents took no counter and not the last trick: meld not saved.",
+        "Opponents score nothing.",
     ]),
     ("a renege by the opponents", DD, Hand(0, 60, (30, 25), kind="renege", renege_team=1), [
         "Opponents reneged: the bidders score their bid, +60.",
-        "Opponents lose the bid: −60.",
+        "Opponents lose the bid: −60. This table scores an opponents' renege as −bid; some tables play 0.",
     ]),
     ("a renege by the bidders", DD, Hand(0, 60, (30, 12), kind="renege", renege_team=0), [
         "Bidders reneged: −60.",
@@ -104,11 +102,11 @@ CASES = [
     ("chip scoring on a set", replace(PRESETS["single-deck"], set_penalty="chips"),
      Hand(0, 350, (150, 60), (190, 60)), [
         "Bidders' meld 150 counts.",
-        "Bidders took 190 counters: meld saved (any counter needed).",
+        "Bidders took 190 counter points: meld saved (a counter or the last trick saves it).",
         "Bidders are set: they have 340 (meld 150 + counters 190), short of the bid of 350. Under chip "
         "scoring they lose nothing; the opponents score the bid.",
         "Opponents' meld 60 counts.",
-        "Opponents took 60 counters: meld saved (any counter needed).",
+        "Opponents took 60 counter points: meld saved (a counter or the last trick saves it).",
         "Opponents score +470 (meld 60 + counters 60 + the failed bid 350).",
     ]),
 ]

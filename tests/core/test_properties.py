@@ -23,7 +23,7 @@ rules_st = st.builds(
 
 
 def valid_bids(rules: Rules):
-    return st.integers(rules.min_bid, rules.max_value).map(
+    return st.integers(rules.min_bid, rules.max_bid or rules.max_value).map(
         lambda b: b - b % rules.bid_step_at(b) if rules.check_bid_steps else b
     ).filter(lambda b: b >= rules.min_bid)
 
@@ -136,7 +136,7 @@ def oracle_accepts(rules: Rules, hand: Hand) -> bool:
         return rules.all_pass == "redeal"
     if hand.bidder not in (0, 1) or not whole(hand.bid):
         return False
-    if not rules.min_bid <= hand.bid <= rules.max_value:
+    if not rules.min_bid <= hand.bid <= min(rules.max_value, rules.max_bid or rules.max_value):
         return False
     if rules.check_bid_steps and hand.bid % rules.bid_step_at(hand.bid) != 0:
         return False

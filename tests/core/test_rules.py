@@ -35,13 +35,17 @@ TABLE = {
     "target": (500, 500, 3550, 500, 1500),
     "floor": (None, None, None, -500, None),
     "hands_limit": (None, None, None, None, None),
-    "meld_table": ("002", "tournament", "000", "tournament", "004"),
+    "meld_table": ("002", "tournament", "000", "tournament-once", "004"),
+    "max_bid": (None, None, None, 500, None),
+    "card_count": ("aces_tens_kings",) * 5,
     "card_bonus": (20, 20, 200, 20, 100),  # renege and throw-in award: 2/5 of the hand's counters
 }
 # What each preset lets a hand be, and whether its dealer can be stuck (the hand form shows just these).
 HANDS = {
     "allowed_kinds": tuple(("played", "throw_in", "no_marriage", "renege") + (("redeal",) if redeal else ())
-                           for redeal in (False, False, True, False, False)),
+                           + (("quad_run",) if run_wins else ())
+                           for redeal, run_wins in ((False, True), (False, False), (True, False), (False, False),
+                                                    (False, False))),
     "can_be_stuck": (True, True, False, True, True),
 }
 
@@ -64,7 +68,8 @@ def test_every_preset_says_which_hands_it_has(question):
 def test_a_house_rule_for_all_pass_decides_redeal_or_stuck_dealer(all_pass, kinds, stuck):
     for rules in PRESETS.values():
         variant = replace(rules, all_pass=all_pass)
-        assert (allowed_kinds(variant), can_be_stuck(variant)) == (kinds, stuck)
+        played = tuple(kind for kind in allowed_kinds(variant) if kind != "quad_run")  # the meld table's to say
+        assert (played, can_be_stuck(variant)) == (kinds, stuck)
 
 
 def test_the_default_preset_is_first():
@@ -85,7 +90,8 @@ def test_house_rules_are_a_replace_away():
     ({"counter_step": 3}, "The counter step must divide the hand's 50 counter points: 1, 2, 5, 10, 25 or 50."),
     ({"bid_steps": ((60, 5), (50, 1))}, "Bid steps must be in ascending order."),
     ({"min_meld": -1}, "The meld needed to be on the board must be a whole number from 0 to 1,000."),
-    ({"meld_table": "house"}, "meld_table must be one of 002, tournament, 000, 004, 004-plain, not 'house'."),
+    ({"meld_table": "house"}, "meld_table must be one of 002, tournament, 000, 004, 004-plain, tournament-once, "
+                                 "not 'house'."),
 ])
 def test_a_variant_that_makes_no_sense_is_refused(change, problem):
     with pytest.raises(InvalidRules) as caught:
@@ -216,7 +222,9 @@ WORDS = {
         "A team that takes fewer than 20 counters scores nothing at all.",
         "Bidders may throw in their hand: they lose the bid, and the opponents score their meld (if on the "
         "board) plus 20 for the cards.",
-        "If the bid was forced on the dealer, the opponents then get only their meld.",
+        "If the bid was forced on the dealer and the bidders have no marriage in trump, the opponents get only "
+        "their meld, without the 20 for the cards; a forced bid thrown in for any other reason scores as any "
+        "throw-in.",
     ],
     "double-deck-shg": [
         "The minimum bid is 50; bids go up by any whole number below 60, then in multiples of 5 below 100, "
@@ -224,11 +232,12 @@ WORDS = {
         "A team that does not save its meld still scores the counters it took.",
         "A bid more than 50 above the bidders' meld cannot be made: the hand is an automatic throw-in.",
         "Bidders with less than 20 meld throw in automatically.",
-        "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
+        "A bidder with no marriage in trump is set before play: they lose the bid, neither side scores meld, "
+        "and the opponents score nothing.",
     ],
     "double-pack-bicycle": [
         "If everyone passes, the hands are thrown in and the next dealer deals; nobody scores.",
-        "To save its meld, a team must take any counter.",
+        "To save its meld, a team must win a trick with a counter in it, or the last trick.",
         "Game is 3,550; if both teams reach it on the same hand, the bidders win.",
     ],
     "double-deck-gamerules": [
@@ -238,9 +247,10 @@ WORDS = {
         "Meld counts without taking any counters.",
     ],
     "single-deck": [
-        "Deck: 48 cards, with 9s. Each hand has 250 counter points, the last trick included, counted in steps "
-        "of 10.",
-        "A bid more than 250 above the bidders' meld cannot be made: the hand is an automatic throw-in.",
+        "Deck: 48 cards, with 9s. Cards taken in tricks count: aces, tens and kings 10 each, the last trick 10; "
+        "250 counter points a hand, counted in steps of 10.",
+        "Bidders whose meld is more than 250 short of the bid are not \u201con the board\u201d: they cannot make "
+        "it, and the hand is scored as a throw-in.",
         "Game is 1,500; if both teams reach it on the same hand, the bidders win.",
     ],
 }

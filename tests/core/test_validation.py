@@ -51,7 +51,7 @@ REFUSED = [
     ("no bidding team", DD, Hand(2, 50, (20, 20), (25, 25)),
      {"bidder": "Choose the team that won the bid."}),
     ("an unknown kind", DD, Hand(0, 50, (20, 20), (25, 25), kind="misdeal"),
-     {"kind": "Choose what happened: played, throw-in, no marriage, renege or redeal."}),
+     {"kind": "Choose what happened: played, throw-in, no marriage, renege or quadruple run."}),
     ("a renege without a team", DD, Hand(0, 50, (20, 20), kind="renege"),
      {"renege_team": "Choose the team that reneged."}),
     ("a reneging team on a played hand", DD, Hand(0, 50, (20, 20), (25, 25), renege_team=1),

@@ -104,3 +104,8 @@ def test_the_chart_writes_its_numbers_as_the_pages_do():
     ticks = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "\u22121,500" in ticks and "3,550" in ticks
     assert root.get("aria-label") == "Score chart: Us \u2212900, Them 3,550 after 2 hands."
+
+
+def test_teams_are_numbered_once_from_0_in_data_and_from_1_for_people():
+    assert words.TEAM_NAMES == (words.team_name(0), words.team_name(1)) == ("Team 1", "Team 2")
+    assert words.team_in_data(1) == "team 1 (Team 2)"

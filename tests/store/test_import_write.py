@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from scorepad import document, store, transfer
 from scorepad.errors import GameOver
-from scorepad.hands import hand_to_columns
+from scorepad.hands import hand_to_columns, hand_to_history
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game
 from scorepad.store import imports
@@ -199,7 +199,7 @@ def test_what_a_cut_off_import_left_is_cleared_by_the_next(db):
 def test_history_is_kept_the_way_the_store_writes_it(db):
     data = export_of(random.Random(11), 1)
     hand = Hand(0, 50, (20, 0), (30, 20))
-    written = json.dumps(hand_to_columns(replace(hand, trump="S", bidder_seat=2)))
+    written = json.dumps(hand_to_history(replace(hand, trump="S", bidder_seat=2)))
     loose = json.dumps(dict(reversed(json.loads(written).items())), indent=2)
     data["games"][0].update(hands=[hand_data(1, hand, 2, False, "loose-1")], totals=[50, 20], winner=None,
                             finished_at=None, rules=PRESETS["double-deck"].to_dict())

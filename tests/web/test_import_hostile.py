@@ -130,10 +130,11 @@ def raw(target, key, text):
 HOSTILE = [
     # what the forms would never accept
     ("a bidder seat on the other team", lambda d: put(hand(d, 1, 1), "bidder_seat", 0),
-     ["Game 1, hand 1:", "bidder_seat 0 sits on team 1, but the bidding team (bidder) is team 2"]),
+     ["Game 1, hand 1:", "bidder_seat 0 sits on team 0 (Team 1), but the bidding team (bidder) is team 1 "
+                         "(Team 2)"]),
     ("a bidder seat on the other team, in the history", lambda d: put(edit(d, 1, 1, 2), "after",
                                                                       snapshot_of(d, 1, 1, 2, bidder_seat=2)),
-     ["Game 1, hand 1:", "edit 2", "after", "bidder_seat 2 sits on team 1"]),
+     ["Game 1, hand 1:", "edit 2", "after", "bidder_seat 2 sits on team 0 (Team 1)"]),
     ("the same player in two seats, in other letters", lambda d: put(game(d, 1)["players"], 2, "ann"),
      ["Game 1:", "players[0] and players[2]", "one seat only"]),
     ("the same player in two seats, spaced out", lambda d: put(game(d, 1)["players"], 3, "  Ann "),
@@ -199,7 +200,7 @@ HOSTILE = [
      ["Game 1:", "rules that make no sense", "meld_table '004' is for a single deck"]),
     ("a hand after the game was won", lambda d: game(d, 1)["hands"].append(
         {**hand(d, 1, 6), "seq": 7, "token": "one-more"}), ["Game 1, hand 7:", "after the hand that won"]),
-    ("a wrong winner", lambda d: put(game(d, 1), "winner", 1), ["Game 1:", "winner says team 2"]),
+    ("a wrong winner", lambda d: put(game(d, 1), "winner", 1), ["Game 1:", "winner says team 1 (Team 2)"]),
     ("a won game with no time of the win", lambda d: put(game(d, 1), "finished_at", None),
      ["Game 1:", "finished_at"]),
     ("a wrong total", lambda d: put(game(d, 1), "totals", [999, -65]), ["Game 1:", "adds up to 526 : -65"]),
