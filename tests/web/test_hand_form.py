@@ -47,7 +47,8 @@ def test_undo_is_refused_once_another_hand_was_recorded_after_it(client, app):
     record(client, game_id, **HAND)  # on another phone, before the first one's Undo was tapped
     response = undo(client, game_id, first)
     assert response.status_code == 409
-    assert "Hand 1 was not undone: hand 2 was recorded after it" in parse(response).select_one("#form-message").get_text()
+    said = parse(response).select_one("#form-message").get_text()
+    assert "Hand 1 was not undone: hand 2 was recorded after it" in said
     assert hands_stored(app, game_id) == 2
 
 
