@@ -35,6 +35,6 @@ from .transfer import import_games, sheets_csv
 __all__ = [
     "CannotMerge", "Change", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
     "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "NotLastHand", "Preview", "Refused",
-    "Rematch", "Renamed", "ServiceError", "delete_hand", "describe_change", "edit_hand", "import_games", "merge_players",
-    "preview_hand", "record_hand", "rematch", "rename_player", "sheets_csv", "start_game",
+    "Rematch", "Renamed", "ServiceError", "delete_hand", "describe_change", "edit_hand", "import_games",
+    "merge_players", "preview_hand", "record_hand", "rematch", "rename_player", "sheets_csv", "start_game",
 ]
