@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from bench.history import generate  # noqa: E402
 
 MIX = [("poll", 55), ("game page", 10), ("fragment", 10), ("record hand", 5), ("history", 10), ("records", 10)]
-GOALS = {"median_ms": 10, "p99_ms": 50, "first_load_kb": 100, "taps": 12}
+GOALS = {"median_ms": 10, "p99_ms": 50, "first_load_kb": 100, "taps_enter": 11, "taps_no_enter": 12}
 
 
 # --- the server -------------------------------------------------------------------------------------------
@@ -303,9 +303,6 @@ def taps(port: int) -> dict:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=flags)
         page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        page.goto(f"{base}/games/new")
-        page.get_by_role("button", name="Start the game").click()
-        page.wait_for_selector("#hand-form")
         count = 0
 
         def tap(locator):
@@ -324,15 +321,35 @@ def taps(port: int) -> dict:
             page.keyboard.type(text) if text != "Enter" else page.keyboard.press("Enter")
             count += len(text) if text != "Enter" else 1
 
-        # A typical played hand, the quick way: tap Us (focus goes to the bid), 55, tap ♥ (focus goes to the
-        # bidders' meld), 30 ⏎ 12 ⏎ 28 ⏎ (the last Enter saves).
-        tap(page.locator("#field-bidder .choice", has_text="Us"))
-        keys("55")
-        tap(page.locator("#field-trump .suit-choice.suit-H"))
-        for text in ("30", "Enter", "12", "Enter", "28", "Enter"):
-            keys(text)
-        page.wait_for_selector(".hands details")
-        played = count
+        # A typical hand, as the issue tells it: Ann won the bid at 52 in hearts, meld 24 and 16, Us took 30
+        # counters. Counted as the browser test does: a tap or an Enter is one, each key typed is one.
+        played = {}
+        ways = (("trump between, Enter", False, True), ("trump between, no Enter", False, False),
+                ("trump first, Enter", True, True), ("trump first, no Enter", True, False))
+        for name, trump_first, enter in ways:
+            page.goto(f"{base}/games/new")
+            page.get_by_text("Players and first dealer").click()
+            for seat, player in enumerate(("Ann", "Bob", "Cat", "Dan")):
+                page.fill(f"#player_{seat}", player)
+            page.get_by_role("button", name="Start the game").click()
+            page.wait_for_selector("#hand-form")
+            count = 0
+            tap(page.locator("#field-bidder .choice", has_text="Ann"))
+            tap(page.locator(".chip", has_text="52"))  # the cursor goes on to Us's meld
+            if trump_first:
+                tap(page.locator("#field-trump .suit-choice.suit-H"))
+            keys("24")
+            if not trump_first:
+                tap(page.locator("#field-trump .suit-choice.suit-H"))  # and the cursor goes on to Them's meld
+            elif enter:
+                keys("Enter")
+            else:
+                tap(page.locator("#meld_1"))
+            for text, then in (("16", "#counters_0"), ("30", "button.save-button")):
+                keys(text)
+                keys("Enter") if enter else tap(page.locator(then))
+            page.wait_for_selector("#saved")
+            played[name] = count
         # Correcting it: the counters were really 26.
         count = 0
         tap(page.locator(".hands details summary").first)
@@ -344,6 +361,19 @@ def taps(port: int) -> dict:
         corrected = count
         browser.close()
     return {"played hand": played, "correct a hand": corrected}
+
+
+def tap_words(tapped: dict) -> list[str]:
+    """'taps for a typical hand: 11 with an Enter key, 11 without …', against the goals."""
+    hand = tapped["played hand"]
+    best_enter = min(hand["trump between, Enter"], hand["trump first, Enter"])
+    best_without = min(hand["trump between, no Enter"], hand["trump first, no Enter"])
+    met = best_enter <= GOALS["taps_enter"] and best_without <= GOALS["taps_no_enter"]
+    return [f"taps for a typical hand: {best_enter} with an Enter key, {best_without} without "
+            f"(trump tapped after the first meld; {hand['trump first, Enter']} and {hand['trump first, no Enter']} "
+            f"with trump tapped before it)  (goal ≤ {GOALS['taps_enter']} with Enter, ≤ {GOALS['taps_no_enter']} "
+            f"without: {_ok(met)})",
+            f"taps and keystrokes to correct a hand at 390×844: {tapped['correct a hand']}"]
 
 
 # --- the report ---------------------------------------------------------------------------------------------
@@ -416,9 +446,7 @@ def main() -> None:
         if "error" in tapped:
             lines.append(f"taps: not measured ({tapped['error']})")
         else:
-            lines.append("taps and keystrokes at 390×844: " + ", ".join(f"{k} {v}" for k, v in tapped.items())
-                         + f"  (goal: a played hand in ≤ {GOALS['taps']}: "
-                         + ("ok" if tapped["played hand"] <= GOALS["taps"] else "MISSED") + ")")
+            lines += tap_words(tapped)
     print("\n".join(lines))
     (Path(folder) / "results.json").write_text(json.dumps({"club": {k: v for k, v in club.items()
                                                                      if k != "latency"}}, default=str))

@@ -40,17 +40,10 @@
     }
   });
 
-  // The fields in the order a hand is told at the table: bid, the bidders' meld, the other team's meld, the
-  // bidders' counters (the other team's fill in). Fields of another kind of hand are skipped.
-  function bidderTeam(form) {
-    var picked = form.querySelector("input[name=bidder]:checked");
-    if (!picked) return 0;
-    return /^(s1|s3|t1)$/.test(picked.value) ? 1 : 0;
-  }
-
+  // The fields in the teams' order, whoever bid (the same each hand, as they stand on the screen): bid, each
+  // team's meld, the first team's counters (the other team's fill in). Fields of another kind are skipped.
   function sequence(form) {
-    var b = bidderTeam(form), o = 1 - b;
-    return ["bid", "meld_" + b, "meld_" + o, "counters_" + b].map(function (name) {
+    return ["bid", "meld_0", "meld_1", "counters_0"].map(function (name) {
       return form.elements[name];
     }).filter(function (el) { return el && el.offsetParent !== null; });
   }
@@ -59,12 +52,40 @@
     if (el) { el.focus(); el.select(); }
   }
 
-  // One tap chooses and moves on: the bidder leads to the bid, trump to the bidders' meld.
+  // The next field still empty after the bid, or null: a choice tapped late (trump after the first meld)
+  // moves on to what is left to type, and one changed at the end moves nothing.
+  function firstEmpty(form) {
+    return sequence(form).slice(1).filter(function (el) { return el.value === ""; })[0] || null;
+  }
+
+  // One tap chooses and moves on: the bidder leads to the bid, trump to the first number still to type.
   document.addEventListener("change", function (event) {
     var el = event.target;
     if (!el.form || el.form.id !== "hand-form") return;
     if (el.name === "bidder") focusField(el.form.elements.bid);
-    if (el.name === "trump") focusField(sequence(el.form)[1]);
+    if (el.name === "trump") focusField(firstEmpty(el.form));
+  });
+
+  // The bids near the minimum, one tap each: the chip sets the bid (the preview hears it as typing) and the
+  // cursor moves on, as Enter would.
+  function markChips(form) {
+    var bid = form.elements.bid;
+    Array.prototype.forEach.call(form.querySelectorAll(".chip[data-bid]"), function (chip) {
+      chip.setAttribute("aria-pressed", String(bid.value === chip.dataset.bid));
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var chip = event.target.closest && event.target.closest("#hand-form .chip[data-bid]");
+    if (!chip) return;
+    var form = chip.form, bid = form.elements.bid;
+    bid.value = chip.dataset.bid;
+    bid.dispatchEvent(new Event("input", { bubbles: true }));
+    focusField(firstEmpty(form));
+  });
+
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("#hand-form input[name=bid]")) markChips(event.target.form);
   });
 
   // The field Enter moves on to from this one, or null where Enter saves the hand.
@@ -83,11 +104,11 @@
     event.preventDefault();
     var next = fieldAfter(el);
     if (next) focusField(next);
-    else el.form.requestSubmit(el.form.querySelector(".save-button"));
+    else el.form.requestSubmit(el.form.querySelector(".save-button:not(.default-save)"));
   });
 
   // The keypad's Enter key says what it will do: "next" where it moves on, "done" where it saves. Which field
-  // is last depends on the bidders' team and the kind of hand, so the page's own hints are redone on a change.
+  // is last depends on the kind of hand, so the page's own hints are redone on a change.
   function labelEnterKeys(form) {
     numericInputs(form).forEach(function (el) {
       el.setAttribute("enterkeyhint", fieldAfter(el) ? "next" : "done");
@@ -97,7 +118,7 @@
   document.addEventListener("change", function (event) {
     var el = event.target;
     if (!el.form || el.form.id !== "hand-form") return;
-    if (el.name === "bidder" || el.name === "kind") labelEnterKeys(el.form);
+    if (el.name === "kind") labelEnterKeys(el.form);
   });
 
   // A fresh form is not judged before the player has touched it: a second tap on Record just after a save
@@ -108,6 +129,10 @@
       return el.name && el.type !== "hidden" && el.type !== "submit" &&
         (!/^(radio|checkbox)$/.test(el.type) || el.checked);
     }).map(function (el) { return el.name + "=" + el.value; }).join("&");
+  }
+
+  function isSaveButton(button) {
+    return button.classList.contains("save-button") || button.classList.contains("default-save");
   }
 
   function firstBidder(form) {
@@ -135,7 +160,7 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form !== shown || untouched === null || !event.submitter) return;
-    if (!event.submitter.classList.contains("save-button") || filledIn(form) !== untouched) return;
+    if (!isSaveButton(event.submitter) || filledIn(form) !== untouched) return;
     event.preventDefault();
     event.stopPropagation();
     var bidder = firstBidder(form);
@@ -149,14 +174,55 @@
     return new URL(detail.pathInfo.requestPath, location.href).pathname === new URL(form.action).pathname;
   }
 
+  // A refused save is seen where the eye is: the list of what to fix at the top of the form, the cursor on the
+  // first wrong field, and that field on the screen. Run after htmx has scrolled a boosted page to its top.
+  function showRefusal(form) {
+    var summary = form.querySelector("#error-summary");
+    if (!summary) return;
+    var link = summary.querySelector("a[href^='#']");
+    var target = link && document.getElementById(link.getAttribute("href").slice(1));
+    if (target && !target.matches("input")) target = target.querySelector("input");
+    summary.scrollIntoView({ block: "start" });
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    var box = target.getBoundingClientRect(), bar = form.querySelector(".action-bar");
+    var bottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+    if (box.top < 0 || box.bottom > bottom) target.scrollIntoView({ block: "center" });
+  }
+
   // After a save the next hand starts at its bidder: the cursor leaves the counters, so the keypad goes down.
   document.addEventListener("htmx:afterSettle", function (event) {
     formRendered();
     var detail = event.detail || {};
-    if (!isSave(detail) || !detail.xhr || detail.xhr.status >= 300) return;
+    if (!isSave(detail) || !detail.xhr) return;
+    if (detail.xhr.status === 422) {
+      var form = shown;
+      if (form) queueMicrotask(function () { showRefusal(form); });
+      return;
+    }
+    if (detail.xhr.status >= 300) return;
     var bidder = shown && firstBidder(shown);
     if (bidder) bidder.focus({ preventScroll: true });
   });
+
+  // The on-screen keyboard covers the bottom of the page without moving it (iPhone): the Record bar, stuck to
+  // that bottom, would sit behind it. When the visible part of the page shrinks, the bar rises by as much.
+  function barLift(layoutHeight, viewport) {
+    return Math.max(0, Math.round(layoutHeight - viewport.height - viewport.offsetTop));
+  }
+
+  function liftBar() {
+    var bar = document.querySelector("#hand-form .action-bar");
+    if (!bar || !window.visualViewport) return;
+    var lift = barLift(window.innerHeight, window.visualViewport);
+    bar.style.bottom = lift ? lift + "px" : "";
+  }
+
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener("resize", liftBar);
+    window.visualViewport.addEventListener("scroll", liftBar);
+  }
+  document.addEventListener("htmx:afterSettle", liftBar);
 
   formRendered();
 })();

@@ -13,6 +13,7 @@ from .errors import (
     HandGone,
     HandTaken,
     NotFound,
+    NotLastHand,
     Refused,
     ServiceError,
 )
@@ -35,8 +36,8 @@ from .transfer import import_games, sheets_csv
 
 __all__ = [
     "CannotMerge", "Change", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
-    "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "Preview", "Refused", "Rematch",
-    "Renamed", "ServiceError", "delete_hand", "describe_change", "edit_hand", "import_games", "merge_players",
-    "preview_hand", "record_hand", "rematch", "rename_player", "sheets_csv", "start_game",
-    "abandon_game", "restore_hand",
+    "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "NotLastHand", "Preview", "Refused",
+    "Rematch", "Renamed", "ServiceError", "abandon_game", "delete_hand", "describe_change", "edit_hand",
+    "import_games", "merge_players", "preview_hand", "record_hand", "rematch", "rename_player", "restore_hand",
+    "sheets_csv", "start_game",
 ]

@@ -61,6 +61,14 @@ class HandTaken(Conflict):
         super().__init__(message)
 
 
+class NotLastHand(Conflict):
+    """An Undo of hand `number` after another hand was recorded behind it (on another phone)."""
+
+    def __init__(self, number: int, count: int):
+        super().__init__(f"Hand {number} was not undone: hand {count} was recorded after it (on another phone). "
+                         f"If hand {number} is wrong, open it on the sheet to edit or delete it.")
+
+
 class GameIsOver(Conflict):
     """A hand offered to a game that has a winner."""
 

@@ -23,6 +23,7 @@ from .errors import (
     HandGone,
     HandTaken,
     NotFound,
+    NotLastHand,
     Refused,
 )
 
@@ -34,6 +35,7 @@ class Change:
     game_id: int
     version: int | None = None  # the game's version this change made; None when nothing was written
     number: int | None = None  # the hand's place on the sheet
+    hand_id: int | None = None  # the hand a recording stored
     summary: str = ""  # what an edit changed, in words
     was_won: bool = False
     winner: int | None = None
@@ -104,14 +106,14 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
             raise FormIncomplete()
         if game.hands_count + 1 != expected:
             raise HandTaken(game.hands_count, expected)
-        store.insert_hand(db, game_id, token, hand)
+        hand_id = store.insert_hand(db, game_id, token, hand)
         hands = store.live_hands(db, game_id)
         try:
             state = _fold(game, [h.hand for h in hands])
         except GameOver:  # the summary said otherwise: the sheet decides
             raise GameIsOver("The game is over: it takes no more hands.") from None
         store.keep_state(db, game_id, hands, state)
-        return _changed(db, game, state, number=len(hands))
+        return _changed(db, game, state, number=len(hands), hand_id=hand_id)
 
 
 def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | None = None,
@@ -147,9 +149,10 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
         return _changed(db, game, state, number=place + 1, summary=summary)
 
 
-def delete_hand(db, game_id: int, hand_id: int) -> Change:
+def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -> Change:
     """Hand `hand_id` leaves the sheet (its history stays); every later hand is scored again. A hand already
-    deleted (on another phone, or by a second tap) comes back `already`. Raises NotFound and EndsTooEarly."""
+    deleted (on another phone, or by a second tap) comes back `already`. Raises NotFound and EndsTooEarly, and
+    with `only_if_last` (an Undo of the hand just recorded) NotLastHand when a hand was recorded after it."""
     with store.write_lock(db):
         game = _game(db, game_id)
         hands = store.live_hands(db, game_id)
@@ -157,6 +160,8 @@ def delete_hand(db, game_id: int, hand_id: int) -> Change:
             place = _place(db, game_id, hands, hand_id)
         except HandGone:
             return Change(game_id, already=True)
+        if only_if_last and place != len(hands) - 1:
+            raise NotLastHand(place + 1, len(hands))
         store.delete_hand(db, hand_id)
         rest = hands[:place] + hands[place + 1:]
         try:
@@ -217,12 +222,11 @@ def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = 
     None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers."""
     if game.winner is not None:
         return None
-    notes = []
-    points = game.rules.hand_points
-    if typed_counters is not None and hand.kind == "played":
-        total = sum(typed_counters)
-        notes.append(("ok" if total == points else "warn", f"Counters add up to {total} of {points}."))
-    result = None if unreadable else _scored(game, hand)
+    if unreadable:  # not scored, but what the core would say of the counters is said all the same
+        result, problems = None, validate_hand(game.rules, hand, dealer=_next_dealer(game))
+    else:
+        result, problems = _scored(game, hand)
+    notes = list(_counter_notes(game.rules, hand, typed_counters, problems))
     if result is None:
         reason = _early_throw_in(game.rules, hand)
         if reason:
@@ -232,6 +236,19 @@ def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = 
         notes.append(("warn", result.explanation[0] + " No counters are needed."))
     totals = (game.totals[0] + result.points[0], game.totals[1] + result.points[1])
     return Preview(result, totals, tuple(notes))
+
+
+def _counter_notes(rules: Rules, hand: Hand, typed: tuple[int, int] | None, problems: dict[str, str]):
+    """The preview's word on counters typed on both sides: what the save would refuse in them (the core's own
+    sentences: steps, range), else their sum, green only when it is the hand's points."""
+    if typed is None or hand.kind != "played":
+        return
+    refused = [message for field, message in problems.items() if field in ("counters_0", "counters_1")]
+    if refused:
+        yield from (("warn", message) for message in refused)
+        return
+    total, points = sum(typed), rules.hand_points
+    yield ("ok" if total == points else "warn", f"Counters add up to {total} of {points}.")
 
 
 # --- words for a change -------------------------------------------------------------------------------------
@@ -314,12 +331,16 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
             f"change was NOT saved. Make it again if it is still needed.")
 
 
-def _scored(game: Game, hand: Hand) -> HandResult | None:
-    dealer = dealer_for(game.first_dealer, game.hands_count)
+def _scored(game: Game, hand: Hand) -> tuple[HandResult | None, dict[str, str]]:
+    """(The hand's result as the game's next hand, or None; what the core refuses in it)."""
     try:
-        return score_hand(game.rules, hand, dealer=dealer, bidder_seat=hand.bidder_seat)
-    except InvalidHand:
-        return None
+        return score_hand(game.rules, hand, dealer=_next_dealer(game), bidder_seat=hand.bidder_seat), {}
+    except InvalidHand as refused:
+        return None, refused.errors
+
+
+def _next_dealer(game: Game) -> int:
+    return dealer_for(game.first_dealer, game.hands_count)
 
 
 def _early_throw_in(rules: Rules, hand: Hand) -> str | None:

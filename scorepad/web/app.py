@@ -19,7 +19,7 @@ from ..scoring import dix_value
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
 from .faults import refused
-from .forms import kind_choices
+from .forms import bid_chips, kind_choices, wrong_fields
 from .guards import init_guards
 from .rules_commands import rules_command
 
@@ -79,8 +79,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
-    app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck,
-                                 dix_value=dix_value)  # the hand form asks the core
+    app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck,  # the hand form asks the core
+                                 dix_value=dix_value, bid_chips=bid_chips, wrong_fields=wrong_fields)
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive

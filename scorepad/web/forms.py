@@ -79,8 +79,9 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
     forced = values["forced"] in CHECKED
     dix_only = tuple(values[f"dix_only_{t}"] in CHECKED for t in (0, 1))
-    hand = Hand(bidder, _typed(values["bid"]), meld, counters, kind, renege_team, forced, trump, bidder_seat,
-                dix_only)
+    # a blank bid is the minimum the field shows as its placeholder: one bid is ready without a key pressed
+    bid = _typed(values["bid"], blank=rules.min_bid)
+    hand = Hand(bidder, bid, meld, counters, kind, renege_team, forced, trump, bidder_seat, dix_only)
     return HandForm(values, hand, unreadable, _typed_counters(values))
 
 
@@ -95,6 +96,33 @@ def edits_seen(form) -> tuple[int | None, bool]:
     text = form.get("edits_seen")
     seen = try_whole_number(text, low=0)
     return seen, text is not None and seen is None
+
+
+# Where each of the core's fields is on the hand form, top to bottom, and the element that takes the cursor
+# when it is wrong: the first one named is where a refused form puts it.
+WRONG_FIELD_TARGETS = {
+    "bidder": "field-bidder", "bid": "bid", "trump": "field-trump", "meld_0": "meld_0", "meld_1": "meld_1",
+    "counters_0": "counters_0", "counters_1": "counters_1", "counters": "counters_0", "kind": "field-kind",
+    "forced": "forced", "renege_team": "field-renege_team",
+}
+
+
+def wrong_fields(errors: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(field, id of the element to go to, message) for each refused field, in the form's order: the list at
+    the top of a refused form, each item a link to its field."""
+    order = list(WRONG_FIELD_TARGETS)
+    named = sorted(errors, key=lambda name: order.index(name) if name in order else len(order))
+    return [(name, WRONG_FIELD_TARGETS.get(name, "hand-form"), errors[name]) for name in named]
+
+
+def bid_chips(rules: Rules) -> list[int]:
+    """The bids offered as one tap each: the minimum and the next few a table bids most, on the rules' steps
+    (50 51 52 55 60 in a 50-point double deck)."""
+    low = rules.min_bid
+    step = rules.bid_step_at(low)
+    near = (low + step * n for n in (0, 1, 2, 5, 10))
+    return [bid for bid in near if bid <= rules.max_value
+            and (not rules.check_bid_steps or bid % rules.bid_step_at(bid) == 0)]
 
 
 def kind_choices(rules: Rules) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ import sqlite3
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
-from .. import services, store
+from .. import services, store, words
 from ..inputs import record_id
 from ..rules import PRESETS, describe
 from ..seats import SEAT_NAMES
@@ -91,18 +91,37 @@ def _sheet(game):
                        store.deleted_hands(db, game.id))
 
 
-def _game_page(game, values=None, errors=None, message=None, status=200, fault=None, token=None):
+def _game_page(game, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None):
     values = values if values is not None else _blank_hand(game, request.args)
+    sheet = _sheet(game)
     return vary_on_htmx(render_template(
-        "game.html", game=game, sheet=_sheet(game), values=values, errors=errors or {}, message=message,
+        "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
-        token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"]), status)
+        token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
+        saved=_saved_note(game, sheet, saved)), status)
+
+
+def _saved_note(game, sheet, saved: dict | None) -> dict | None:
+    """What the page after a save says it did ("Hand 4 recorded: Us +54, Them +20"), which row it lights up,
+    and whether it offers Undo: only for a hand just recorded that is still the last one."""
+    if not saved or saved.get("game") != game.id:
+        return None
+    row = next((row for row in sheet.rows if row.stored.id == saved.get("hand")), None)
+    if row is None:  # deleted since, on another phone
+        return None
+    if saved.get("how") == "changed":
+        return {"hand_id": row.stored.id, "words": f"Hand {row.number} changed: {saved.get('summary', '')}",
+                "undo": False}
+    points = ", ".join(f"{game.teams[t]} {words.signed(row.result.points[t])}" for t in (0, 1))
+    return {"hand_id": row.stored.id, "words": f"Hand {row.number} recorded: {points}",
+            "undo": row is sheet.rows[-1]}
 
 
 def _blank_hand(game, args) -> dict:
-    """A fresh form: the minimum bid ready, nothing from the last hand. Values carried back from the meld
-    calculator (which keeps the form's state in the URL) are filled in."""
-    values = {**BLANK_HAND, "bid": str(game.rules.min_bid)}
+    """A fresh form: the minimum bid ready as the bid's placeholder (a blank bid is the minimum), nothing from
+    the last hand. Values carried back from the meld calculator (which keeps the form's state in the URL) are
+    filled in."""
+    values = dict(BLANK_HAND)
     for name in values:
         if name in args:
             values[name] = str(args.get(name))[:40]
@@ -112,7 +131,7 @@ def _blank_hand(game, args) -> dict:
 @bp.get("/<int:game_id>")
 def show(game_id: int):
     game = _load(game_id)
-    return _game_page(game)
+    return _game_page(game, saved=session.pop("saved", None))
 
 
 @bp.get("/<int:game_id>/live")
@@ -185,7 +204,9 @@ def record(game_id: int):
         return _game_page(game, form.values, token=token, **_not_saved(error, "this hand was NOT saved",
                                                                        "tap Record again — it will be saved once"))
     _wrote(change, ALREADY_SAVED)
-    return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
+    if not change.already:
+        session["saved"] = {"game": game_id, "hand": change.hand_id, "how": "recorded"}
+    return redirect(url_for("games.show", game_id=game_id), 303)
 
 
 def _said(refusal: Declined) -> dict:
@@ -261,7 +282,9 @@ def save_hand(game_id: int, hand_id: int):
     except sqlite3.OperationalError as error:
         return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen,
                           **_not_saved(error, "this change was NOT saved", "tap Save changes again"))
-    _wrote(change, done=f"Hand {change.number} changed: {change.summary}")
+    _wrote(change)
+    if not change.already:
+        session["saved"] = {"game": game_id, "hand": hand_id, "how": "changed", "summary": change.summary}
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
 
 
@@ -338,6 +361,20 @@ def end_game(game_id: int):
     _wrote(change, "That game was already ended (on another phone, or by a second tap).",
            "The game was ended unfinished. It stays in History, marked abandoned; nobody won it.")
     return redirect(url_for("home"), 303)
+
+
+@bp.post("/<int:game_id>/hands/<int:hand_id>/undo")
+def undo_hand(game_id: int, hand_id: int):
+    """The Undo beside "Hand 4 recorded": the hand is deleted (its history kept) while it is still the last."""
+    try:
+        change = services.delete_hand(get_db(), game_id, hand_id, only_if_last=True)
+    except Declined as refusal:
+        return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
+    except sqlite3.OperationalError as error:
+        return _game_page(_load(game_id), **_not_saved(error, "the hand was NOT undone", "tap Undo again"))
+    _wrote(change, ALREADY_DELETED, f"Hand {change.number} undone: it is off the sheet; its record stays in the "
+                                    "history below the sheet.")
+    return redirect(url_for("games.show", game_id=game_id), 303)
 
 
 @bp.post("/<int:game_id>/rematch")

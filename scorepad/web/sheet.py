@@ -72,14 +72,15 @@ class Sheet:
         limit = self.game.rules.hands_limit
         return None if limit is None else max(0, limit - self.state.hands_scored)
 
-    def bidder_choices(self, hands_before: int | None = None) -> list[tuple[str, str, int]]:
-        """(form value, label, team) for each tap target: the four players in the bidding order of the hand
-        after `hands_before` hands (the next one by default), or the two teams."""
+    def bidder_choices(self, hands_before: int | None = None) -> list[tuple[str, str, int, bool]]:
+        """(form value, label, team, bids first) for each tap target: the four players in seat order (so each
+        keeps one place all game: in two columns, a team a column), or the two teams. Who bids first in the hand
+        after `hands_before` hands (the next one by default) is marked, not moved."""
+        dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before)
+        leads = first_bidder(dealer)
         if self.game.has_players:
-            dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before)
-            order = [(first_bidder(dealer) + i) % 4 for i in range(4)]
-            return [(f"s{s}", self.seat(s), team_of(s)) for s in order]
-        return [(f"t{t}", self.game.teams[t], t) for t in (0, 1)]
+            return [(f"s{s}", self.seat(s), team_of(s), s == leads) for s in range(4)]
+        return [(f"t{t}", self.game.teams[t], t, t == team_of(leads)) for t in (0, 1)]
 
     def deal_after_deleting(self, row: Row) -> list[tuple[int, str, str]]:
         """What deleting `row` does to the deal, which follows the hands on the sheet: for each later hand, (its

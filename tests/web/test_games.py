@@ -50,18 +50,28 @@ def test_named_players_deal_in_turn_and_bid_by_tap(client):
     game_id = new_game(client, player_0="Ann", player_1="Bob", player_2="Cat", player_3="Dan", first_dealer="2")
     page = parse(client.get(f"/games/{game_id}"))
     assert page.select_one(".scoreboard .deal").get_text(strip=True) == "Cat deals · Dan bids first"
-    choices = [label.get_text(strip=True) for label in page.select("#field-bidder .choice")]
-    assert choices == ["Dan", "Ann", "Bob", "Cat"]  # in bidding order, from the dealer's left
+    assert bidder_buttons(page) == ["Ann", "Bob", "Cat", "Dan"]  # in seat order: each keeps one place all game
+    assert first_to_bid(page) == "Dan"  # the dealer's left is marked, not moved
     assert record(client, game_id, bidder="s3", bid=50, meld_0=0, meld_1=20, counters_0=20,
                   counters_1=30).status_code == 303
     page = parse(client.get(f"/games/{game_id}"))
     assert page.select_one(".scoreboard .deal").get_text(strip=True) == "Dan deals · Ann bids first"
     assert totals(page) == (20, 50)
-    # editing hand 1 offers its own bidding order, not the next hand's
+    assert (bidder_buttons(page), first_to_bid(page)) == (["Ann", "Bob", "Cat", "Dan"], "Ann")
+    # editing hand 1 marks who bid first in it, not in the next hand
     hand_id = page.select_one(".hands details")["id"].split("-")[1]
     edit = parse(client.get(f"/games/{game_id}/hands/{hand_id}/edit"))
-    assert [label.get_text(strip=True) for label in edit.select("#field-bidder .choice")] == ["Dan", "Ann", "Bob",
-                                                                                             "Cat"]
+    assert (bidder_buttons(edit), first_to_bid(edit)) == (["Ann", "Bob", "Cat", "Dan"], "Dan")
+
+
+def bidder_buttons(page) -> list[str]:
+    return [span.contents[0].strip() for span in page.select("#field-bidder .choice span")]
+
+
+def first_to_bid(page) -> str:
+    marked = [span for span in page.select("#field-bidder .choice span") if span.select_one(".bids-first")]
+    assert len(marked) == 1
+    return marked[0].contents[0].strip()
 
 
 def test_house_rules_are_kept_with_the_game_and_shown_in_words(client, app):
@@ -139,7 +149,6 @@ def test_hands_that_are_not_played_need_no_counters(client, kind, extra, points)
 
 
 REFUSED = [
-    ("an empty bid", {"bid": ""}, "bid", "Bid must be a whole number, 50 or more."),
     ("a bid as text", {"bid": "fifty"}, "bid", "Bid must be a whole number, 50 or more."),
     ("a huge bid", {"bid": "99999999999"}, "bid", "is more than any hand can make"),
     ("a bid off the steps", {"bid": "63"}, "bid", "Bids from 60 go up in steps of 5: 60 or 65, not 63."),
@@ -156,6 +165,15 @@ REFUSED = [
     ("a renege without a team", {"kind": "renege"}, "renege_team", "Choose the team that reneged."),
     ("an unknown kind", {"kind": "misdeal"}, "kind", "Choose what happened"),
 ]
+
+
+def test_a_bid_left_blank_is_the_minimum_its_placeholder_shows(client):
+    game_id = new_game(client)
+    page = parse(client.get(f"/games/{game_id}"))
+    assert (page.select_one("#bid")["value"], page.select_one("#bid")["placeholder"]) == ("", "50")
+    record(client, game_id, bidder="t0", bid="", meld_0="30", meld_1="12", counters_0="28", counters_1="22")
+    row = parse(client.get(f"/games/{game_id}")).select_one(".hands .hand-row .what")
+    assert row.get_text(" ", strip=True).startswith("Us 50")
 
 
 @pytest.mark.parametrize(("changes", "field", "message"), [r[1:] for r in REFUSED], ids=[r[0] for r in REFUSED])

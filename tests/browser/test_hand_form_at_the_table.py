@@ -1,0 +1,271 @@
+"""The hand form as a tap answers it at 390×844: a refusal seen where the eye is, a save said and undoable, the
+players in one place all game, the common path on one screen, the Record bar above the keyboard, few taps."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import PHONE, Taps, start_game
+
+pytestmark = pytest.mark.browser
+
+SEATED = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def in_view(page, selector: str) -> bool:
+    """Whether the element is wholly on the screen, not behind the Record bar (when it is not in that bar)."""
+    return page.locator(selector).evaluate("""el => {
+        const box = el.getBoundingClientRect();
+        const bar = document.querySelector("#hand-form .action-bar");
+        const floor = bar && !bar.contains(el) ? bar.getBoundingClientRect().top : innerHeight;
+        return box.top >= 0 && box.bottom <= Math.min(floor, innerHeight) + 0.5;
+    }""")
+
+
+def refuse_counters(page) -> None:
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.fill("#counters_0", "30")
+    page.fill("#counters_1", "25")
+    page.locator("button.save-button").click()
+
+
+def test_a_refused_save_names_the_problem_at_the_top_and_puts_the_cursor_on_the_wrong_field(phone, live_server):
+    start_game(phone, live_server)
+    refuse_counters(phone)
+    summary = phone.locator("#error-summary")
+    expect(summary).to_contain_text("Hand 1 was not saved")
+    expect(summary).to_contain_text("Counters must add up to 50; these add up to 55.")
+    expect(phone.locator("#counters_0")).to_be_focused()
+    assert in_view(phone, "#error-summary") and in_view(phone, "#counters_0")
+    assert phone.locator("#counters_1").input_value() == "25"
+    expect(phone.locator("#total-0")).to_have_text("0")
+    assert [e for e in phone.js_errors if "status of 422" not in e] == []  # the browser logs the answer's status
+
+
+def test_without_javascript_a_refused_save_lists_links_to_the_fields_and_focuses_the_first(browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    start_game(page, live_server)
+    page.fill("#bid", "63")
+    page.fill("#counters_0", "30")
+    page.fill("#counters_1", "25")
+    page.locator("button.save-button").click()
+    links = page.locator("#error-summary a")
+    expect(links).to_have_count(3)  # in the form's order: bidder, bid, counters
+    assert [links.nth(i).get_attribute("href") for i in range(3)] == ["#field-bidder", "#bid", "#counters_0"]
+    expect(page.locator("#field-bidder input").first).to_be_focused()
+    assert in_view(page, "#error-summary")
+    context.close()
+
+
+def test_a_save_is_said_where_the_eye_is_and_undo_takes_the_hand_back_keeping_its_record(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#bid", "55")
+    phone.fill("#meld_0", "30")
+    phone.fill("#meld_1", "12")
+    phone.fill("#counters_0", "28")
+    phone.locator("button.save-button").click()
+    toast = phone.locator("#saved")
+    expect(toast).to_have_text(re.compile(r"Hand 1 recorded: Us \+58, Them \+22\s*Undo"))
+    box = toast.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] < PHONE["height"] / 3, box  # at the top, where the page is
+    expect(phone.locator(".hands details").first).to_have_class(re.compile("just-saved"))
+    toast.get_by_role("button", name="Undo").click()
+    expect(phone.locator(".hands details")).to_have_count(0)
+    expect(phone.locator("#total-0")).to_have_text("0")
+    expect(phone.locator(".flash")).to_contain_text("Hand 1 undone")
+    expect(phone.locator("#sheet .deleted")).to_contain_text("1 deleted hand")  # its record stays
+    assert phone.js_errors == []
+
+
+def test_the_confirmation_fades_after_a_few_seconds(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#counters_0", "50")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#saved")).to_be_visible()
+    expect(phone.locator("#saved")).to_be_hidden(timeout=15_000)
+
+
+def test_without_javascript_undo_is_a_plain_form(browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    start_game(page, live_server)
+    page.locator("#field-bidder .choice", has_text="Them").click()
+    page.fill("#counters_1", "50")
+    page.locator("button.save-button").click()
+    expect(page.locator("#saved")).to_contain_text("Hand 1 recorded: Us +0, Them +50")
+    page.locator("#saved").get_by_role("button", name="Undo").click()
+    expect(page.locator(".hands details")).to_have_count(0)
+    expect(page.locator("#total-1")).to_have_text("0")
+    context.close()
+
+
+def test_after_an_edit_the_confirmation_is_on_the_screen(phone, live_server):
+    start_game(phone, live_server)
+    for _ in range(6):  # enough rows that the edited one sits well down the page
+        phone.locator("#field-bidder .choice", has_text="Us").click()
+        phone.fill("#counters_0", "50")
+        phone.locator("button.save-button").click()
+        expect(phone.locator("#saved")).to_be_visible()
+    oldest = phone.locator(".hands details").last
+    oldest.locator("summary").click()
+    oldest.get_by_role("link", name="Edit").click()
+    phone.fill("#counters_0", "40")
+    phone.get_by_role("button", name="Save changes").click()
+    toast = phone.locator("#saved")
+    expect(toast).to_contain_text("Hand 1 changed: Counters 50 : 0 → 40 : 10")
+    box = toast.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    expect(phone.locator(".hands details").last).to_have_class(re.compile("just-saved"))
+
+
+def bidder_places(page) -> dict[str, tuple[float, float]]:
+    places = {}
+    for label in page.locator("#field-bidder .choice").all():
+        box = label.bounding_box()
+        places[label.locator("span").inner_text().split()[0]] = (box["x"], box["y"])
+    return places
+
+
+def test_each_player_keeps_one_place_all_game_and_who_bids_first_is_marked(phone, live_server):
+    start_game(phone, live_server, players=SEATED)
+    before = bidder_places(phone)
+    expect(phone.locator("#field-bidder .choice", has_text="bids first")).to_have_text(re.compile("^Bob"))
+    phone.locator("#field-bidder .choice", has_text="Ann").click()
+    phone.fill("#counters_0", "50")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#expected")).to_have_value("2")
+    expect(phone.locator("#field-bidder .choice", has_text="bids first")).to_have_text(re.compile("^Cat"))
+    assert bidder_places(phone) == before
+    # a team a column, as on the scoreboard: Ann and Cat on the left, Bob and Dan on the right
+    assert before["Ann"][0] == before["Cat"][0] < before["Bob"][0] == before["Dan"][0]
+
+
+COMMON_PATH = ["#field-bidder", "#bid", ".bid-chips", "#field-trump", "#meld_0", "#meld_1", "#counters_0",
+               "#counters_1", "button.save-button"]
+
+
+def test_the_common_path_fits_one_screen_and_the_rare_choices_wait_folded_below(phone, live_server):
+    start_game(phone, live_server, players=SEATED)
+    for selector in COMMON_PATH:
+        assert in_view(phone, selector), f"{selector} is off the first screen"
+    expect(phone.locator("#field-kind")).to_be_hidden()
+    expect(phone.locator("#forced")).to_be_hidden()
+    expect(phone.get_by_role("button", name="Check")).to_be_hidden()  # the preview follows the typing
+    phone.locator("#field-bidder .choice", has_text="Cat").click()
+    phone.fill("#meld_0", "24")
+    phone.locator("#rare summary").click()
+    expect(phone.locator("#field-kind")).to_be_visible()
+    phone.locator("#field-kind .choice", has_text="Throw-in").click()
+    assert phone.locator("#meld_0").input_value() == "24"
+    expect(phone.locator("#field-bidder input[value=s2]")).to_be_checked()
+    assert phone.js_errors == []
+
+
+def test_the_record_bar_rises_above_a_keyboard_that_covers_the_page(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#meld_0").click()
+    # the keyboard of an iPhone: the page keeps its height, the part of it that shows is 330 px shorter
+    phone.evaluate("""() => {
+        Object.defineProperty(visualViewport, "height", {get: () => innerHeight - 330, configurable: true});
+        visualViewport.dispatchEvent(new Event("resize"));
+    }""")
+    box = phone.locator("button.save-button").bounding_box()
+    assert box["y"] + box["height"] <= PHONE["height"] - 330, box
+    phone.evaluate("""() => {
+        delete visualViewport.height;
+        visualViewport.dispatchEvent(new Event("resize"));
+    }""")
+    box = phone.locator("button.save-button").bounding_box()
+    assert box["y"] + box["height"] > PHONE["height"] - 330, "the bar stayed up after the keyboard went"
+
+
+def test_the_cursor_after_a_save_is_a_ring_not_a_choice(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.locator("#counters_0").click()
+    phone.keyboard.type("50")
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#expected")).to_have_value("2")
+    focused = phone.locator("#field-bidder input").first
+    expect(focused).to_be_focused()
+    look = focused.evaluate("""el => { const s = getComputedStyle(el.nextElementSibling);
+                                       return [s.outlineStyle, s.backgroundColor]; }""")
+    unchosen = phone.locator("#field-bidder input").nth(1).evaluate(
+        "el => getComputedStyle(el.nextElementSibling).backgroundColor")
+    assert look == ["dashed", unchosen], "the focused bidder looks chosen"
+
+
+def type_on(page, taps: Taps, text: str, then: str | None, enter: bool) -> None:
+    """Type into the field that has the cursor, then go on to `then` (None: save) by Enter or by a tap."""
+    page.keyboard.type(text)
+    taps.count += len(text)
+    if enter:
+        page.keyboard.press("Enter")
+        taps.count += 1
+    else:
+        taps.tap(page.locator(then or "button.save-button"))
+
+
+@pytest.mark.parametrize(("trump_first", "enter", "expected"), [
+    (False, True, 11), (False, False, 11),  # trump tapped after the first meld: the tap moves the cursor on
+    (True, True, 12), (True, False, 12),  # trump tapped before the meld, as it is named at the table
+], ids=["trump between, Enter", "trump between, no Enter", "trump first, Enter", "trump first, no Enter"])
+def test_a_typical_hand_takes_at_most_11_taps_with_an_enter_key_and_12_without(
+        phone, live_server, trump_first, enter, expected):
+    """Ann, 52, ♥, meld 24 and 16, counters 30, save: the figures the benchmark prints, counted the same way."""
+    start_game(phone, live_server, players=SEATED)
+    taps = Taps(phone)
+    taps.tap(phone.locator("#field-bidder .choice", has_text="Ann"))
+    taps.tap(phone.locator(".chip", has_text="52"))
+    if trump_first:
+        taps.tap(phone.locator("#field-trump .suit-choice.suit-H"))
+    expect(phone.locator("#meld_0")).to_be_focused()
+    if trump_first:
+        type_on(phone, taps, "24", "#meld_1", enter)
+    else:
+        phone.keyboard.type("24")
+        taps.count += 2
+        taps.tap(phone.locator("#field-trump .suit-choice.suit-H"))  # and the cursor goes on to Them's meld
+    expect(phone.locator("#meld_1")).to_be_focused()
+    type_on(phone, taps, "16", "#counters_0", enter)
+    type_on(phone, taps, "30", None, enter)
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded: Us +54, Them +20")
+    assert taps.count == expected
+    assert phone.js_errors == []
+
+
+def test_without_javascript_enter_in_a_number_saves_the_hand_and_a_typed_bid_is_the_bid(browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    start_game(page, live_server)
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.locator("#bid").click()
+    page.keyboard.type("55")  # nothing ready-made in the field to type after
+    page.fill("#counters_0", "30")
+    page.fill("#counters_1", "20")
+    page.locator("#meld_0").click()
+    page.keyboard.type("30")
+    page.keyboard.press("Enter")
+    expect(page.locator("#total-0")).to_have_text("60")  # 30 meld + 30 counters made the bid of 55
+    assert "/meld" not in page.url
+    context.close()
+
+
+def test_the_meld_counts_use_button_stays_on_the_screen_while_the_cards_go_in(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-trump .suit-choice.suit-S").click()
+    phone.locator(".with-action:has(#meld_0) .count-button").click()
+    for card in ("AS", "TS", "KS", "QS", "JS", "KS", "QS", "QD", "JD"):
+        phone.locator(f"#meld-grid button.add[value={card}]").click()
+    phone.wait_for_load_state("networkidle")  # the last count is back: the bar holds its button
+    use = phone.locator("button[name=use]")
+    expect(use).to_contain_text("Use")
+    box = use.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    total = phone.locator("#meld-total").inner_text()
+    use.click()
+    expect(phone.locator("#meld_0")).to_have_value(total)

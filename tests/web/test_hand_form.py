@@ -1,0 +1,112 @@
+"""The hand form through the Flask test client: what a refusal lists, which button Enter presses, what the
+preview says of counters the save would refuse, and Undo for the hand just recorded."""
+
+import pytest
+
+from tests.helpers import parse
+from tests.web.helpers import csrf, form_of, hands_stored, new_game, record, totals
+
+HAND = {"bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30", "counters_1": "20"}
+
+
+def last_hand_id(client, game_id) -> int:
+    return int(parse(client.get(f"/games/{game_id}")).select_one(".hands details")["id"].split("-")[1])
+
+
+def undo(client, game_id, hand_id):
+    return client.post(f"/games/{game_id}/hands/{hand_id}/undo", data={"csrf_token": csrf(client)})
+
+
+# --- the page after a save ------------------------------------------------------------------------------------
+
+def test_the_page_after_a_save_says_what_the_hand_scored_and_offers_undo_once(client):
+    game_id = new_game(client)
+    record(client, game_id, **HAND)
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one("#saved p").get_text() == "Hand 1 recorded: Us +50, Them +20"
+    assert page.select_one("#saved form")["action"] == f"/games/{game_id}/hands/{last_hand_id(client, game_id)}/undo"
+    assert "just-saved" in page.select_one(".hands details")["class"]
+    assert parse(client.get(f"/games/{game_id}")).select_one("#saved") is None  # said once, on the page after
+
+
+def test_undo_takes_back_the_hand_just_recorded_and_its_record_stays(client, app):
+    game_id = new_game(client)
+    record(client, game_id, **HAND)
+    response = undo(client, game_id, last_hand_id(client, game_id))
+    assert response.status_code == 303
+    page = parse(client.get(response.headers["Location"]))
+    assert hands_stored(app, game_id) == 0 and totals(page) == (0, 0)
+    assert "Hand 1 undone" in page.select_one(".flash").get_text()
+    assert "1 deleted hand" in page.select_one("#sheet .deleted").get_text()
+
+
+def test_undo_is_refused_once_another_hand_was_recorded_after_it(client, app):
+    game_id = new_game(client)
+    record(client, game_id, **HAND)
+    first = last_hand_id(client, game_id)
+    record(client, game_id, **HAND)  # on another phone, before the first one's Undo was tapped
+    response = undo(client, game_id, first)
+    assert response.status_code == 409
+    said = parse(response).select_one("#form-message").get_text()
+    assert "Hand 1 was not undone: hand 2 was recorded after it" in said
+    assert hands_stored(app, game_id) == 2
+
+
+def test_an_edit_is_said_on_the_page_it_lands_on_without_undo(client):
+    game_id = new_game(client)
+    record(client, game_id, **HAND)
+    hand_id = last_hand_id(client, game_id)
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/edit",
+                           data={"csrf_token": csrf(client), "kind": "played", **HAND, "counters_0": "26",
+                                 "counters_1": "24", "edits_seen": "0"})
+    page = parse(client.get(response.headers["Location"]))
+    assert page.select_one("#saved p").get_text() == "Hand 1 changed: Counters 30 : 20 → 26 : 24"
+    assert page.select_one("#saved form") is None
+
+
+# --- a refused form and the keys --------------------------------------------------------------------------------
+
+def test_a_refused_form_lists_every_wrong_field_in_the_forms_order_and_focuses_the_first(client):
+    game_id = new_game(client)
+    response = record(client, game_id, bidder="", bid="63", meld_0="x", meld_1="0", counters_0="30", counters_1="25")
+    assert response.status_code == 422
+    page = parse(response)
+    links = [a["href"] for a in page.select("#error-summary a")]
+    assert links == ["#field-bidder", "#bid", "#meld_0", "#counters_0"]
+    assert page.select_one("#error-summary").get_text(" ", strip=True).startswith("Hand 1 was not saved: 4 things")
+    assert [el.get("id") or el["name"] for el in page.select("#hand-form [autofocus]")] == ["bidder"]
+
+
+def test_the_first_submit_button_of_the_hand_form_saves_so_enter_without_javascript_saves(client):
+    game_id = new_game(client)
+    first = parse(client.get(f"/games/{game_id}")).select_one("#hand-form button[type=submit]")
+    assert first.get_text(strip=True) == "Record hand 1"
+    assert not first.has_attr("formaction")
+
+
+@pytest.mark.parametrize(("counters", "notes"), [
+    (("15", "235"), [("warn", "Counters are counted in steps of 10: 10 or 20, not 15."),
+                     ("warn", "Counters are counted in steps of 10: 230 or 240, not 235.")]),
+    (("150", "100"), [("ok", "Counters add up to 250 of 250.")]),
+    (("150", "90"), [("warn", "Counters add up to 240 of 250.")]),
+])
+@pytest.mark.parametrize("bidder", ["t0", ""])  # scored, or not yet: the counters are judged all the same
+def test_the_preview_says_of_the_counters_what_the_save_will_say(client, counters, notes, bidder):
+    game_id = new_game(client, preset="single-deck")
+    response = client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"},
+                          query_string={"bidder": bidder, "bid": "250", "counters_0": counters[0],
+                                        "counters_1": counters[1]})
+    said = [(p["class"][0].removeprefix("note-"), p.get_text()) for p in parse(response).select("p[class^=note-]")]
+    assert [note for note in said if "ounters" in note[1]] == notes
+    saved = record(client, game_id, **{**HAND, "bidder": "t0", "bid": "250", "counters_0": counters[0],
+                                       "counters_1": counters[1]})
+    if notes[0][0] == "warn" and "steps" in notes[0][1]:
+        assert notes[0][1] in parse(saved).select_one("#counters_0-error").get_text()
+
+
+def test_the_form_only_opens_the_rare_choices_when_one_is_chosen(client):
+    game_id = new_game(client)
+    assert not parse(client.get(f"/games/{game_id}")).select_one("#rare").has_attr("open")
+    refused = parse(record(client, game_id, **{**HAND, "kind": "renege"}))
+    assert refused.select_one("#rare").has_attr("open")
+    assert form_of(client, game_id)["expected"] == "1"
