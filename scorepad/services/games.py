@@ -13,6 +13,7 @@ from ..rules import Rules
 from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
+from . import backups
 from .errors import (
     EndsTooEarly,
     FormIncomplete,
@@ -107,7 +108,10 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
         except GameOver:  # the summary said otherwise: the sheet decides
             raise GameIsOver("The game is over: it takes no more hands.") from None
         store.keep_state(db, game_id, hands, state)
-        return _changed(db, game, state, number=len(hands))
+        change = _changed(db, game, state, number=len(hands))
+    if change.winner is not None:  # committed: the finished game is backed up beside the answer, never in its way
+        backups.after_finished_game(db)
+    return change
 
 
 def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | None = None,
