@@ -43,6 +43,7 @@ def take(live_path: str, folders: Sequence[Path], *, keep_last: int, reason: str
     Never raises for a folder that refused: the status says what failed. The first folder is made if it is
     missing; any other must be there already (a USB stick that is not plugged in is not written under its
     mount point, on the very card the first copy is on)."""
+    now = now.replace(microsecond=0)  # as the status file keeps it
     made, problems = None, []
     for place, folder in enumerate(folders):
         try:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import socket
 import struct
 import sys
 import time
+
+from ..inputs import NotANumber, whole_number
 
 
 def lan_addresses() -> list[str]:
@@ -103,10 +106,21 @@ def check(port: int) -> int:
         return 1
 
 
+def _port(text: str) -> int:
+    try:
+        port = whole_number(text, low=1, high=65535, what="The port")
+    except NotANumber as refused:
+        raise argparse.ArgumentTypeError(str(refused)) from None
+    if port is None:
+        raise argparse.ArgumentTypeError("The port is empty: give a number from 1 to 65535.")
+    return port
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scorepad", description="Serve Scorepad.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    parser.add_argument("--port", type=_port, default=os.environ.get("SCOREPAD_PORT") or "8000",
+                        help="port (default: SCOREPAD_PORT, else 8000)")
     parser.add_argument("--threads", type=int, default=THREADS, help=f"worker threads (default: {THREADS})")
     parser.add_argument("--no-qr", action="store_true", help="do not print a QR code")
     parser.add_argument("--show-address", action="store_true",
