@@ -76,8 +76,9 @@ service: install unit
 	id -u scorepad >/dev/null 2>&1 || useradd --system --user-group --home-dir $(DATA) --no-create-home \
 	  --shell /usr/sbin/nologin scorepad
 	@runuser -u scorepad -- $(BIN)/python -c "import scorepad" 2>/dev/null || { \
-	  echo "The scorepad user cannot read $(CURDIR). Let it pass through the folders above it"; \
-	  echo "(for /home/pi/scorepad: 'chmod o+x /home/pi'; it still cannot list them), or clone into /opt."; exit 1; }
+	  echo "The scorepad user cannot run $(BIN)/python: a folder on the way to this clone, or to the Python"; \
+	  echo "it was made from ($$(readlink -f $(BIN)/python)), is private. Let it pass (for /home/pi/scorepad:"; \
+	  echo "'chmod o+x /home/pi'; it still cannot list what is there), or clone into /opt."; exit 1; }
 	install -d -o scorepad -g scorepad -m 750 $(DATA)
 	@if [ -f instance/scorepad.db ] && [ ! -e $(DATA)/scorepad.db ]; then \
 	  echo "Moving the games of instance/scorepad.db to $(DATA) (a copy; yours stays)"; \

@@ -100,6 +100,8 @@ class Backups:
         """A sentence for every page when the backups need a look (the last one failed, or none in two days);
         None when all is well."""
         status = self._status
+        if status.problem and status.succeeded_at == status.attempted_at:
+            return "The last backup was made, but a copy of it failed."  # the second folder: a stick pulled out
         if status.problem:
             return "The last backup failed."
         if status.succeeded_at and retention.is_stale(status.succeeded_at, self.clock()):

@@ -139,6 +139,10 @@ WARNINGS = [  # (what, the status, the warning every page shows)
     ("none yet on a new install", autobackup.Status(), None),
     ("the last one failed", autobackup.Status(succeeded_at=datetime(2026, 11, 22, 9, 0, tzinfo=UTC),
                                               problem="The folder is full."), "The last backup failed."),
+    ("its second copy failed", autobackup.Status(succeeded_at=datetime(2026, 11, 22, 9, 0, tzinfo=UTC),
+                                                 attempted_at=datetime(2026, 11, 22, 9, 0, tzinfo=UTC),
+                                                 problem="The folder /media/usb is not there."),
+     "The last backup was made, but a copy of it failed."),
     ("two daily ones missed", autobackup.Status(succeeded_at=datetime(2026, 11, 20, 9, 0, tzinfo=UTC)),
      "No backup in two days."),
 ]
