@@ -38,7 +38,7 @@ def lan_addresses() -> list[str]:
 EVERY_INTERFACE = ("0.0.0.0", "")
 
 
-def banner(host: str, port: int, qr: bool = True) -> str:
+def banner(host: str, port: int, qr: bool = True, serving: bool = True) -> str:
     addresses = lan_addresses() if host in EVERY_INTERFACE else [host]
     urls = [f"http://{_in_url(a)}:{port}/" for a in addresses] or [f"http://127.0.0.1:{port}/"]
     lines = ["Scorepad is running. Open it on a phone on the same network:"]
@@ -54,7 +54,8 @@ def banner(host: str, port: int, qr: bool = True) -> str:
             lines.append(out.getvalue())
         except Exception as exc:  # a QR code is a convenience; the address above is enough
             lines.append(f"(no QR code: {exc})")
-    lines.append("Press Ctrl+C to stop.")
+    if serving:
+        lines.append("Press Ctrl+C to stop.")
     return "\n".join(lines)
 
 
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.check:
         sys.exit(check(args.port))
     if args.show_address:
-        print(banner(args.host, args.port, qr=not args.no_qr).replace("Press Ctrl+C to stop.", "").rstrip())
+        print(banner(args.host, args.port, qr=not args.no_qr, serving=False))
         return
 
     import waitress

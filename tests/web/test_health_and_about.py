@@ -12,6 +12,7 @@ from scorepad import create_app, store
 from scorepad.services.backups import DAILY
 from scorepad.store.backups import BackupRefused
 from scorepad.web.request_log import worth_a_line
+from scorepad.web import serve
 from scorepad.web.serve import QuietQueue
 from tests.helpers import parse
 from tests.web.helpers import csrf
@@ -152,3 +153,17 @@ def test_an_upgrade_that_cannot_keep_its_copy_does_not_start_and_changes_nothing
                     "BACKUP_DIR": str(tmp_path / "blocked")})
     with contextlib.closing(store.connect(str(live))) as db:
         assert len(store.pending_migrations(db)) == 1
+
+
+def test_the_address_and_qr_code_can_be_shown_again_while_the_service_runs(capsys):
+    serve.main(["--show-address", "--no-qr", "--host", "127.0.0.1", "--port", "8123"])
+    shown = capsys.readouterr().out
+    assert "http://127.0.0.1:8123/" in shown and "Ctrl+C" not in shown
+
+
+@pytest.mark.parametrize("port", ["²", " ", "0", "65536", "8000.5", "eighty", "9" * 5000])
+def test_a_port_that_is_no_port_is_refused_before_anything_starts(capsys, monkeypatch, port):
+    monkeypatch.setenv("SCOREPAD_PORT", port)
+    with pytest.raises(SystemExit) as refused:
+        serve.main(["--show-address", "--no-qr"])
+    assert refused.value.code == 2 and "--port" in capsys.readouterr().err
