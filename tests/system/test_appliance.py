@@ -27,9 +27,14 @@ from tests.system.helpers import free_port
 pytestmark = pytest.mark.slow
 
 
+def backed_up(health: dict) -> bool:
+    return health["last_backup_age_seconds"] is not None  # the first daily backup, taken beside the first pages
+
+
 @contextlib.contextmanager
-def running(command: list[str], env: dict[str, str], port: int, cwd: Path):
-    """`command` started with `env` on top of this one's, until /healthz answers; yields that answer."""
+def running(command: list[str], env: dict[str, str], port: int, cwd: Path, until=lambda health: True):
+    """`command` started with `env` on top of this one's, until /healthz answers to `until`'s liking; yields
+    that answer."""
     log = cwd / "server.log"
     with log.open("w") as output:
         process = subprocess.Popen(command, cwd=cwd, env={**os.environ, **env}, stdout=output,
@@ -40,7 +45,9 @@ def running(command: list[str], env: dict[str, str], port: int, cwd: Path):
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
                     health = json.loads(response.read())
-                break
+                if until(health):
+                    break
+                raise ConnectionError("not yet")
             except OSError:
                 if time.monotonic() > deadline or process.poll() is not None:
                     process.kill()
@@ -91,7 +98,7 @@ def test_the_services_start_command_serves_with_its_data_in_the_data_folder(unit
     data = tmp_path / "var-lib-scorepad"  # systemd makes it (StateDirectory); a test has no systemd
     data.mkdir()
     env = {**without_scorepad_settings(), "SCOREPAD_INSTANCE": str(data)}
-    with running(command, env, port, cwd=data) as health:
+    with running(command, env, port, cwd=data, until=backed_up) as health:
         assert (health["ok"], health["migrations"]) == (True, "current")
     assert {"scorepad.db", "secret_key", "backups"} <= {p.name for p in data.iterdir()}
     assert len(autobackup.taken_in(data / "backups")) == 1  # the first daily backup, taken at start
@@ -149,8 +156,8 @@ def test_the_containers_start_command_serves_and_its_health_check_passes_then_fa
     data.mkdir()  # the volume
     env = {**without_scorepad_settings(), **image_env(), "SCOREPAD_INSTANCE": str(data), "SCOREPAD_PORT": str(port)}
     check = as_here(exec_form(found["HEALTHCHECK"][0].split(" CMD ", 1)[1]))
-    with running(as_here(exec_form(found["CMD"][0])), env, port, cwd=tmp_path) as health:
-        assert health["ok"] is True and health["last_backup_age_seconds"] is not None
+    with running(as_here(exec_form(found["CMD"][0])), env, port, cwd=tmp_path, until=backed_up) as health:
+        assert health["ok"] is True
         assert subprocess.run(check, env={**os.environ, **env}, capture_output=True).returncode == 0
     assert subprocess.run(check, env={**os.environ, **env}, capture_output=True).returncode == 1
     assert (data / "scorepad.db").is_file() and (data / "backups" / "status.json").is_file()
