@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test test-fast install clean bench chromium
+.PHONY: run test test-fast install clean bench chromium systemd-analyze unit verify-service service address
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ chromium:
 	    exit 1; \
 	  fi; }
 
-test: install chromium
+test: install chromium systemd-analyze
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The quick loop while working: tests/core, tests/store and tests/web. No Chromium, no real server, no build
@@ -46,3 +46,50 @@ clean:
 # Benchmarks against the production server on loopback: prints a table of figures.
 bench: install chromium
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# --- Run it on a Raspberry Pi: a systemd service (see the README) ---------------------------------------------
+UNIT ?= build/scorepad.service
+DATA := /var/lib/scorepad
+
+# The unit for this clone: its .venv's Python, this port.
+unit:
+	@mkdir -p $(dir $(UNIT))
+	sed -e 's|@ROOT@|$(CURDIR)|g' -e 's|@PORT@|$(PORT)|g' deploy/scorepad.service.in > $(UNIT)
+
+systemd-analyze:
+	@command -v systemd-analyze >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing systemd-analyze to check the service file (apt-get)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd >/dev/null; \
+	  else \
+	    echo "Checking the service file needs systemd-analyze: run 'sudo apt-get install systemd'."; \
+	    exit 1; \
+	  fi; }
+
+verify-service: install unit systemd-analyze
+	systemd-analyze verify $(UNIT)
+
+# Installs and starts the service (again after `git pull`: the new code, a backup, then the upgrade).
+service: install unit
+	@[ "$$(id -u)" = 0 ] || { echo "Installing a service needs root: run 'sudo make service'."; exit 1; }
+	id -u scorepad >/dev/null 2>&1 || useradd --system --user-group --home-dir $(DATA) --no-create-home \
+	  --shell /usr/sbin/nologin scorepad
+	@runuser -u scorepad -- $(BIN)/python -c "import scorepad" 2>/dev/null || { \
+	  echo "The scorepad user cannot run $(BIN)/python: a folder on the way to this clone, or to the Python"; \
+	  echo "it was made from ($$(readlink -f $(BIN)/python)), is private. Let it pass (for /home/pi/scorepad:"; \
+	  echo "'chmod o+x /home/pi'; it still cannot list what is there), or clone into /opt."; exit 1; }
+	install -d -o scorepad -g scorepad -m 750 $(DATA)
+	@if [ -f instance/scorepad.db ] && [ ! -e $(DATA)/scorepad.db ]; then \
+	  echo "Moving the games of instance/scorepad.db to $(DATA) (a copy; yours stays)"; \
+	  $(BIN)/flask --app scorepad backup $(DATA)/scorepad.db && chown scorepad:scorepad $(DATA)/scorepad.db; fi
+	install -m 644 $(UNIT) /etc/systemd/system/scorepad.service
+	systemctl daemon-reload
+	systemctl enable scorepad
+	systemctl restart scorepad
+	@echo "Scorepad runs as a service now, and at every boot. Its log: journalctl -u scorepad -f"
+	@$(BIN)/python -m scorepad --show-address --port $(PORT)
+
+# The address and QR code a phone opens, again.
+address: install
+	@$(BIN)/python -m scorepad --show-address --port $(PORT)

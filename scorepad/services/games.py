@@ -14,6 +14,7 @@ from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_h
 from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
 from ..words import number
+from . import backups
 from .errors import (
     Conflict,
     EndsTooEarly,
@@ -113,7 +114,10 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
         except GameOver:  # the summary said otherwise: the sheet decides
             raise GameIsOver("The game is over: it takes no more hands.") from None
         store.keep_state(db, game_id, hands, state)
-        return _changed(db, game, state, number=len(hands), hand_id=hand_id)
+        change = _changed(db, game, state, number=len(hands), hand_id=hand_id)
+    if change.winner is not None:  # committed: the finished game is backed up beside the answer, never in its way
+        backups.after_finished_game(db)
+    return change
 
 
 def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | None = None,

@@ -10,7 +10,7 @@ and their cache, warmed ahead), `imports` (an import's games, written in short t
 and restore). Callers use the names below: `store.load_game`.
 """
 
-from . import backups, imports
+from . import autobackup, backups, imports
 from .connection import MAX_ID, analyze, connect, database_path, forget_pool, now, pooled, release, write_lock
 from .games import (
     Game,
@@ -69,7 +69,7 @@ from .records import (
     warm_in_background,
     warm_records,
 )
-from .schema import migrate, migrations, rescore_stale
+from .schema import migrate, migrations, pending_migrations, rescore_stale
 
 __all__ = [
     "MAX_ID", "Game", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
@@ -82,4 +82,5 @@ __all__ = [
     "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
     "HandRestored", "abandon_game", "deleted_hand", "restore_hand",
+    "autobackup", "pending_migrations",
 ]

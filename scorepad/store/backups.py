@@ -69,15 +69,27 @@ def backup(live_path: str, target: str, replace: bool = False) -> Path:
     return path
 
 
+PARTIAL = ".partial"  # a backup being written: a hidden name, so a kill leaves nothing that looks like a backup
+
+
 def backup_into(live_path: str, folder: str | Path) -> Path:
-    """A backup in `folder` (made if missing) under a new name, scorepad-<local time>.db: never over another."""
+    """A backup in `folder` (made if missing) under a new name, scorepad-<local time>.db: never over another.
+    It is written under a hidden name and takes its own only when complete: a process killed mid-backup
+    leaves no half backup under a backup's name (at most an empty name, or a hidden file, to clear later)."""
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path = new_file(folder, "scorepad")
+        partial = new_file(folder, PARTIAL)
     except OSError as exc:
         raise BackupRefused(f"Could not write into {folder} ({exc.strerror or exc}). Nothing was written.") from None
-    _fill_or_remove(live_path, path)
+    _fill_or_remove(live_path, partial)
+    try:
+        path = new_file(folder, "scorepad")
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise BackupRefused(f"Could not write into {folder} ({exc.strerror or exc}). Nothing was written.") from None
+    _sync_folder(folder)
     return path
 
 
@@ -193,6 +205,36 @@ def _migrations_applied(conn) -> list[str]:
     """Names of the Scorepad migrations recorded in the database, [] when there are none."""
     db = conn if isinstance(conn, sqlite_utils.Database) else sqlite_utils.Database(conn)
     return [m.name for m in migrations.applied(db)]
+
+
+# --- before an upgrade ----------------------------------------------------------------------------------------
+
+def migrate_after_backup(live_path: str, folder: str | Path) -> Path | None:
+    """Bring the live database up to date (`migrate`), first keeping a copy of it in `folder` (made if missing)
+    as before-upgrade-<local time>.db when this Scorepad is about to change its schema. Returns that copy, None
+    when there was nothing to upgrade (a new database, or one up to date). Raises BackupRefused, and changes
+    nothing, when the copy cannot be made: no upgrade without a way back."""
+    copy = None
+    if _needs_upgrade(Path(live_path)):
+        folder = Path(folder)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            copy = new_file(folder, "before-upgrade")
+        except OSError as exc:
+            raise BackupRefused(f"Scorepad was about to bring {live_path} up to date, but could not keep a copy of "
+                                f"it in {folder} first ({exc.strerror or exc}). Nothing was changed.") from None
+        _fill_or_remove(live_path, copy)
+    migrate(live_path)
+    return copy
+
+
+def _needs_upgrade(live: Path) -> bool:
+    """An existing Scorepad database that lacks some of today's migrations."""
+    if not live.is_file() or live.stat().st_size == 0:
+        return False
+    with contextlib.closing(sqlite3.connect(live, timeout=10)) as conn:
+        db = sqlite_utils.Database(conn)
+        return bool(migrations.applied(db)) and bool(migrations.pending(db))
 
 
 # --- checking a backup ----------------------------------------------------------------------------------------

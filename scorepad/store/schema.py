@@ -331,3 +331,8 @@ def rescore_stale(db) -> list[int]:
             except ScorepadError as exc:
                 _logger.warning("Game %s kept as stored: today's rules cannot re-score it (%s)", game_id, exc)
     return done
+
+
+def pending_migrations(db) -> list[str]:
+    """The names of the migrations this database still lacks ([] when it is up to date). Only reads."""
+    return [migration.name for migration in migrations.pending(db)]

@@ -16,6 +16,7 @@ from .. import words
 from ..errors import ScorepadError
 from ..rules import can_be_stuck
 from ..scoring import dix_value
+from . import about_views, request_log
 from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
 from .assets import asset_url
 from .faults import refused
@@ -38,6 +39,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(
         "scorepad",
         instance_relative_config=True,
+        instance_path=_instance_path(),
         template_folder=resource_dir("templates"),
         static_folder=resource_dir("static"),
     )
@@ -54,8 +56,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("SESSION_COOKIE_SAMESITE") is None:  # another site's page cannot send our session along
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config.setdefault("MAX_CONTENT_LENGTH", transfer_views.MAX_REQUEST_BYTES)  # an import is the largest
-    # Settings a Pi's service file can give without an instance/config.py.
-    for name in ("DATABASE", "PASSCODE"):
+    # Settings a Pi's service file or a container can give without an instance/config.py.
+    for name in ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT"):
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
@@ -63,6 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     database.init_app(app)
     csrf.init_app(app)
     passcode.init_app(app)
+    request_log.init_app(app)
 
     app.register_blueprint(rules_views.bp)
     app.register_blueprint(meld_views.bp)
@@ -70,6 +73,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(history_views.bp)
     app.register_blueprint(players_views.bp)
     app.register_blueprint(transfer_views.bp)
+    app.register_blueprint(about_views.bp)
     transfer_views.init_app(app)
     app.cli.add_command(rules_command)
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)
@@ -95,6 +99,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(sqlite3.OperationalError, _database_fault)
     app.register_error_handler(ScorepadError, _refused)
     return app
+
+
+def _instance_path() -> str | None:
+    """SCOREPAD_INSTANCE: the data folder (database, secret key, config.py, backups) when it is not the source
+    tree's instance/, as for a service or a container. None: Flask's own choice."""
+    folder = os.environ.get("SCOREPAD_INSTANCE")
+    return str(Path(folder).resolve()) if folder else None
 
 
 COMPRESSIBLE = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",

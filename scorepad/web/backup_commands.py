@@ -1,14 +1,20 @@
-"""`flask --app scorepad backup` and `restore`: both safe while Scorepad serves the phones."""
+"""`flask --app scorepad backup` and `restore`: both safe while Scorepad serves the phones. And the backups
+Scorepad takes by itself: where they go, how many are kept, and the warning every page shows when they fail."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import backups
+from .. import backups, retention
+from ..inputs import try_whole_number
+from ..services.backups import Backups, register
+
+_logger = logging.getLogger(__name__)
 
 
 @click.command("backup")
@@ -31,7 +37,29 @@ def backup_command(target: str | None, force: bool) -> None:
 
 
 def _default_folder() -> Path:
-    return Path(current_app.config.get("BACKUP_DIR") or Path(current_app.instance_path) / "backups")
+    return backup_folders(current_app.config)[0]
+
+
+def backup_folders(config) -> list[Path]:
+    """Where backups go: BACKUP_DIR (by default `backups/` beside the database: instance/backups), then
+    SECOND_BACKUP_DIR when one is set (a USB stick, a network share)."""
+    first = Path(config.get("BACKUP_DIR") or Path(config["DATABASE"]).parent / "backups")
+    second = config.get("SECOND_BACKUP_DIR")
+    return [first, Path(second)] if second else [first]
+
+
+def backups_kept(config) -> int:
+    """BACKUPS_KEPT: how many of the newest backups each folder keeps (besides one a month); 14 unless set to
+    a whole number from 1 to 10,000."""
+    setting = config.get("BACKUPS_KEPT")
+    if setting is None or setting == "":
+        return retention.KEEP_LAST
+    kept = try_whole_number(setting, low=1, high=10_000)
+    if kept is None:
+        _logger.warning("BACKUPS_KEPT is %r, not a whole number from 1 to 10000: keeping %d", setting,
+                        retention.KEEP_LAST)
+        return retention.KEEP_LAST
+    return kept
 
 
 @click.command("restore")
@@ -58,3 +86,7 @@ def restore_command(source: str, yes: bool) -> None:
 def init_app(app) -> None:
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
+    taken = Backups(app.config["DATABASE"], backup_folders(app.config), keep_last=backups_kept(app.config))
+    register(taken)  # every finished game is backed up
+    app.extensions["scorepad_backups"] = taken
+    app.context_processor(lambda: {"backup_warning": taken.warning()})

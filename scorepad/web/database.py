@@ -7,6 +7,7 @@ from flask import current_app, g
 from flask.cli import with_appcontext
 
 from .. import store
+from .backup_commands import backup_folders
 
 
 def get_db():
@@ -30,7 +31,8 @@ def init_db_command() -> None:
 
 
 def init_app(app) -> None:
-    store.migrate(app.config["DATABASE"])
+    # An upgrade that changes the schema keeps a copy of the database first (BackupRefused: no copy, no change)
+    store.backups.migrate_after_backup(app.config["DATABASE"], backup_folders(app.config)[0])
     if not app.testing:
         store.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
     app.teardown_appcontext(close_db)

@@ -4,9 +4,14 @@ print the address and a QR code a phone can scan to open it."""
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import socket
 import struct
 import sys
+import time
+
+from ..inputs import NotANumber, whole_number
 
 
 def lan_addresses() -> list[str]:
@@ -33,7 +38,7 @@ def lan_addresses() -> list[str]:
 EVERY_INTERFACE = ("0.0.0.0", "")
 
 
-def banner(host: str, port: int, qr: bool = True) -> str:
+def banner(host: str, port: int, qr: bool = True, serving: bool = True) -> str:
     addresses = lan_addresses() if host in EVERY_INTERFACE else [host]
     urls = [f"http://{_in_url(a)}:{port}/" for a in addresses] or [f"http://127.0.0.1:{port}/"]
     lines = ["Scorepad is running. Open it on a phone on the same network:"]
@@ -49,7 +54,8 @@ def banner(host: str, port: int, qr: bool = True) -> str:
             lines.append(out.getvalue())
         except Exception as exc:  # a QR code is a convenience; the address above is enough
             lines.append(f"(no QR code: {exc})")
-    lines.append("Press Ctrl+C to stop.")
+    if serving:
+        lines.append("Press Ctrl+C to stop.")
     return "\n".join(lines)
 
 
@@ -57,21 +63,91 @@ def _in_url(host: str) -> str:
     return f"[{host}]" if ":" in host else host  # an IPv6 address is bracketed in a URL
 
 
+THREADS = 16  # a club night's bursts (a dozen phones polling at once) wait for no thread
+
+
+class QuietQueue(logging.Filter):
+    """waitress warns whenever a request waits for a thread, which a burst of polls does for a millisecond on a
+    normal night. Say so only when the queue is deeper than the threads (each waiting request then waits for
+    more than one other), and then once a minute at most."""
+
+    def __init__(self, threads: int, every: float = 60.0, clock=time.monotonic):
+        super().__init__()
+        self.threads, self.every, self.clock = threads, every, clock
+        self._last = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        depth = record.args[0] if isinstance(record.args, tuple) and record.args else 0
+        if not isinstance(depth, int) or depth <= self.threads:
+            return False
+        now = self.clock()
+        if self._last is not None and now - self._last < self.every:
+            return False
+        self._last = now
+        return True
+
+
+def setup_logging(threads: int) -> None:
+    """Lines a person reads in a terminal or the journal: the time, then what happened."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
+    logging.getLogger("waitress.queue").addFilter(QuietQueue(threads))
+
+
+def check(port: int) -> int:
+    """Ask the Scorepad on this machine's `port` for /healthz: 0 when healthy (a container's HEALTHCHECK)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+            print(response.read().decode())
+            return 0
+    except (OSError, urllib.error.URLError) as exc:
+        print(f"Scorepad on port {port} is not healthy: {exc}", file=sys.stderr)
+        return 1
+
+
+def _port(text: str) -> int:
+    try:
+        port = whole_number(text, low=1, high=65535, what="The port")
+    except NotANumber as refused:
+        raise argparse.ArgumentTypeError(str(refused)) from None
+    if port is None:
+        raise argparse.ArgumentTypeError("The port is empty: give a number from 1 to 65535.")
+    return port
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scorepad", description="Serve Scorepad.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    parser.add_argument("--threads", type=int, default=8, help="worker threads (default: 8)")
+    parser.add_argument("--port", type=_port, default=os.environ.get("SCOREPAD_PORT") or "8000",
+                        help="port (default: SCOREPAD_PORT, else 8000)")
+    parser.add_argument("--threads", type=int, default=THREADS, help=f"worker threads (default: {THREADS})")
     parser.add_argument("--no-qr", action="store_true", help="do not print a QR code")
+    parser.add_argument("--show-address", action="store_true",
+                        help="print the address and QR code a phone opens, and exit (the server runs elsewhere)")
+    parser.add_argument("--check", action="store_true",
+                        help="ask the Scorepad running on --port whether it is healthy, and exit 0 if it is")
     args = parser.parse_args(argv)
+    if args.check:
+        sys.exit(check(args.port))
+    if args.show_address:
+        print(banner(args.host, args.port, qr=not args.no_qr, serving=False))
+        return
 
     import waitress
 
+    from ..store.backups import BackupRefused
     from .app import create_app
 
-    app = create_app()
+    setup_logging(args.threads)
+    try:
+        app = create_app()
+    except BackupRefused as refused:
+        sys.exit(str(refused))
     if args.host not in EVERY_INTERFACE:
         app.extensions["scorepad_hosts"].trust(args.host)  # the address printed below is one the app answers to
+    app.extensions["scorepad_backups"].start_daily()
     print(banner(args.host, args.port, qr=not args.no_qr), flush=True)
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorepad")

@@ -274,7 +274,7 @@ def test_rules_in_words_follow_house_rules():
 
 def test_the_core_imports_nothing_of_flask_or_the_database():
     code = ("import sys, scorepad.rules, scorepad.scoring, scorepad.errors, scorepad.words, scorepad.reference, "
-            "scorepad.hands, "
+            "scorepad.hands, scorepad.retention, "
             "scorepad; "
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
             "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2', 'wtforms', 'flask_wtf'}); "

@@ -1,0 +1,127 @@
+"""Backups by themselves: one a day, one after every finished game, each into the backup folders (the first one,
+and a second such as a USB stick or a network share), the old ones pruned by the core's retention rules.
+
+A backup is never the player's problem: it runs beside the save (after its transaction, on a thread of its
+own), and one that fails is recorded in the status the about page and the footer show, never raised. Backups
+of one database run one at a time.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .. import retention, store
+from ..store.autobackup import Status
+
+_logger = logging.getLogger(__name__)
+
+DAILY = "daily"
+AFTER_GAME = "after a finished game"
+RETRY_SECONDS = 600
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Backups:
+    """The backups of the database at `live_path`, into `folders` (the first is made when missing), keeping the
+    last `keep_last` and one a month in each. `clock` says what time it is (a test's fake clock)."""
+
+    def __init__(self, live_path: str, folders: Sequence[Path], *, keep_last: int = retention.KEEP_LAST,
+                 clock: Callable[[], datetime] = _utc_now):
+        self.live_path = live_path
+        self.folders = tuple(Path(folder) for folder in folders)
+        self.keep_last = keep_last
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._status = store.autobackup.read_status(self.folders[0])
+        self._threads: list[threading.Thread] = []
+
+    def status(self) -> Status:
+        """How the last backup went (kept in the first folder, so it outlives a restart)."""
+        return self._status
+
+    def take(self, reason: str) -> Status:
+        """One backup now, into every folder, then pruning; waits for one already running. Never raises: a
+        failure is in the status it returns (and logged)."""
+        with self._lock:
+            try:
+                status = store.autobackup.take(self.live_path, self.folders, keep_last=self.keep_last,
+                                               reason=reason, now=self.clock(), previous=self._status)
+            except Exception as exc:  # noqa: BLE001 - whatever went wrong, the players' game goes on
+                status = Status(self._status.succeeded_at, self._status.file, self.clock(), reason,
+                                f"The backup failed ({exc.__class__.__name__}: {exc}).")
+            self._status = status
+        if status.problem:
+            _logger.warning("Backup (%s) failed: %s", reason, status.problem)
+        else:
+            _logger.info("Backed up (%s) to %s", reason, status.file)
+        return status
+
+    def take_soon(self, reason: str) -> None:
+        """A backup on a thread of its own: the caller does not wait for it."""
+        thread = threading.Thread(target=self.take, args=(reason,), name="scorepad-backup", daemon=True)
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        thread.start()
+
+    def wait(self, timeout: float = 30) -> None:
+        """Wait for the backups `take_soon` started (a test, or a server stopping cleanly)."""
+        for thread in list(self._threads):
+            thread.join(timeout)
+
+    def take_if_due(self) -> bool:
+        """The daily backup, when one is due; True when it was taken (whether or not it worked)."""
+        if not retention.is_due(self._status.succeeded_at, self.clock()):
+            return False
+        self.take(DAILY)
+        return True
+
+    def keep_daily(self, stop: threading.Event) -> None:
+        """Take the daily backup whenever it is due, until `stop` is set. One that failed is tried again ten
+        minutes later, not a day later."""
+        while not stop.is_set():
+            self.take_if_due()
+            wait = retention.wait_before_next(self._status.succeeded_at, self.clock())
+            stop.wait(max(wait.total_seconds(), RETRY_SECONDS if self._status.problem else 1))
+
+    def start_daily(self) -> threading.Event:
+        """Run `keep_daily` on a background thread; set the event it returns to stop it."""
+        stop = threading.Event()
+        threading.Thread(target=self.keep_daily, args=(stop,), name="scorepad-daily-backup", daemon=True).start()
+        return stop
+
+    def warning(self) -> str | None:
+        """A sentence for every page when the backups need a look (the last one failed, or none in two days);
+        None when all is well."""
+        status = self._status
+        if status.problem and status.succeeded_at == status.attempted_at:
+            return "The last backup was made, but a copy of it failed."  # the second folder: a stick pulled out
+        if status.problem:
+            return "The last backup failed."
+        if status.succeeded_at and retention.is_stale(status.succeeded_at, self.clock()):
+            return "No backup in two days."
+        return None  # a new install's first backup is still to come: the about page says so
+
+
+# The backups of each database the app serves, by its file: the service that records a hand finds them
+# from its connection, with no web object passed down.
+_BY_DATABASE: dict[str, Backups] = {}
+
+
+def register(backups: Backups) -> None:
+    """Back up `backups.live_path` after every finished game from now on."""
+    _BY_DATABASE[os.path.realpath(backups.live_path)] = backups
+
+
+def after_finished_game(db) -> None:
+    """A game was just won on `db`: back it up, without making the caller wait. Nothing when no backups are
+    set up for that database (a script, a test of the service alone)."""
+    backups = _BY_DATABASE.get(os.path.realpath(store.database_path(db)))
+    if backups is not None:
+        backups.take_soon(AFTER_GAME)

@@ -1,0 +1,53 @@
+"""How this Scorepad is doing: the about page (its backups, where its data lives, the addresses a phone opens)
+and /healthz, which a service manager or a container's HEALTHCHECK asks."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+from flask import Blueprint, current_app, jsonify, render_template
+
+from .. import retention, store
+from .database import get_db
+
+bp = Blueprint("about", __name__)
+
+
+def _backups():
+    return current_app.extensions["scorepad_backups"]
+
+
+@bp.get("/about")
+def about():
+    backups = _backups()
+    status, now = backups.status(), datetime.now(UTC)
+    age = retention.age_in_words(status.succeeded_at, now) if status.succeeded_at else None
+    return render_template("about.html", title="About", status=status, age=age, warning=backups.warning(),
+                           folders=backups.folders, kept=backups.keep_last,
+                           database=current_app.config["DATABASE"], instance=current_app.instance_path)
+
+
+@bp.get("/healthz")
+def healthz():
+    """200 when the database answers and its schema is today's; 503 otherwise. The last backup is reported,
+    not judged: a USB stick pulled out is no reason to restart the server."""
+    try:
+        pending = store.pending_migrations(get_db())  # a read: the database answers
+    except sqlite3.Error as exc:
+        return _health({"ok": False, "database": f"unreachable: {exc}"}, 503)
+    status = _backups().status()
+    age = None
+    if status.succeeded_at:
+        age = max(int((datetime.now(UTC) - status.succeeded_at).total_seconds()), 0)
+    body = {"ok": not pending, "database": "ok",
+            "migrations": f"pending: {', '.join(pending)}" if pending else "current",
+            "last_backup_age_seconds": age, "last_backup_failed": bool(status.problem)}
+    return _health(body, 503 if pending else 200)
+
+
+def _health(body: dict, status: int):
+    response = jsonify(body)
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,157 @@
+"""Backups by themselves, as the service keeps them: after the hand that wins a game (beside the save, never in
+its way), once a day by a fake clock, and a failure recorded and shown, never raised to the player."""
+
+import secrets
+import threading
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from scorepad import services, store
+from scorepad.rules import PRESETS
+from scorepad.scoring import Hand
+from scorepad.services.backups import AFTER_GAME, DAILY, Backups, register
+from scorepad.store import autobackup
+
+TO_100 = replace(PRESETS["double-deck"], target=100)
+MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50: the second one wins a game to 100
+
+
+class Clock:
+    """A clock the test moves."""
+
+    def __init__(self, now: datetime):
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def live(new_database) -> Path:
+    return new_database()
+
+
+@pytest.fixture
+def db(live):
+    db = store.connect(str(live))
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def backups(live, tmp_path) -> Backups:
+    """The database's backups, registered as the app registers them."""
+    backups = Backups(str(live), [tmp_path / "backups"])
+    register(backups)
+    return backups
+
+
+def record(db, game_id: int) -> services.Change:
+    count = store.load_game(db, game_id).hands_count
+    return services.record_hand(db, game_id, MADE, token=secrets.token_hex(8), expected=count + 1)
+
+
+def backups_in(folder: Path) -> list[str]:
+    return sorted(autobackup.taken_in(folder))
+
+
+def test_the_hand_that_wins_a_game_is_followed_by_a_backup_holding_it(db, backups, tmp_path):
+    game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+    record(db, game_id)
+    backups.wait()
+    assert backups_in(tmp_path / "backups") == []  # a hand that decides nothing: no backup
+    assert record(db, game_id).winner == 0
+    backups.wait()
+    [name] = backups_in(tmp_path / "backups")
+    assert backups.status().reason == AFTER_GAME and backups.status().problem is None
+    copy = store.connect(str(tmp_path / "backups" / name))
+    try:
+        assert store.load_game(copy, game_id).winner == 0
+    finally:
+        copy.close()
+
+
+def test_the_save_does_not_wait_for_its_backup(db, backups, monkeypatch):
+    started, release = threading.Event(), threading.Event()
+    real_take = autobackup.take
+
+    def slow_take(*args, **kwargs):
+        started.set()
+        release.wait(10)
+        return real_take(*args, **kwargs)
+    monkeypatch.setattr(autobackup, "take", slow_take)
+    game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+    record(db, game_id)
+    assert record(db, game_id).winner == 0  # answered while its backup is still held up
+    assert started.wait(10) and backups.status().succeeded_at is None
+    release.set()
+    backups.wait()
+    assert backups.status().succeeded_at is not None
+
+
+def test_a_backup_that_fails_after_a_game_is_recorded_not_raised(db, live, tmp_path):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder should be")
+    backups = Backups(str(live), [blocked])
+    register(backups)
+    game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+    record(db, game_id)
+    assert record(db, game_id).winner == 0
+    backups.wait()
+    assert store.load_game(db, game_id).hands_count == 2
+    assert "Nothing was written" in backups.status().problem
+    assert backups.warning() == "The last backup failed."
+
+
+def test_an_unexpected_error_in_a_backup_is_recorded_too(live, tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the disk went away")
+    monkeypatch.setattr(autobackup, "take", broken)
+    status = Backups(str(live), [tmp_path / "backups"]).take(DAILY)
+    assert status.problem == "The backup failed (RuntimeError: the disk went away)."
+
+
+def test_the_daily_backup_is_taken_once_a_day_by_the_clock(live, tmp_path):
+    clock = Clock(datetime(2026, 11, 22, 3, 0, tzinfo=UTC))
+    backups = Backups(str(live), [tmp_path / "backups"], clock=clock)
+    taken = []
+    for hours in (0, 1, 23, 24, 30, 48):
+        clock.now = datetime(2026, 11, 22, 3, 0, tzinfo=UTC) + timedelta(hours=hours)
+        if backups.take_if_due():
+            taken.append(hours)
+    assert taken == [0, 24, 48]
+    assert backups.status().reason == DAILY
+
+
+def test_the_status_outlives_a_restart(live, tmp_path):
+    clock = Clock(datetime(2026, 11, 22, 3, 0, tzinfo=UTC))
+    Backups(str(live), [tmp_path / "backups"], clock=clock).take(DAILY)
+    again = Backups(str(live), [tmp_path / "backups"], clock=clock)
+    assert again.status().succeeded_at == clock.now
+    assert not again.take_if_due()
+
+
+WARNINGS = [  # (what, the status, the warning every page shows)
+    ("a backup an hour ago", autobackup.Status(succeeded_at=datetime(2026, 11, 22, 9, 0, tzinfo=UTC)), None),
+    ("none yet on a new install", autobackup.Status(), None),
+    ("the last one failed", autobackup.Status(succeeded_at=datetime(2026, 11, 22, 9, 0, tzinfo=UTC),
+                                              problem="The folder is full."), "The last backup failed."),
+    ("its second copy failed", autobackup.Status(succeeded_at=datetime(2026, 11, 22, 9, 0, tzinfo=UTC),
+                                                 attempted_at=datetime(2026, 11, 22, 9, 0, tzinfo=UTC),
+                                                 problem="The folder /media/usb is not there."),
+     "The last backup was made, but a copy of it failed."),
+    ("two daily ones missed", autobackup.Status(succeeded_at=datetime(2026, 11, 20, 9, 0, tzinfo=UTC)),
+     "No backup in two days."),
+]
+
+
+@pytest.mark.parametrize(("status", "warning"), [r[1:] for r in WARNINGS], ids=[r[0] for r in WARNINGS])
+def test_every_page_warns_when_the_backups_need_a_look(live, tmp_path, status, warning):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    autobackup.write_status(folder, status)
+    backups = Backups(str(live), [folder], clock=Clock(datetime(2026, 11, 22, 10, 0, tzinfo=UTC)))
+    assert backups.warning() == warning

@@ -1,0 +1,166 @@
+"""Backups by themselves, on disk: a complete copy in each folder, pruning by name, leftovers of a killed backup
+cleared, a status file that survives, and a copy kept before an upgrade changes the schema."""
+
+import contextlib
+import os
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from scorepad import store
+from scorepad.store import autobackup
+from scorepad.store.backups import BackupRefused, migrate_after_backup
+
+NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+
+
+def games_in(path: Path) -> int:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return db.execute("SELECT count(*) FROM games").fetchone()[0]
+
+
+def applied(path: Path) -> list[str]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [row[0] for row in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+
+
+@pytest.fixture
+def live(new_database) -> Path:
+    return new_database()
+
+
+def test_a_backup_goes_into_every_folder_whole_and_the_status_says_when(live, tmp_path):
+    first, second = tmp_path / "backups", tmp_path / "usb"
+    second.mkdir()
+    status = autobackup.take(str(live), [first, second], keep_last=14, reason="daily", now=NOW,
+                             previous=autobackup.Status())
+    assert (status.succeeded_at, status.attempted_at, status.reason, status.problem) == (NOW, NOW, "daily", None)
+    for folder in (first, second):
+        [name] = autobackup.taken_in(folder)
+        assert games_in(folder / name) == 0 and applied(folder / name) == applied(live)
+    assert Path(status.file).parent == first
+    assert autobackup.read_status(first) == status
+
+
+def test_a_second_folder_that_is_not_there_is_a_problem_and_is_not_made(live, tmp_path):
+    usb = tmp_path / "media" / "usb"
+    status = autobackup.take(str(live), [tmp_path / "backups", usb], keep_last=14, reason="daily", now=NOW,
+                             previous=autobackup.Status())
+    assert status.succeeded_at == NOW  # the first copy is made all the same
+    assert "is not there (is the drive plugged in?)" in status.problem
+    assert not usb.exists()
+
+
+def test_a_first_folder_that_cannot_be_written_keeps_the_last_success_and_says_why(live, tmp_path):
+    blocked = tmp_path / "backups"
+    blocked.write_text("a file where the folder should be")
+    before = autobackup.Status(succeeded_at=NOW - timedelta(days=3), file="old.db", attempted_at=NOW - timedelta(3))
+    status = autobackup.take(str(live), [blocked], keep_last=14, reason="daily", now=NOW, previous=before)
+    assert (status.succeeded_at, status.file, status.attempted_at) == (before.succeeded_at, "old.db", NOW)
+    assert "Nothing was written" in status.problem
+
+
+def fill(folder: Path, *names: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (folder / name).write_bytes(b"SQLite format 3\x00 a backup")
+
+
+PRUNING = [  # (what, files in the folder, kept after pruning to the last 2)
+    ("the last two and each earlier month's newest",
+     ["scorepad-20260930-030000.db", "scorepad-20261001-030000.db", "scorepad-20261031-030000.db",
+      "scorepad-20261121-030000.db", "scorepad-20261122-030000.db"],
+     ["scorepad-20260930-030000.db", "scorepad-20261031-030000.db", "scorepad-20261121-030000.db",
+      "scorepad-20261122-030000.db"]),
+    ("two of the same second are two backups",
+     ["scorepad-20261120-030000.db", "scorepad-20261122-030000.db", "scorepad-20261122-030000-2.db"],
+     ["scorepad-20261122-030000-2.db", "scorepad-20261122-030000.db"]),
+    ("other files are never touched",
+     ["notes.txt", "before-upgrade-20250101-030000.db", "scorepad-backup.db", "scorepad-20261101-030000.db",
+      "scorepad-20261102-030000.db", "scorepad-20261103-030000.db"],
+     ["before-upgrade-20250101-030000.db", "notes.txt", "scorepad-20261102-030000.db",
+      "scorepad-20261103-030000.db", "scorepad-backup.db"]),
+]
+
+
+@pytest.mark.parametrize(("files", "kept"), [r[1:] for r in PRUNING], ids=[r[0] for r in PRUNING])
+def test_pruning_removes_only_backups_the_retention_rules_let_go(tmp_path, files, kept):
+    fill(tmp_path, *files)
+    autobackup.prune(tmp_path, keep_last=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == kept
+
+
+def lying(folder: Path, name: str, content: bytes, age_seconds: float) -> None:
+    """A file last written `age_seconds` before NOW."""
+    (folder / name).write_bytes(content)
+    os.utime(folder / name, (NOW.timestamp() - age_seconds,) * 2)
+
+
+def test_leftovers_of_a_killed_backup_are_cleared_once_no_backup_can_still_be_writing_them(tmp_path):
+    lying(tmp_path, "scorepad-20261121-030000.db", b"SQLite format 3\x00 a backup", 86400)
+    lying(tmp_path, ".partial-20261121-030000.db", b"half a backup", 3600)
+    lying(tmp_path, "scorepad-20261121-040000.db", b"", 3600)  # a name reserved and never filled
+    lying(tmp_path, ".partial-20261122-095900.db", b"being written", 60)
+    assert sorted(autobackup.clear_leftovers(tmp_path, NOW)) == [".partial-20261121-030000.db",
+                                                                 "scorepad-20261121-040000.db"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".partial-20261122-095900.db",
+                                                          "scorepad-20261121-030000.db"]
+    assert list(autobackup.taken_in(tmp_path)) == ["scorepad-20261121-030000.db"]
+
+
+@pytest.mark.parametrize("content", ["", "{", "[]", '{"succeeded_at": "yesterday"}', '{"succeeded_at": 5}'])
+def test_a_status_file_that_cannot_be_read_is_no_status(tmp_path, content):
+    (tmp_path / "status.json").write_text(content)
+    assert autobackup.read_status(tmp_path) == autobackup.Status()
+
+
+def test_a_status_is_replaced_whole_and_leaves_nothing_beside_it(tmp_path):
+    first = autobackup.Status(succeeded_at=NOW, file="a.db", attempted_at=NOW, reason="daily")
+    autobackup.write_status(tmp_path, first)
+    second = autobackup.Status(succeeded_at=NOW, file="a.db", attempted_at=NOW + timedelta(1), reason="daily",
+                               problem="The folder is full.")
+    autobackup.write_status(tmp_path, second)
+    assert autobackup.read_status(tmp_path) == second
+    assert [p.name for p in tmp_path.iterdir()] == ["status.json"]
+
+
+# --- before an upgrade ------------------------------------------------------------------------------------------
+
+def older_scorepad_database(path: Path) -> Path:
+    """A database of the Scorepad before the last migration, holding one game."""
+    db = store.connect(str(path))
+    try:
+        last = store.migrations.pending(db)[-1].name
+        store.migrations.apply(db, stop_before=last)
+        db.execute("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) "
+                   "VALUES ('2025-01-01T20:00:00+00:00', '{}', 'Us', 'Them', 0)")
+        db.conn.commit()
+    finally:
+        db.close()
+    return path
+
+
+def test_an_upgrade_keeps_a_copy_of_the_database_as_it_was_first(tmp_path):
+    live = older_scorepad_database(tmp_path / "scorepad.db")
+    old_migrations = applied(live)
+    copy = migrate_after_backup(str(live), tmp_path / "backups")
+    assert copy.parent == tmp_path / "backups" and copy.name.startswith("before-upgrade-")
+    assert applied(copy) == old_migrations and games_in(copy) == 1
+    assert len(applied(live)) == len(old_migrations) + 1
+
+
+def test_a_new_database_or_one_up_to_date_needs_no_copy(tmp_path, live):
+    assert migrate_after_backup(str(tmp_path / "new.db"), tmp_path / "backups") is None
+    assert migrate_after_backup(str(live), tmp_path / "backups") is None
+    assert not (tmp_path / "backups").exists()
+
+
+def test_no_upgrade_without_its_copy(tmp_path):
+    live = older_scorepad_database(tmp_path / "scorepad.db")
+    before = applied(live)
+    (tmp_path / "backups").write_text("a file where the folder should be")
+    with pytest.raises(BackupRefused, match="could not keep a copy of it .* Nothing was changed"):
+        migrate_after_backup(str(live), tmp_path / "backups")
+    assert applied(live) == before
