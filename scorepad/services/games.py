@@ -13,6 +13,7 @@ from ..rules import Rules
 from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
+from .club import game_closed
 from .errors import (
     EndsTooEarly,
     FormIncomplete,
@@ -92,6 +93,7 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
         game = _game(db, game_id)
         if token and store.hand_by_token(db, token):
             return Change(game_id, already=True)
+        _still_open(db, game_id)
         if game.winner is not None:
             raise GameIsOver("The game is over: it takes no more hands. Edit or delete a hand to reopen it, or "
                              "start a rematch.")
@@ -124,6 +126,7 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
         hands = store.live_hands(db, game_id)
         place = _place(db, game_id, hands, hand_id)
         stored = hands[place]
+        _still_open(db, game_id)
         if incomplete:
             raise FormIncomplete()
         _check(game, hand, place, unreadable)
@@ -153,6 +156,7 @@ def delete_hand(db, game_id: int, hand_id: int) -> Change:
             place = _place(db, game_id, hands, hand_id)
         except HandGone:
             return Change(game_id, already=True)
+        _still_open(db, game_id)
         store.delete_hand(db, hand_id)
         rest = hands[:place] + hands[place + 1:]
         try:
@@ -226,6 +230,13 @@ def _game(db, game_id: int) -> Game:
     if game is None:
         raise NotFound("There is no such game.")
     return game
+
+
+def _still_open(db, game_id: int) -> None:
+    """A club table's game takes no change once its round is over (see `club.game_closed`)."""
+    closed = game_closed(db, game_id)
+    if closed:
+        raise GameIsOver(closed)
 
 
 def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:

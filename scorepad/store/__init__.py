@@ -10,7 +10,7 @@ and their cache, warmed ahead), `imports` (an import's games, written in short t
 and restore). Callers use the names below: `store.load_game`.
 """
 
-from . import backups, imports
+from . import backups, clubs, imports
 from .connection import MAX_ID, analyze, connect, database_path, forget_pool, now, pooled, release, write_lock
 from .games import (
     Game,
@@ -68,7 +68,7 @@ from .records import (
 from .schema import migrate, migrations, rescore_stale
 
 __all__ = [
-    "MAX_ID", "Game", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
+    "MAX_ID", "Game", "clubs", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
     "analyze", "backups", "cached_records", "connect", "create_game", "database_path", "delete_hand",
     "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
     "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
