@@ -6,6 +6,8 @@ director changed."""
 
 from __future__ import annotations
 
+import csv
+import io
 import secrets
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,6 +28,7 @@ from ..club import (
 from ..rules import Rules
 from ..store.clubs import ClubTable, Entrant, Night
 from .errors import Conflict, NotFound, Refused
+from .transfer import cell
 
 
 @dataclass(frozen=True)
@@ -312,3 +315,43 @@ def _table(db, night_id: int, table_id: int) -> ClubTable:
     if found is None or found[0] != night_id:
         raise NotFound("This night has no such table.")
     return found[1]
+
+
+# --- the standings as files, and a player's nights ----------------------------------------------------------
+
+STANDINGS_COLUMNS = ("rank", "number", "name", "wins", "points", "high_round", "played", "byes")
+
+
+def standings_csv(places: list[Place]) -> str:
+    """The standings as a spreadsheet reads them: names that look like formulas are kept as text."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(STANDINGS_COLUMNS)
+    for place in places:
+        writer.writerow([cell(getattr(place, column)) for column in STANDINGS_COLUMNS])
+    return out.getvalue()
+
+
+def standings_document(night: Night, places: list[Place]) -> dict:
+    """The standings as JSON: the night, whether they are final, and a line a place."""
+    return {"night": night.name, "kind": night.kind, "date": night.created_at, "rounds": night.rounds,
+            "rounds_played": night.round, "final": night.closed_at is not None, "ranked_by": list(night.tie_breaks),
+            "standings": [{column: getattr(place, column) for column in STANDINGS_COLUMNS} for place in places]}
+
+
+@dataclass(frozen=True)
+class NightPlace:
+    night: Night
+    place: Place
+    of: int  # how many were ranked
+
+
+def places_of_player(db, player_id: int) -> list[NightPlace]:
+    """Each club night the player registered for, newest first, with their place in it."""
+    found = []
+    for night in store.clubs.nights_of_player(db, player_id):
+        entrants = store.clubs.entrants(db, night.id)
+        mine = next(e.number for e in entrants if player_id in e.player_ids)
+        places = night_standings(db, night, entrants)
+        found.append(NightPlace(night, next(p for p in places if p.number == mine), len(places)))
+    return found

@@ -15,7 +15,17 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from .. import words
 from ..errors import ScorepadError
 from ..rules import can_be_stuck
-from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
+from . import (
+    club_views,
+    database,
+    games_views,
+    history_views,
+    meld_views,
+    passcode,
+    players_views,
+    rules_views,
+    transfer_views,
+)
 from .assets import asset_url
 from .faults import refused
 from .forms import kind_choices
@@ -69,6 +79,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(history_views.bp)
     app.register_blueprint(players_views.bp)
     app.register_blueprint(transfer_views.bp)
+    app.register_blueprint(club_views.bp)
     transfer_views.init_app(app)
     app.cli.add_command(rules_command)
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)
