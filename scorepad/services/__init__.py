@@ -28,11 +28,12 @@ from .games import (
     rematch,
     start_game,
 )
+from . import club
 from .players import Merged, Renamed, merge_players, rename_player
 from .transfer import import_games, sheets_csv
 
 __all__ = [
-    "CannotMerge", "Change", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
+    "CannotMerge", "Change", "club", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
     "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "Preview", "Refused", "Rematch",
     "Renamed", "ServiceError", "delete_hand", "describe_change", "edit_hand", "import_games", "merge_players",
     "preview_hand", "record_hand", "rematch", "rename_player", "sheets_csv", "start_game",

@@ -96,7 +96,8 @@ def _game_page(game, values=None, errors=None, message=None, status=200, fault=N
     return vary_on_htmx(render_template(
         "game.html", game=game, sheet=_sheet(game), values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
-        token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"]), status)
+        token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
+        club=store.clubs.table_of_game(get_db(), game.id)), status)
 
 
 def _blank_hand(game, args) -> dict:
