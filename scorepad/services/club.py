@@ -109,7 +109,8 @@ def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
         taken = {name.casefold(): e.number for e in store.clubs.entrants(db, night_id) for name in e.player_names}
         for i, name in enumerate(names):
             if name.casefold() in taken:
-                raise Refused(errors={f"player_{i}": f"{name} is registered already, as number {taken[name.casefold()]}."})
+                number = taken[name.casefold()]
+                raise Refused(errors={f"player_{i}": f"{name} is registered already, as number {number}."})
         ids = tuple(store.player_for(db, name) for name in names)
         return store.clubs.add_entrant(db, night_id, team or " & ".join(names), ids)
 
@@ -131,8 +132,9 @@ def start_round(db, night_id: int) -> int:
         if night.round:
             playing = [t.table_no for t in store.clubs.tables(db, night_id, night.round) if not t.over]
             if playing:
-                raise Conflict(f"{_tables_words(playing)} still playing: wait for {'them' if len(playing) > 1 else 'it'}, "
-                               "or end the round on the clock.")
+                them = "them" if len(playing) > 1 else "it"
+                raise Conflict(f"{_tables_words(playing)} still playing: wait for {them}, or end the round on the "
+                               "clock.")
             _end_tables(db, night)
         number = night.round + 1
         rules = round_rules(night.rules, night.round_end, night.round_size)

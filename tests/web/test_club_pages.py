@@ -118,7 +118,8 @@ def test_the_wall_answers_304_until_a_table_records_then_the_fresh_standings(cli
     client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})
     fresh = client.get("/club/1/wall/live", headers={"If-None-Match": etag, "HX-Request": "true"})
     assert fresh.status_code == 200
-    rows = [[td.get_text(strip=True) for td in tr.select("td")] for tr in parse(fresh).select("#standings-table tbody tr")]
+    rows = [[td.get_text(strip=True) for td in tr.select("td")]
+            for tr in parse(fresh).select("#standings-table tbody tr")]
     assert rows[:2] == [["1", "Al", "1", "50", "50"], ["1", "Cy", "1", "50", "50"]]
 
 
