@@ -255,8 +255,9 @@ def seat_of(db, night: Night, player_id: int) -> Seat | None:
         if night.kind == "partners":
             seat += 2 * entrant.player_ids.index(player_id)
         players = table.players
+        opponents = sorted(((seat + 1) % 4, (seat + 3) % 4))  # in seat order: North or East first
         return Seat(night.round, table, SEATS[seat], players[(seat + 2) % 4] or "",
-                    (players[(seat + 1) % 4] or "", players[(seat + 3) % 4] or ""))
+                    tuple(players[other] or "" for other in opponents))
     return Seat(night.round, None)
 
 

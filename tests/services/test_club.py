@@ -154,7 +154,7 @@ def test_a_phone_learns_its_players_seat_partner_and_opponents(db):
     made = store.clubs.load_night(db, night_id)
     seat = club.seat_of(db, made, store.player_for(db, "Flo"))
     assert (seat.round, seat.table.table_no, seat.seat, seat.partner, seat.opponents) == \
-        (1, 2, "East", "Hal", ("Gus", "Ed"))
+        (1, 2, "East", "Hal", ("Ed", "Gus"))
     assert club.seat_of(db, made, store.player_for(db, "Max")).table is None  # the bye
 
 

@@ -84,7 +84,7 @@ def test_a_phone_shows_its_players_seat_and_confirms_the_score_with_one_tap(clie
     assert [b.get_text() for b in table.select(".who-am-i button")] == ["Ed", "Flo", "Gus", "Hal"]
     post(phone, "/club/1/me", player=store_id(app, "Flo"))
     seat = parse(phone.get("/club/1/me")).select_one(".seat-line").get_text()
-    assert seat == "Round 1 · Table 2 · You: East, partner Hal, against Gus & Ed"
+    assert seat == "Round 1 · Table 2 · You: East, partner Hal, against Ed & Gus"
     game_id = game_of_table(app, 2).game_id
     assert phone.post(f"/games/{game_id}/hands", data={**form_of(phone, game_id), **WIN_0}).status_code == 303
     post(phone, f"/club/1/tables/{game_of_table(app, 2).id}/confirm")
