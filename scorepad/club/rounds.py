@@ -8,6 +8,7 @@ rule set as it is until the director calls time (a table that reaches the target
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime, timedelta
 
 from ..errors import InvalidRules
 from ..rules import MOST_HANDS, Rules
@@ -48,3 +49,11 @@ def round_words(end: str, size: int) -> str:
     if end == "target":
         return f"Each round a game to {size:,}"
     return f"{size} minutes a round"
+
+
+def time_up(started_at: str | None, end: str, size: int) -> str | None:
+    """When the director's clock runs out for a round started at `started_at` (ISO), as ISO; None for a round
+    that ends by hands or target, or before it started."""
+    if end != "time" or not started_at:
+        return None
+    return (datetime.fromisoformat(started_at) + timedelta(minutes=size)).isoformat(timespec="seconds")

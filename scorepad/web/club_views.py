@@ -8,7 +8,7 @@ import secrets
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from .. import store
-from ..club import DEFAULT_TIE_BREAKS, MOST_MINUTES, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words
+from ..club import DEFAULT_TIE_BREAKS, MOST_MINUTES, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
 from ..inputs import NotANumber, clean_name, name_problem, record_id, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
 from ..services import Declined, club
@@ -110,7 +110,8 @@ def _director_page(night, values=None, errors=None, message=None, status=200):
                                                                                if t.round == night.round],
         places=club.night_standings(db, night, entrants, tables), changes=store.clubs.result_changes(db, night.id),
         known_players=store.player_names(db), values=values or {}, errors=errors or {}, message=message,
-        round_words=round_words(night.round_end, night.round_size), kinds=KIND_WORDS, form=CsrfForm()), status
+        round_words=round_words(night.round_end, night.round_size), kinds=KIND_WORDS, form=CsrfForm(),
+        time_up=_time_up(night)), status
 
 
 @bp.get("/<int:night_id>/director")
@@ -243,7 +244,7 @@ def _me_context(night) -> dict:
     player = store.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
     return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
-            "form": CsrfForm()}
+            "form": CsrfForm(), "time_up": _time_up(night)}
 
 
 @bp.get("/<int:night_id>/me")
@@ -297,11 +298,18 @@ def _live(night_id: int, render):
     return response
 
 
+def _time_up(night) -> str | None:
+    """When the round under way runs out of time, on the director's clock."""
+    if night.closed_at:
+        return None
+    return time_up(night.round_started_at, night.round_end, night.round_size)
+
+
 def _wall_context(night) -> dict:
     tables = store.clubs.tables(get_db(), night.id, night.round) if night.round else []
     return {"night": night, "places": _standings(night), "playing": [t.table_no for t in tables if not t.over],
             "poll": current_app.config["POLL_SECONDS"], "round_words": round_words(night.round_end, night.round_size),
-            "tie_words": [TIE_BREAKS[k] for k in night.tie_breaks]}
+            "tie_words": [TIE_BREAKS[k] for k in night.tie_breaks], "time_up": _time_up(night)}
 
 
 @bp.get("/<int:night_id>/wall")

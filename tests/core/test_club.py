@@ -8,7 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.club import ClubError, Round, TableResult, bye_score, movement, partners_of, standings
+from scorepad.club import (
+    ClubError,
+    Round,
+    TableResult,
+    bye_score,
+    movement,
+    partners_of,
+    round_rules,
+    standings,
+    time_up,
+)
+from scorepad.rules import PRESETS
 
 TABLES = range(3, 21)
 
@@ -196,3 +207,25 @@ def test_the_club_core_imports_nothing_of_flask_or_the_database():
             "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2'}); print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("end", "size", "started", "up"), [
+    ("time", 50, "2026-11-20T19:30:00+00:00", "2026-11-20T20:20:00+00:00"),
+    ("time", 50, None, None),
+    ("hands", 4, "2026-11-20T19:30:00+00:00", None),
+])
+def test_the_directors_clock_runs_out_the_rounds_minutes_after_it_started(end, size, started, up):
+    assert time_up(started, end, size) == up
+
+
+@pytest.mark.parametrize(("end", "size", "option", "value"), [
+    ("hands", 4, "hands_limit", 4), ("target", 300, "target", 300), ("time", 50, "hands_limit", None),
+])
+def test_each_tables_game_is_the_rule_set_with_the_rounds_length(end, size, option, value):
+    assert getattr(round_rules(PRESETS["double-deck"], end, size), option) == value
+
+
+@pytest.mark.parametrize(("end", "size"), [("hands", 0), ("time", 0), ("time", 301), ("target", 0), ("darts", 4)])
+def test_a_round_length_that_does_not_fit_is_refused(end, size):
+    with pytest.raises(ClubError):
+        round_rules(PRESETS["double-deck"], end, size)

@@ -168,3 +168,15 @@ def test_a_club_tables_game_page_leads_back_to_the_players_seat(client, app, sta
                                  "/club/99/tables/1", "/club/99999999999999999999/wall"])
 def test_a_night_that_is_not_there_is_a_404(client, url):
     assert client.get(url).status_code == 404
+
+
+def test_a_night_on_the_clock_shows_when_time_is_up_and_the_director_calls_it(client, app):
+    post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
+    for name in PLAYERS[:4]:
+        post(client, "/club/1/register", player_0=name)
+    post(client, "/club/1/start")
+    assert "time is up at" in parse(client.get("/club/1/wall")).select_one(".wall-state").get_text()
+    assert post(client, "/club/1/end").status_code == 303
+    assert "Time: 1 table(s) stopped" in parse(client.get("/club/1/director")).select_one(".flash").get_text()
+    game_id = game_of_table(app, 1).game_id
+    assert client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0}).status_code == 409
