@@ -2,7 +2,7 @@
 
 A table's result gives each entrant on a side (a player in a progressive night, a team in a partners night)
 that side's points, and a win to the side that won. A bye is worth the average of that round's winners' points
-(rounded to the nearest point, halves up) and counts as a win once a table of its round has a winner.
+(rounded to the nearest point, halves up) and a win, once every table of its round is over.
 Entrants are ranked by the configured tie breaks in order; those still level share a rank.
 """
 
@@ -24,13 +24,14 @@ DEFAULT_TIE_BREAKS = {"partners": ("wins", "points", "high_round"), "progressive
 
 @dataclass(frozen=True)
 class TableResult:
-    """A table's score in a round: each side's entrants, each side's points, and the side that won (None while
-    it plays on, or for a tie)."""
+    """A table's score in a round: each side's entrants, each side's points, the side that won (None while it
+    plays on, or for a tie), and whether its round is over for it."""
 
     round: int
     sides: tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
     points: tuple[int, int]
     winner: int | None = None
+    over: bool = True
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,9 @@ class Standing:
 
 def bye_score(results: Sequence[TableResult]) -> int | None:
     """What a bye in the round of `results` is worth: the average of its winners' points, halves up; None
-    while no table of it has a winner."""
+    while a table of it plays on, or when none has a winner."""
     won = [r.points[r.winner] for r in results if r.winner is not None]
-    if not won:
+    if not won or not all(r.over for r in results):
         return None
     return (2 * sum(won) + len(won)) // (2 * len(won))
 

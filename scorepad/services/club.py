@@ -231,7 +231,7 @@ def night_standings(db, night: Night, entrants: list[Entrant] | None = None,
         points, winner = table.result
         n, e, s, w = table.entrants
         sides = ((n, s), (e, w)) if night.kind == "progressive" else ((n,), (e,))
-        results.append(TableResult(table.round, sides, points, winner))
+        results.append(TableResult(table.round, sides, points, winner, table.over))
     byes = {}
     if night.round and len(entrants) >= (4 if night.kind == "progressive" else 2):
         plan = _plan(night.kind, tuple(by_number), night.rounds)

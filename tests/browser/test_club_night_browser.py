@@ -129,5 +129,7 @@ def test_a_three_table_progressive_night_of_two_rounds_from_registration_to_the_
     shown = [(cells[1].split(" ")[0], int(cells[2]), int(cells[3].replace(",", "")))
              for cells in (row.locator("td").all_inner_texts() for row in rows.all())]
     assert shown == expected_standings()
+    printed = wall.pdf(format="A4")  # the final standings print on one page
+    assert len(re.findall(rb"/Type\s*/Page\b", printed)) == 1
     for page in [director, wall, *phones.values()]:
         assert page.js_errors == []

@@ -147,16 +147,18 @@ def test_a_night_that_cannot_be_seated_is_refused_with_a_reason(kind, players, r
 @pytest.mark.parametrize(("results", "worth"), [
     ([TableResult(1, (("a",), ("b",)), (520, 300), 0), TableResult(1, (("c",), ("d",)), (290, 501), 1)], 511),
     ([TableResult(1, (("a",), ("b",)), (500, 300), 0), TableResult(1, (("c",), ("d",)), (200, 501), 1)], 501),
-    ([TableResult(1, (("a",), ("b",)), (500, 300), None)], None),
+    ([TableResult(1, (("a",), ("b",)), (500, 300), None, over=False)], None),
+    ([TableResult(1, (("a",), ("b",)), (500, 300), 0), TableResult(1, (("c",), ("d",)), (90, 40), None, over=False)],
+     None),  # a table still plays: the bye waits for the round's end
     ([], None),
 ])
-def test_a_bye_is_worth_the_average_of_the_rounds_winners_halves_up(results, worth):
+def test_a_bye_is_worth_the_average_of_the_rounds_winners_halves_up_once_the_round_is_over(results, worth):
     assert bye_score(results) == worth
 
 
 def test_standings_count_wins_points_high_round_and_byes():
     results = [TableResult(1, (("A",), ("B",)), (500, 300), 0), TableResult(2, (("A",), ("C",)), (200, 510), 1),
-               TableResult(2, (("B",), ("D",)), (120, 80), None)]
+               TableResult(2, (("B",), ("D",)), (120, 80), None, over=False)]
     table = standings("ABCD", results, byes={1: ("C", "D")})
     assert [(s.rank, s.entrant, s.wins, s.points, s.high_round, s.played, s.byes) for s in table] == [
         (1, "C", 2, 1010, 510, 1, 1),

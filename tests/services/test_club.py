@@ -192,3 +192,18 @@ def test_a_tables_game_moves_its_nights_version(db):
     before = store.clubs.night_version(db, night_id)
     play(db, round_tables(db, night_id, 1)[0], WIN_0)
     assert store.clubs.night_version(db, night_id) > before
+
+
+def test_a_bye_waits_for_the_rounds_last_table_before_it_counts(db):
+    teams = [("Al", "Bo"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal"), ("Ida", "Jo")]  # two tables and a bye
+    night_id = night(db, "partners", teams, rounds=1)
+    club.start_round(db, night_id)
+    first, second = round_tables(db, night_id, 1)
+    made = store.clubs.load_night(db, night_id)
+
+    def bye():
+        return next((p.wins, p.points) for p in club.night_standings(db, made) if p.byes)
+    play(db, first, WIN_0)  # 50 to 20
+    assert bye() == (0, 0)
+    play(db, second, WIN_1)  # 0 to 80: the winners average (50 + 80) / 2
+    assert bye() == (1, 65)
