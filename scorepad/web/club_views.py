@@ -106,17 +106,31 @@ def _director_page(night, values=None, errors=None, message=None, status=200):
     entrants = store.clubs.entrants(db, night.id)
     tables = store.clubs.tables(db, night.id)
     return render_template(
-        "club_director.html", night=night, entrants=entrants, tables=tables, now=[t for t in tables
-                                                                               if t.round == night.round],
-        places=club.night_standings(db, night, entrants, tables), changes=store.clubs.result_changes(db, night.id),
-        known_players=store.player_names(db), values=values or {}, errors=errors or {}, message=message,
-        round_words=round_words(night.round_end, night.round_size), kinds=KIND_WORDS, form=CsrfForm(),
-        time_up=_time_up(night)), status
+        "club_director.html", **_tables_context(night, tables, values, errors), entrants=entrants,
+        places=club.night_standings(db, night, entrants, tables), known_players=store.player_names(db),
+        message=message,
+        round_words=round_words(night.round_end, night.round_size), kinds=KIND_WORDS, time_up=_time_up(night)), status
+
+
+def _tables_context(night, tables, values=None, errors=None) -> dict:
+    """What the tables of the round under way need, on the page and in its poll's answer."""
+    return {"night": night, "now": [t for t in tables if t.round == night.round], "form": CsrfForm(),
+            "changes": store.clubs.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
+            "poll": current_app.config["POLL_SECONDS"]}
 
 
 @bp.get("/<int:night_id>/director")
 def director(night_id: int):
     return _director_page(_directed(night_id))
+
+
+@bp.get("/<int:night_id>/director/live")
+def director_live(night_id: int):
+    """The director's poll: 304 while the night is as it was, else its tables afresh."""
+    _directed(night_id)
+    return _live(night_id, lambda night: render_template(
+        "_club_director_live.html", is_live_update=True,
+        **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))))
 
 
 @bp.post("/<int:night_id>/register")

@@ -180,3 +180,14 @@ def test_a_night_on_the_clock_shows_when_time_is_up_and_the_director_calls_it(cl
     assert "Time: 1 table(s) stopped" in parse(client.get("/club/1/director")).select_one(".flash").get_text()
     game_id = game_of_table(app, 1).game_id
     assert client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0}).status_code == 409
+
+
+def test_the_directors_page_follows_its_tables_with_a_cheap_poll(client, app, started):
+    first = client.get("/club/1/director/live", headers={"HX-Request": "true"})
+    etag = first.headers["ETag"]
+    assert client.get("/club/1/director/live", headers={"If-None-Match": etag}).status_code == 304
+    game_id = game_of_table(app, 2).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})
+    fresh = parse(client.get("/club/1/director/live", headers={"If-None-Match": etag, "HX-Request": "true"}))
+    assert [s.get_text() for s in fresh.select("#tables .table-state")] == ["playing", "over, to confirm", "playing"]
+    assert app.test_client().get("/club/1/director/live").status_code == 403
