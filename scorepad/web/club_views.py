@@ -15,6 +15,7 @@ from ..services import Declined, club
 from .database import get_db
 from .forms import ECHO, CsrfForm
 from .htmx import vary_on_htmx
+from .serve import lan_addresses
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -215,11 +216,23 @@ def cards(night_id: int):
     count = max((t.table_no for t in store.clubs.tables(get_db(), night_id, night.round)), default=0)
     count = count or _expected_tables(night)
     cards = []
+    base = _phones_base()
     for number in range(1, count + 1):
-        address = url_for("club.table", night_id=night_id, table_no=number, _external=True)
+        address = base + url_for("club.table", night_id=night_id, table_no=number)
         cards.append({"number": number, "address": address,
                       "qr": segno.make(address, error="m").svg_data_uri(scale=5, border=2)})
     return render_template("club_cards.html", night=night, cards=cards)
+
+
+def _phones_base() -> str:
+    """The address phones reach this server at: the page's own, unless the director opened it on the server
+    itself (localhost), which no phone can reach: then its address on the network, as the start-up banner says."""
+    host, _, port = request.host.rpartition(":") if request.host.count(":") == 1 else (request.host, "", "")
+    if host in ("localhost", "127.0.0.1") or host.startswith("127."):
+        network = [a for a in lan_addresses() if not a.startswith("127.")]
+        if network:
+            return f"{request.scheme}://{network[0]}" + (f":{port}" if port else "")
+    return request.host_url.rstrip("/")
 
 
 def _expected_tables(night) -> int:

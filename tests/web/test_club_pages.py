@@ -191,3 +191,14 @@ def test_the_directors_page_follows_its_tables_with_a_cheap_poll(client, app, st
     fresh = parse(client.get("/club/1/director/live", headers={"If-None-Match": etag, "HX-Request": "true"}))
     assert [s.get_text() for s in fresh.select("#tables .table-state")] == ["playing", "over, to confirm", "playing"]
     assert app.test_client().get("/club/1/director/live").status_code == 403
+
+
+def test_table_cards_carry_a_qr_code_for_each_table_at_an_address_phones_can_reach(client, app, started,
+                                                                                   monkeypatch):
+    from scorepad.web import club_views
+
+    monkeypatch.setattr(club_views, "lan_addresses", lambda: ["192.168.1.20", "127.0.0.1"])
+    cards = parse(client.get("/club/1/cards", base_url="http://localhost:8000"))  # opened on the server itself
+    assert [c.select_one("p").get_text() for c in cards.select(".table-card")] == [
+        f"http://192.168.1.20:8000/club/1/tables/{n}" for n in (1, 2, 3)]
+    assert all(img["src"].startswith("data:image/svg+xml") for img in cards.select(".table-card img"))
