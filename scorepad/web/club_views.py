@@ -257,7 +257,8 @@ def choose_me(night_id: int):
     player_id = record_id(request.form.get("player"))
     if player_id is None or store.player(get_db(), player_id) is None:
         abort(404)
-    session["club_me"] = {**session.get("club_me", {}), str(night_id): player_id}
+    kept = {k: v for k, v in session.get("club_me", {}).items() if k != str(night_id)}
+    session["club_me"] = {**dict(list(kept.items())[-9:]), str(night_id): player_id}  # the latest ten nights
     return redirect(url_for("club.me", night_id=night_id), 303)
 
 
@@ -296,8 +297,12 @@ def confirm(night_id: int, table_id: int):
     try:
         done = club.confirm(get_db(), table_id, _me(night_id))
     except Declined as refusal:
-        flash(str(refusal))
-        return redirect(url_for("club.me", night_id=night_id), 303) if refusal.status_hint != 404 else abort(404)
+        if refusal.status_hint == 404:
+            abort(404)
+        context = _me_context(_night(night_id))
+        if context["player"] is None:
+            return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
+        return render_template("club_me.html", message=str(refusal), **context), refusal.status_hint
     flash("Already confirmed: the score stands." if done.already else
           f"Table {done.table_no}'s score is confirmed: only the director can change it now.")
     return redirect(url_for("club.me", night_id=night_id), 303)

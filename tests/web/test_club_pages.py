@@ -202,3 +202,30 @@ def test_table_cards_carry_a_qr_code_for_each_table_at_an_address_phones_can_rea
     assert [c.select_one("p").get_text() for c in cards.select(".table-card")] == [
         f"http://192.168.1.20:8000/club/1/tables/{n}" for n in (1, 2, 3)]
     assert all(img["src"].startswith("data:image/svg+xml") for img in cards.select(".table-card img"))
+
+
+@pytest.mark.parametrize(("who", "status"), [("Ed", 422), ("Bo", 409), (None, 422)],
+                         ids=["a player of another table", "before the table is over", "a phone nobody chose"])
+def test_a_refused_confirmation_says_why_with_its_status_and_stores_nothing(client, app, started, who, status):
+    phone = app.test_client()
+    if who:
+        post(phone, "/club/1/me", player=store_id(app, who))
+    before = every_table(app.config["DATABASE"])
+    response = post(phone, f"/club/1/tables/{game_of_table(app, 1).id}/confirm")
+    assert response.status_code == status
+    assert every_table(app.config["DATABASE"]) == before
+
+
+def test_a_partners_night_registers_teams_and_a_phone_names_its_partner_and_the_other_team(client, app):
+    post(client, "/club/new", **{**NIGHT, "kind": "partners"})
+    assert post(client, "/club/1/register", player_0="Al", player_1="Cy", team="Aces").status_code == 303
+    assert post(client, "/club/1/register", player_0="Bo", player_1="Di").status_code == 303
+    refused = post(client, "/club/1/register", player_0="Ed", player_1="")
+    assert refused.status_code == 422 and parse(refused).select_one("#player_1-error")
+    post(client, "/club/1/start")
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Di"))
+    assert parse(phone.get("/club/1/me")).select_one(".seat-line").get_text() == \
+        "Round 1 · Table 1 · You: West, partner Bo, against Al & Cy"
+    wall = [td.get_text(strip=True) for td in parse(client.get("/club/1/wall")).select("#standings-table td")]
+    assert wall[1] == "Aces" and wall[6] == "Bo & Di"
