@@ -8,7 +8,7 @@ import secrets
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from .. import store
-from ..club import DEFAULT_TIE_BREAKS, MOST_MINUTES, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
+from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
 from ..inputs import NotANumber, clean_name, name_problem, record_id, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
 from ..services import Declined, club
@@ -47,7 +47,21 @@ def nights():
 
 @bp.post("/new")
 def create():
-    values = _new_values(request.form)
+    values, settings, errors = _read_night(request.form)
+    if errors:
+        return _nights_page(values, errors, 422)
+    try:
+        night = club.create_night(get_db(), **settings)
+    except Declined as refusal:
+        return _nights_page(values, refusal.errors, refusal.status_hint)
+    _direct(night)
+    return redirect(url_for("club.director", night_id=night.id), 303)
+
+
+def _read_night(form) -> tuple[dict, dict, dict]:
+    """(what was typed, the night's settings for `club.create_night`, each field's problem): only the shape of
+    the input is judged here; whether the night can be held is the service's question."""
+    values = _new_values(form)
     errors = {}
     name = clean_name(request.form.get("name", "")) or "Club night"
     problem = name_problem(name, "A night's name")
@@ -66,15 +80,9 @@ def create():
     ties = [values[f"tie_{i}"] for i in (1, 2, 3) if values[f"tie_{i}"]]
     ties = tuple(ties) or DEFAULT_TIE_BREAKS.get(values["kind"], ("wins", "points"))
     if errors:
-        return _nights_page(values, errors, 422)
-    try:
-        night = club.create_night(get_db(), name=name, kind=values["kind"], rules=PRESETS[values["preset"]],
-                                  round_end=values["round_end"], round_size=numbers["round_size"],
-                                  rounds=numbers["rounds"], tie_breaks=ties)
-    except Declined as refusal:
-        return _nights_page(values, refusal.errors, refusal.status_hint)
-    _direct(night)
-    return redirect(url_for("club.director", night_id=night.id), 303)
+        return values, {}, errors
+    return values, {"name": name, "kind": values["kind"], "rules": PRESETS[values["preset"]],
+                    "round_end": values["round_end"], "tie_breaks": ties, **numbers}, {}
 
 
 # --- the director ------------------------------------------------------------------------------------------
@@ -392,4 +400,4 @@ def show(night_id: int):
                            places=club.night_standings(db, night, entrants, tables),
                            changes=store.clubs.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),
-                           directing=night.id in session.get("club_director", []), most_minutes=MOST_MINUTES)
+                           directing=night.id in session.get("club_director", []))
