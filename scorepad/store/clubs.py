@@ -29,11 +29,13 @@ class Night:
     round: int  # the round under way or last played; 0 before the first
     round_started_at: str | None
     closed_at: str | None
-    version: int
+    version: int  # moves with the night, its entrants and its tables
+    games_version: int  # moves with every change to one of its tables' games
 
     @property
     def etag(self) -> str:
-        return f'"c{self.id}-v{self.version}"'
+        """The whole night's: its standings, its tables' scores."""
+        return night_etag(self.id, self.version, self.games_version)
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def _night(row: dict) -> Night:
                  rules=Rules.from_dict(json.loads(row["rules"]), kept=True), round_end=row["round_end"],
                  round_size=row["round_size"], rounds=row["rounds"], tie_breaks=tuple(row["tie_breaks"].split(",")),
                  director_key=row["director_key"], round=row["round"], round_started_at=row["round_started_at"],
-                 closed_at=row["closed_at"], version=row["version"])
+                 closed_at=row["closed_at"], version=row["version"], games_version=row["games_version"])
 
 
 def load_night(db, night_id: int) -> Night | None:
@@ -99,11 +101,30 @@ def load_night(db, night_id: int) -> Night | None:
     return _night(found[0]) if found else None
 
 
-def night_version(db, night_id: int) -> int | None:
+def night_etag(night_id: int, version: int, games_version: int) -> str:
+    return f'"c{night_id}-v{version}-g{games_version}"'
+
+
+def night_version(db, night_id: int) -> tuple[int, int] | None:
+    """(version, games_version) of the night, or None."""
     if not 0 < night_id <= MAX_ID:
         return None
-    row = db.execute("SELECT version FROM club_nights WHERE id = ?", [night_id]).fetchone()
-    return row[0] if row else None
+    row = db.execute("SELECT version, games_version FROM club_nights WHERE id = ?", [night_id]).fetchone()
+    return tuple(row) if row else None
+
+
+def seat_etag(db, night_id: int, player_id: int | None) -> str | None:
+    """The ETag of a player's seat card: the night's version and the version of the game at the player's table
+    in the round under way (a hand at another table changes neither). None for a night that is not there."""
+    if not 0 < night_id <= MAX_ID:
+        return None
+    row = db.execute("""
+        SELECT n.version, (SELECT g.version FROM club_tables t JOIN games g ON g.id = t.game_id
+                           JOIN club_entrants e ON e.night_id = t.night_id
+                            AND e.number IN (t.entrant_0, t.entrant_1, t.entrant_2, t.entrant_3)
+                           WHERE t.night_id = n.id AND t.round = n.round AND ?2 IN (e.player_0, e.player_1))
+        FROM club_nights n WHERE n.id = ?1""", [night_id, player_id]).fetchone()
+    return f'"s{night_id}-v{row[0]}-p{player_id}-g{row[1]}"' if row else None
 
 
 def list_nights(db, limit: int = 50, start: str | None = None, end: str | None = None) -> list[Night]:

@@ -252,8 +252,9 @@ def m007_version_triggers(db: sqlite_utils.Database) -> None:
 def m012_club_nights(db: sqlite_utils.Database) -> None:
     """Club nights: a night's settings, who registered (a player, or a team of two), and each round's tables,
     each one a game like any other with the result that counts beside it, and every change the director made
-    to one. A night's version (the standings wall's ETag) moves with the night, its entrants, its tables, and
-    every change to one of its tables' games."""
+    to one. A night's two versions are its pages' ETags: `version` moves with the night, its entrants and its
+    tables (who sits where, a round's end, a confirmation), `games_version` with every change to one of its
+    tables' games, so a phone's seat card need not be sent again for a hand at another table."""
     bump = "UPDATE club_nights SET version = version + 1 WHERE id = {night};"
     db.executescript(f"""
     CREATE TABLE club_nights (
@@ -270,7 +271,8 @@ def m012_club_nights(db: sqlite_utils.Database) -> None:
         round INTEGER NOT NULL DEFAULT 0,       -- the round under way, or the last one played; 0 before the first
         round_started_at TEXT,
         closed_at TEXT,
-        version INTEGER NOT NULL DEFAULT 0
+        version INTEGER NOT NULL DEFAULT 0,
+        games_version INTEGER NOT NULL DEFAULT 0
     ) STRICT;
     CREATE TABLE club_entrants (
         night_id INTEGER NOT NULL REFERENCES club_nights(id),
@@ -310,14 +312,18 @@ def m012_club_nights(db: sqlite_utils.Database) -> None:
     ) STRICT;
     CREATE INDEX club_result_changes_by_table ON club_result_changes (table_id, id);
 
-    CREATE TRIGGER club_night_changed AFTER UPDATE ON club_nights WHEN NEW.version = OLD.version
+    CREATE TRIGGER club_night_changed AFTER UPDATE ON club_nights
+    WHEN NEW.version = OLD.version AND NEW.games_version = OLD.games_version
     BEGIN {bump.format(night="NEW.id")} END;
     CREATE TRIGGER club_entrant_added AFTER INSERT ON club_entrants BEGIN {bump.format(night="NEW.night_id")} END;
     CREATE TRIGGER club_entrant_changed AFTER UPDATE ON club_entrants BEGIN {bump.format(night="NEW.night_id")} END;
     CREATE TRIGGER club_table_added AFTER INSERT ON club_tables BEGIN {bump.format(night="NEW.night_id")} END;
     CREATE TRIGGER club_table_changed AFTER UPDATE ON club_tables BEGIN {bump.format(night="NEW.night_id")} END;
     CREATE TRIGGER club_game_changed AFTER UPDATE OF version ON games WHEN NEW.version != OLD.version
-    BEGIN {bump.format(night="(SELECT night_id FROM club_tables WHERE game_id = NEW.id)")} END;
+    BEGIN
+        UPDATE club_nights SET games_version = games_version + 1
+        WHERE id = (SELECT night_id FROM club_tables WHERE game_id = NEW.id);
+    END;
     """)
 
 

@@ -137,8 +137,8 @@ def director(night_id: int):
 def director_live(night_id: int):
     """The director's poll: 304 while the night is as it was, else its tables afresh."""
     _directed(night_id)
-    return _live(night_id, lambda night: render_template(
-        "_club_director_live.html", is_live_update=True,
+    return _live(night_id, lambda night, etag: render_template(
+        "_club_director_live.html", is_live_update=True, etag=etag,
         **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))))
 
 
@@ -289,14 +289,16 @@ def me(night_id: int):
     context = _me_context(night)
     if context["player"] is None:
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
-    return render_template("club_me.html", **context)
+    return render_template("club_me.html", etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)),
+                           **context)
 
 
 @bp.get("/<int:night_id>/me/live")
 def me_live(night_id: int):
     """The phone's poll: 304 while the night is as it was, else its seat card afresh."""
-    return _live(night_id, lambda night: render_template("_club_seat.html", is_live_update=True,
-                                                          **_me_context(night)))
+    return _live(night_id, lambda night, etag: render_template("_club_seat.html", is_live_update=True, etag=etag,
+                                                                **_me_context(night)),
+                 etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)))
 
 
 @bp.post("/<int:night_id>/tables/<int:table_id>/confirm")
@@ -310,7 +312,8 @@ def confirm(night_id: int, table_id: int):
         context = _me_context(_night(night_id))
         if context["player"] is None:
             return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
-        return render_template("club_me.html", message=str(refusal), **context), refusal.status_hint
+        return render_template("club_me.html", message=str(refusal), **context,
+                               etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id))), refusal.status_hint
     flash("Already confirmed: the score stands." if done.already else
           f"Table {done.table_no}'s score is confirmed: only the director can change it now.")
     return redirect(url_for("club.me", night_id=night_id), 303)
@@ -322,18 +325,20 @@ def _standings(night):
     return club.night_standings(get_db(), night)
 
 
-def _live(night_id: int, render):
-    version = store.clubs.night_version(get_db(), night_id)
-    if version is None:
+def _live(night_id: int, render, etag=None):
+    """A poll's answer: 304 while `etag` (by default the whole night's) is what the page has, else `render`'s
+    fragments. The ETag is read before the page is made, so a change in between is sent again, never lost."""
+    if etag is None:
+        versions = store.clubs.night_version(get_db(), night_id)
+        etag = versions and store.clubs.night_etag(night_id, *versions)
+    if etag is None:
         abort(404)
-    etag = f'"c{night_id}-v{version}"'
     if request.headers.get("If-None-Match") == etag:
         response = current_app.response_class(status=304)
         response.headers["ETag"] = etag
         return response
-    night = _night(night_id)
-    response = vary_on_htmx(render(night))
-    response.headers["ETag"] = night.etag
+    response = vary_on_htmx(render(_night(night_id), etag))
+    response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -359,8 +364,8 @@ def wall(night_id: int):
 
 @bp.get("/<int:night_id>/wall/live")
 def wall_live(night_id: int):
-    return _live(night_id, lambda night: render_template("_club_wall_live.html", is_live_update=True,
-                                                          **_wall_context(night)))
+    return _live(night_id, lambda night, etag: render_template("_club_wall_live.html", is_live_update=True,
+                                                                etag=etag, **_wall_context(night)))
 
 
 @bp.get("/<int:night_id>/standings.csv")

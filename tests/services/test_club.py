@@ -186,12 +186,20 @@ def test_a_closed_night_starts_no_round(db):
         club.start_round(db, night_id)
 
 
-def test_a_tables_game_moves_its_nights_version(db):
+def test_a_tables_game_moves_its_nights_games_version_and_only_its_own_players_seat_cards(db):
     night_id = night(db)
     club.start_round(db, night_id)
-    before = store.clubs.night_version(db, night_id)
-    play(db, round_tables(db, night_id, 1)[0], WIN_0)
-    assert store.clubs.night_version(db, night_id) > before
+    version, games_version = store.clubs.night_version(db, night_id)
+    al, ed = store.player_for(db, "Al"), store.player_for(db, "Ed")
+    cards = {p: store.clubs.seat_etag(db, night_id, p) for p in (al, ed)}
+    play(db, round_tables(db, night_id, 1)[0], WIN_0)  # Al's table
+    after = store.clubs.night_version(db, night_id)
+    assert after[0] == version and after[1] > games_version
+    assert store.clubs.seat_etag(db, night_id, al) != cards[al]
+    assert store.clubs.seat_etag(db, night_id, ed) == cards[ed]
+    club.confirm(db, round_tables(db, night_id, 1)[0].id, store.player_for(db, "Bo"))
+    assert store.clubs.night_version(db, night_id)[0] > version
+    assert store.clubs.seat_etag(db, night_id, ed) != cards[ed]  # the night moved on: every card is sent again
 
 
 def test_a_bye_waits_for_the_rounds_last_table_before_it_counts(db):

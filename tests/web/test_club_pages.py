@@ -229,3 +229,15 @@ def test_a_partners_night_registers_teams_and_a_phone_names_its_partner_and_the_
         "Round 1 · Table 1 · You: West, partner Bo, against Al & Cy"
     wall = [td.get_text(strip=True) for td in parse(client.get("/club/1/wall")).select("#standings-table td")]
     assert wall[1] == "Aces" and wall[6] == "Bo & Di"
+
+
+def test_a_phones_seat_card_is_not_sent_again_for_a_hand_at_another_table(client, app, started):
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Al"))
+    etag = phone.get("/club/1/me/live", headers={"HX-Request": "true"}).headers["ETag"]
+    elsewhere, own = game_of_table(app, 2).game_id, game_of_table(app, 1).game_id
+    client.post(f"/games/{elsewhere}/hands", data={**form_of(client, elsewhere), **WIN_0})
+    assert phone.get("/club/1/me/live", headers={"If-None-Match": etag}).status_code == 304
+    client.post(f"/games/{own}/hands", data={**form_of(client, own), **WIN_0})
+    fresh = phone.get("/club/1/me/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert fresh.status_code == 200 and "50 – 20" in parse(fresh).select_one(".seat-score").get_text()
