@@ -2,6 +2,7 @@
 a file...) is one function of plain values, one transaction, one validation, one fold. The web shell parses the
 request, calls one of these, and answers with what it returns or with the `status_hint` of what it raises."""
 
+from . import club
 from .errors import (
     CannotMerge,
     Conflict,
@@ -28,13 +29,12 @@ from .games import (
     rematch,
     start_game,
 )
-from . import club
 from .players import Merged, Renamed, merge_players, rename_player
 from .transfer import import_games, sheets_csv
 
 __all__ = [
-    "CannotMerge", "Change", "club", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
+    "CannotMerge", "Change", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
     "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "Preview", "Refused", "Rematch",
-    "Renamed", "ServiceError", "delete_hand", "describe_change", "edit_hand", "import_games", "merge_players",
+    "Renamed", "ServiceError", "club", "delete_hand", "describe_change", "edit_hand", "import_games", "merge_players",
     "preview_hand", "record_hand", "rematch", "rename_player", "sheets_csv", "start_game",
 ]

@@ -68,8 +68,8 @@ from .records import (
 from .schema import migrate, migrations, rescore_stale
 
 __all__ = [
-    "MAX_ID", "Game", "clubs", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
-    "analyze", "backups", "cached_records", "connect", "create_game", "database_path", "delete_hand",
+    "MAX_ID", "Game", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
+    "analyze", "backups", "cached_records", "clubs", "connect", "create_game", "database_path", "delete_hand",
     "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
     "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
     "insert_hand", "insert_hands", "keep_state", "list_games", "live_hands", "load_game", "merge_players", "migrate",
