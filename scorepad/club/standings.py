@@ -79,14 +79,13 @@ def standings(entrants: Sequence[Hashable], results: Sequence[TableResult],
                 tally[entrant]["points"] += worth
                 tally[entrant]["wins"] += 1
 
-    def key(entrant):
-        row = tally[entrant]
-        return tuple(-(row[name] if row[name] is not None else -10**12) for name in tie_breaks)
-
-    ranked = sorted(entrants, key=key)  # stable: level entrants stay in the order they registered
+    # best first; a high round not yet played is below any played
+    key = {entrant: tuple(-(row[name] if row[name] is not None else -10**12) for name in tie_breaks)
+           for entrant, row in tally.items()}
+    ranked = sorted(entrants, key=key.__getitem__)  # stable: level entrants stay in the order they registered
     table, rank = [], 0
     for place, entrant in enumerate(ranked, start=1):
-        if place == 1 or key(entrant) != key(ranked[place - 2]):
+        if place == 1 or key[entrant] != key[ranked[place - 2]]:
             rank = place
         table.append(Standing(rank, entrant, **tally[entrant]))
     return table
