@@ -6,8 +6,11 @@
    hands recorded, pages and fragments opened, history and records looked at); latency per kind of request
    is measured from the moment each request was due, so a slow server cannot hide its queue.
 4. The most it serves: a closed loop of 20 clients.
-5. The server's peak memory, the bytes of a game page's first load and of one recorded hand.
-6. In a real browser at a phone's size: taps and keystrokes for a typical played hand and for correcting one.
+5. A club night of 20 tables on the clock: 80 phones polling every 3 s (half on their table's sheet, half on
+   their seat card), the standings wall polling, and hands recorded at the pace of brisk play (one a minute at
+   each table); latency per kind, from the moment each request was due.
+6. The server's peak memory, the bytes of a game page's first load and of one recorded hand.
+7. In a real browser at a phone's size: taps and keystrokes for a typical played hand and for correcting one.
 
 Every loop is bounded in count and time and talks only to 127.0.0.1.
 """
@@ -257,6 +260,138 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+# --- a club night ----------------------------------------------------------------------------------------
+
+CLUB_KINDS = ("sheet poll", "seat poll", "wall poll", "record hand")
+HAND_EVERY = 60.0  # seconds between hands at a table: brisk play (a hand at a kitchen table takes 2 to 5 minutes)
+
+
+def _csrf(page: bytes) -> str:
+    return re.search(rb'name="csrf-token" content="([^"]+)"', page)[1].decode()
+
+
+def _post(session: Session, path: str, csrf: str, **fields) -> int:
+    return session.request("POST", path, body=urllib.parse.urlencode({"csrf_token": csrf, **fields}).encode())[0]
+
+
+def club_setup(port: int, tables: int) -> dict:
+    """A progressive night on the clock with 4 players a table, round 1 started, and a phone for each player
+    that has told the night who holds it. Returns the night, its games and the phones."""
+    director = Session(port)
+    csrf = _csrf(director.request("GET", "/club/")[1])
+    _post(director, "/club/new", csrf, name="Bench club", kind="progressive", preset="double-deck",
+          round_end="time", round_size="50", rounds="4")
+    _, page, _ = director.request("GET", "/club/")
+    night = int(re.findall(rb'href="/club/(\d+)"', page)[0])
+    names = [f"Club player {n}" for n in range(1, 4 * tables + 1)]
+    for name in names:
+        _post(director, f"/club/{night}/register", csrf, player_0=name)
+    assert _post(director, f"/club/{night}/start", csrf) == 303, "the round did not start"
+    _, page, _ = director.request("GET", f"/club/{night}/director")
+    games = [int(g) for g in re.findall(rb'href="/games/(\d+)"', page)]
+    phones = []
+    for table_no in range(1, tables + 1):
+        seated = []
+        for seat in range(4):
+            phone = Session(port)
+            _, card, _ = phone.request("GET", f"/club/{night}/tables/{table_no}")
+            ids = re.findall(rb'name="player" value="(\d+)"', card)
+            _post(phone, f"/club/{night}/me", _csrf(card), player=ids[seat].decode())
+            seated.append(phone)
+        phone_csrf = _csrf(seated[0].request("GET", f"/games/{games[table_no - 1]}")[1])
+        for seat, phone in enumerate(seated):
+            # two phones a table keep its sheet open, the other two their seat card
+            phones.append({"session": phone, "kind": "sheet poll" if seat % 2 == 0 else "seat poll",
+                           "game": games[table_no - 1], "etag": "", "csrf": phone_csrf if seat == 0 else None})
+    return {"night": night, "games": games, "phones": phones, "expected": dict.fromkeys(games, 1)}
+
+
+def club_load(port: int, club: dict, seconds: float, poll: float = 3.0, workers: int = 32) -> dict:
+    """Every phone and the wall poll every `poll` seconds (each at its own moment in the cycle), and each table
+    records a hand every HAND_EVERY seconds; latency counts from when each request was due."""
+    night = club["night"]
+    wall = {"session": Session(port), "kind": "wall poll", "etag": ""}
+    expected = club["expected"]  # each table's next hand number, across loads
+    recorder = {game: next(p for p in club["phones"] if p["game"] == game and p["csrf"]) for game in club["games"]}
+    events = []
+    for n, phone in enumerate([wall, *club["phones"]]):  # the wall first: even a short run has its poll
+        offset = poll * n / (len(club["phones"]) + 1)
+        events += [(offset + k * poll, phone["kind"], phone) for k in range(int(seconds / poll) + 1)
+                   if offset + k * poll < seconds]
+    for n, game in enumerate(club["games"]):
+        offset = HAND_EVERY * n / len(club["games"])
+        events += [(offset + k * HAND_EVERY, "record hand", game) for k in range(int(seconds / HAND_EVERY) + 1)
+                   if offset + k * HAND_EVERY < seconds]
+    events.sort(key=lambda e: e[0])
+    paths = {"sheet poll": lambda p: f"/games/{p['game']}/live", "seat poll": lambda p: f"/club/{night}/me/live",
+             "wall poll": lambda p: f"/club/{night}/wall/live"}
+    due: queue.Queue = queue.Queue()
+    results, errors, lock = defaultdict(list), defaultdict(int), threading.Lock()
+    busy = defaultdict(threading.Lock)  # one request at a time on a phone's connection, as on a phone
+
+    def poll_once(phone):
+        with busy[id(phone)]:
+            headers = {"HX-Request": "true", **({"If-None-Match": phone["etag"]} if phone["etag"] else {})}
+            status, _, response = phone["session"].request("GET", paths[phone["kind"]](phone), headers=headers)
+            phone["etag"] = response.getheader("ETag") or phone["etag"]
+            return status
+
+    def record(game):
+        phone = recorder[game]
+        with busy[id(phone)]:
+            body = urllib.parse.urlencode({"csrf_token": phone["csrf"], "token": uuid.uuid4().hex,
+                                           "expected": expected[game], "kind": "played", "bidder": "s0",
+                                           "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
+                                           "counters_0": "30", "counters_1": "20"}).encode()
+            status = phone["session"].request("POST", f"/games/{game}/hands", body=body)[0]
+            if status == 303:
+                expected[game] += 1
+            return status
+
+    def worker():
+        while True:
+            item = due.get()
+            if item is None:
+                return
+            at, kind, what = item
+            delay = at - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            try:
+                status = record(what) if kind == "record hand" else poll_once(what)
+            except OSError:
+                status = 599
+            with lock:
+                results[kind].append((time.perf_counter() - at) * 1000)
+                if status >= 400:
+                    errors[kind] += 1
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(workers)]
+    for t in threads:
+        t.start()
+    start = time.perf_counter() + 0.5
+    for offset, kind, what in events:
+        due.put((start + offset, kind, what))
+    for _ in threads:
+        due.put(None)
+    for t in threads:
+        t.join(timeout=seconds + 60)
+    return {"latency": results, "errors": errors, "requests": len(events)}
+
+
+def club_report(title: str, run: dict) -> list[str]:
+    lines = [title, f"  {'kind':<13} {'n':>6} {'median ms':>10} {'p99 ms':>8} {'errors':>7}"]
+    for kind in CLUB_KINDS:
+        values = run["latency"].get(kind, [])
+        if not values:
+            continue
+        median, p99 = statistics.median(values), percentile(values, 99)
+        mark = "  ok" if median < GOALS["median_ms"] and p99 < GOALS["p99_ms"] else "  MISSED"
+        lines.append(f"  {kind:<13} {len(values):>6} {median:>10.1f} {p99:>8.1f} {run['errors'].get(kind, 0):>7}"
+                     f"{mark}")
+    return lines
+
+
 # --- bytes and taps -----------------------------------------------------------------------------------------
 
 def first_load_bytes(table: Table) -> dict:
@@ -403,6 +538,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=100.0, help="open-loop requests a second")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each load")
     parser.add_argument("--clients", type=int, default=20, help="closed-loop clients")
+    parser.add_argument("--club-tables", type=int, default=20, help="tables of the club night")
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
 
@@ -421,6 +557,9 @@ def main() -> None:
         open_loop(table, rate=50, seconds=2)
         club = open_loop(table, rate=args.rate, seconds=args.seconds)
         most = closed_loop(table, clients=args.clients, seconds=args.seconds)
+        club_night = club_setup(port, args.club_tables)
+        club_load(port, club_night, seconds=3)  # a warm-up: every phone's first answer is a whole fragment
+        tables_night = club_load(port, club_night, seconds=args.seconds)
         memory = peak_memory_mb(server.pid)
         load = first_load_bytes(table)
         hand = recorded_hand_bytes(table)
@@ -435,6 +574,10 @@ def main() -> None:
                     f"p99 < {GOALS['p99_ms']} ms)", club, goals=True)
     lines += [""] + report(f"the most it serves: closed loop, {args.clients} clients for {args.seconds:.0f} s "
                            f"→ {most['throughput']:.0f} requests/s", most, goals=False)
+    lines += [""] + club_report(
+        f"a club night of {args.club_tables} tables for {args.seconds:.0f} s: {4 * args.club_tables} phones and the "
+        f"wall polling every 3 s, a hand a minute at each table ({tables_night['requests']} requests; goal: median "
+        f"< {GOALS['median_ms']} ms, p99 < {GOALS['p99_ms']} ms)", tables_night)
     lines += ["", f"server peak memory (VmHWM): {memory:.0f} MiB",
               f"first load of a game page ({load['hands_on_sheet']} hands on its sheet): "
               f"{load['total'] / 1024:.1f} KiB = " + " + ".join(f"{k} {v / 1024:.1f}" for k, v in

@@ -15,6 +15,7 @@ from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
 from ..words import number
 from . import backups
+from .club import game_closed
 from .errors import (
     Conflict,
     EndsTooEarly,
@@ -97,6 +98,7 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
         game = _game(db, game_id)
         if token and store.hand_by_token(db, token):
             return Change(game_id, already=True)
+        _still_open(db, game_id)
         if game.winner is not None:
             raise GameIsOver("The game is over: it takes no more hands. Edit or delete a hand to reopen it, or "
                              "start a rematch.")
@@ -134,6 +136,7 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
         hands = store.live_hands(db, game_id)
         place = _place(db, game_id, hands, hand_id)
         stored = hands[place]
+        _still_open(db, game_id)
         if incomplete:
             raise FormIncomplete()
         _check(game, hand, place, unreadable)
@@ -164,6 +167,7 @@ def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -
             place = _place(db, game_id, hands, hand_id)
         except HandGone:
             return Change(game_id, already=True)
+        _still_open(db, game_id)
         if only_if_last and place != len(hands) - 1:
             raise NotLastHand(place + 1, len(hands))
         store.delete_hand(db, hand_id)
@@ -187,6 +191,7 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
         hands = store.live_hands(db, game_id)
         if any(stored.id == hand_id for stored in hands):
             return Change(game_id, number=_place(db, game_id, hands, hand_id) + 1, already=True)
+        _still_open(db, game_id)
         back = store.deleted_hand(db, game_id, hand_id)
         if back is None:
             raise NotFound("This game has no such hand.")
@@ -215,6 +220,7 @@ def abandon_game(db, game_id: int) -> Change:
         game = _game(db, game_id)
         if game.winner is not None:
             raise GameIsOver("This game has a winner: it is finished, not abandoned.")
+        _still_open(db, game_id)
         if not store.abandon_game(db, game_id):
             return Change(game_id, already=True)
         return Change(game_id, store.game_version(db, game_id))
@@ -295,6 +301,13 @@ def _game(db, game_id: int) -> Game:
     if game is None:
         raise NotFound("There is no such game.")
     return game
+
+
+def _still_open(db, game_id: int) -> None:
+    """A club table's game takes no change once its round is over (see `club.game_closed`)."""
+    closed = game_closed(db, game_id)
+    if closed:
+        raise GameIsOver(closed)
 
 
 def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:

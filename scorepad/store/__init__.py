@@ -10,7 +10,7 @@ and their cache, warmed ahead), `imports` (an import's games, written in short t
 and restore). Callers use the names below: `store.load_game`.
 """
 
-from . import autobackup, backups, imports
+from . import autobackup, backups, clubs, imports
 from .connection import MAX_ID, analyze, connect, database_path, forget_pool, now, pooled, release, write_lock
 from .games import (
     Game,
@@ -73,7 +73,7 @@ from .schema import migrate, migrations, pending_migrations, rescore_stale
 
 __all__ = [
     "MAX_ID", "Game", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
-    "analyze", "backups", "cached_records", "connect", "create_game", "database_path", "delete_hand",
+    "analyze", "backups", "cached_records", "clubs", "connect", "create_game", "database_path", "delete_hand",
     "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
     "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
     "insert_hand", "insert_hands", "keep_state", "list_games", "live_hands", "load_game", "merge_players", "migrate",

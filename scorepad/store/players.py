@@ -57,4 +57,7 @@ def merge_players(db, source_id: int, target_id: int) -> None:
         db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
         for seat in range(4):
             db.execute(f"UPDATE games SET seat_{seat} = ? WHERE seat_{seat} = ?", [target_id, source_id])
+        for column in ("player_0", "player_1"):  # a club night's registration is the person's too
+            db.execute(f"UPDATE club_entrants SET {column} = ? WHERE {column} = ?", [target_id, source_id])
+        db.execute("UPDATE club_tables SET confirmed_by = ? WHERE confirmed_by = ?", [target_id, source_id])
         db.execute("DELETE FROM players WHERE id = ?", [source_id])

@@ -292,6 +292,86 @@ def m009_dix_only_and_quad_run(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA writable_schema = OFF")
 
 
+
+@migrations()
+def m012_club_nights(db: sqlite_utils.Database) -> None:
+    """Club nights: a night's settings, who registered (a player, or a team of two), and each round's tables,
+    each one a game like any other with the result that counts beside it, and every change the director made
+    to one. A night's two versions are its pages' ETags: `version` moves with the night, its entrants and its
+    tables (who sits where, a round's end, a confirmation), `games_version` with every change to one of its
+    tables' games, so a phone's seat card need not be sent again for a hand at another table."""
+    bump = "UPDATE club_nights SET version = version + 1 WHERE id = {night};"
+    db.executescript(f"""
+    CREATE TABLE club_nights (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('progressive', 'partners')),
+        rules TEXT NOT NULL,                    -- the Rules every table's game starts with, as JSON
+        round_end TEXT NOT NULL CHECK (round_end IN ('hands', 'target', 'time')),
+        round_size INTEGER NOT NULL,            -- hands a round, the target, or minutes on the clock
+        rounds INTEGER NOT NULL CHECK (rounds >= 1),
+        tie_breaks TEXT NOT NULL,               -- what the standings rank by, in order, comma separated
+        director_key TEXT NOT NULL,
+        round INTEGER NOT NULL DEFAULT 0,       -- the round under way, or the last one played; 0 before the first
+        round_started_at TEXT,
+        closed_at TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        games_version INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE club_entrants (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id),
+        number INTEGER NOT NULL,                -- the number given at registration, from 1
+        name TEXT NOT NULL,                     -- the player's name, or the team's
+        player_0 INTEGER NOT NULL REFERENCES players(id),
+        player_1 INTEGER REFERENCES players(id),  -- a team's second player
+        PRIMARY KEY (night_id, number)
+    ) STRICT;
+    CREATE INDEX club_entrants_by_player ON club_entrants (player_0);
+    CREATE INDEX club_entrants_by_partner ON club_entrants (player_1);
+    CREATE TABLE club_tables (
+        id INTEGER PRIMARY KEY,
+        night_id INTEGER NOT NULL REFERENCES club_nights(id),
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games(id),
+        entrant_0 INTEGER NOT NULL,             -- entrants by seat, North East South West (a team holds two)
+        entrant_1 INTEGER NOT NULL,
+        entrant_2 INTEGER NOT NULL,
+        entrant_3 INTEGER NOT NULL,
+        ended_at TEXT,                          -- confirmed, or stopped by the director's clock: no more hands
+        score_0 INTEGER,                        -- the result that counts, from then on
+        score_1 INTEGER,
+        winner INTEGER CHECK (winner IN (0, 1)),
+        confirmed_at TEXT,
+        confirmed_by INTEGER REFERENCES players(id),
+        UNIQUE (night_id, round, table_no)
+    ) STRICT;
+    CREATE TABLE club_result_changes (
+        id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES club_tables(id),
+        at TEXT NOT NULL,
+        before_0 INTEGER, before_1 INTEGER,
+        after_0 INTEGER NOT NULL, after_1 INTEGER NOT NULL,
+        note TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX club_result_changes_by_table ON club_result_changes (table_id, id);
+
+    CREATE TRIGGER club_night_changed AFTER UPDATE ON club_nights
+    WHEN NEW.version = OLD.version AND NEW.games_version = OLD.games_version
+    BEGIN {bump.format(night="NEW.id")} END;
+    CREATE TRIGGER club_entrant_added AFTER INSERT ON club_entrants BEGIN {bump.format(night="NEW.night_id")} END;
+    CREATE TRIGGER club_entrant_changed AFTER UPDATE ON club_entrants BEGIN {bump.format(night="NEW.night_id")} END;
+    CREATE TRIGGER club_table_added AFTER INSERT ON club_tables BEGIN {bump.format(night="NEW.night_id")} END;
+    CREATE TRIGGER club_table_changed AFTER UPDATE ON club_tables BEGIN {bump.format(night="NEW.night_id")} END;
+    CREATE TRIGGER club_game_changed AFTER UPDATE OF version ON games WHEN NEW.version != OLD.version
+    BEGIN
+        UPDATE club_nights SET games_version = games_version + 1
+        WHERE id = (SELECT night_id FROM club_tables WHERE game_id = NEW.id);
+    END;
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing. A database that needs nothing is

@@ -16,8 +16,19 @@ from .. import words
 from ..errors import ScorepadError
 from ..rules import can_be_stuck
 from ..scoring import dix_value
-from . import about_views, request_log
-from . import database, games_views, history_views, meld_views, passcode, players_views, rules_views, transfer_views
+from . import (
+    about_views,
+    club_views,
+    database,
+    games_views,
+    history_views,
+    meld_views,
+    passcode,
+    players_views,
+    request_log,
+    rules_views,
+    transfer_views,
+)
 from .assets import asset_url
 from .faults import refused
 from .forms import bid_chips, kind_choices, wrong_fields
@@ -74,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(players_views.bp)
     app.register_blueprint(transfer_views.bp)
     app.register_blueprint(about_views.bp)
+    app.register_blueprint(club_views.bp)
     transfer_views.init_app(app)
     app.cli.add_command(rules_command)
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)

@@ -98,7 +98,8 @@ def _game_page(game, values=None, errors=None, message=None, status=200, fault=N
         "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
-        saved=_saved_note(game, sheet, saved)), status)
+        saved=_saved_note(game, sheet, saved),
+        club=store.clubs.table_of_game(get_db(), game.id)), status)
 
 
 def _saved_note(game, sheet, saved: dict | None) -> dict | None:

@@ -56,7 +56,10 @@ def evenings():
     older = games[PAGE].created_at if len(games) > PAGE else None
     games = games[:PAGE]
     groups = group_by_evening(games, lambda g: datetime.fromisoformat(g.created_at).astimezone())
-    return render_template("history.html", groups=groups, players=store.player_choices(db), player_id=player_id,
+    nights = dict(group_by_evening(store.clubs.list_nights(db, start=_utc(start), end=_utc(end)),
+                                   lambda n: datetime.fromisoformat(n.created_at).astimezone()))
+    return render_template("history.html", groups=groups, club_nights=nights,
+                           players=store.player_choices(db), player_id=player_id,
                            older=_older_link(args, games[-1].created_at) if older else None,
                            values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \
         422 if errors else 200

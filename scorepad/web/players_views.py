@@ -56,6 +56,7 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     others = [p for p in store.player_choices(db) if p["id"] != player_id]
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
                            others=others, recent=store.history_games(db, player_id, limit=10),
+                           club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status
 
 

@@ -12,9 +12,13 @@ pytestmark = pytest.mark.slow
 
 def test_the_benchmark_runs_end_to_end_and_prints_its_table():
     done = subprocess.run([sys.executable, "bench/run.py", "--games", "60", "--seconds", "1", "--rate", "20",
-                           "--clients", "2", "--no-browser"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+                           "--clients", "2", "--club-tables", "3", "--no-browser"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
     for kind in ("poll", "game page", "fragment", "record hand", "history", "records"):
         assert f"  {kind} " in out
     assert "server peak memory" in out and "first load of a game page" in out and "one recorded hand" in out
+    assert "a club night of 3 tables" in out
+    for kind in ("sheet poll", "seat poll", "wall poll"):
+        assert f"  {kind} " in out

@@ -1,0 +1,15 @@
+"""Club nights: who sits where each round, how a round ends, what a bye is worth, and the standings. Pure: no
+Flask, no database.
+
+`movement(kind, players, rounds)` seats a night; `standings(...)` ranks it from the rounds' results.
+"""
+
+from .movement import KINDS, SEATS, ClubError, Round, movement, partners_of
+from .rounds import MOST_MINUTES, MOST_ROUNDS, ROUND_ENDS, round_rules, round_words, time_up
+from .standings import DEFAULT_TIE_BREAKS, TIE_BREAKS, Standing, TableResult, bye_score, standings
+
+__all__ = [
+    "DEFAULT_TIE_BREAKS", "KINDS", "MOST_MINUTES", "MOST_ROUNDS", "ROUND_ENDS", "SEATS", "TIE_BREAKS", "ClubError",
+    "Round", "Standing", "TableResult", "bye_score", "movement", "partners_of", "round_rules", "round_words", "time_up",
+    "standings",
+]

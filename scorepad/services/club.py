@@ -1,0 +1,360 @@
+"""Club nights: each change a director or a table makes is a function here, in one transaction holding the write
+lock, raising one of `errors` when refused. Each table's game is a game like any other (the store's own
+`create_game`, the same rules, the same game page); this module keeps the night around them: who registered,
+who sits where each round (the core's movement), when a round ends, who confirmed a score, and what the
+director changed."""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .. import store
+from ..club import (
+    KINDS,
+    MOST_ROUNDS,
+    SEATS,
+    TIE_BREAKS,
+    ClubError,
+    Round,
+    TableResult,
+    movement,
+    round_rules,
+    standings,
+)
+from ..rules import Rules
+from ..store.clubs import ClubTable, Entrant, Night
+from .errors import Conflict, NotFound, Refused
+from .transfer import cell
+
+
+@dataclass(frozen=True)
+class Place:
+    """A line of the standings."""
+
+    rank: int
+    number: int
+    name: str
+    wins: int
+    points: int
+    high_round: int | None
+    played: int
+    byes: int
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a player sits in the round under way, for their phone: a table, or a bye."""
+
+    round: int
+    table: ClubTable | None  # None: a bye this round
+    seat: str = ""
+    partner: str = ""
+    opponents: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    night_id: int
+    table_no: int
+    already: bool = False
+
+
+# --- the director's changes --------------------------------------------------------------------------------
+
+def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, round_size: int | None,
+                 rounds: int | None, tie_breaks: tuple[str, ...]) -> Night:
+    """A new night (its name cleaned and checked already); returns it, with the director's key. Raises Refused
+    with a message beside each field that cannot be taken."""
+    errors = {}
+    if kind not in KINDS:
+        errors["kind"] = "Choose partners or progressive."
+    if rounds is None or not 1 <= rounds <= MOST_ROUNDS:
+        errors["rounds"] = f"A night is from 1 to {MOST_ROUNDS} rounds."
+    if not tie_breaks or any(key not in TIE_BREAKS for key in tie_breaks) or len(set(tie_breaks)) != len(tie_breaks):
+        errors["tie_breaks"] = "Rank by wins, points or the highest round, each once."
+    if round_size is None:
+        errors["round_size"] = "Say how many hands, what target, or how many minutes."
+    else:
+        try:
+            round_rules(rules, round_end, round_size)
+        except ClubError as refused:
+            errors["round_size"] = str(refused)
+    if errors:
+        raise Refused(errors=errors)
+    with store.write_lock(db):
+        night_id = store.clubs.create_night(db, name=name, kind=kind, rules=rules, round_end=round_end,
+                                            round_size=round_size, rounds=rounds, tie_breaks=tuple(tie_breaks),
+                                            director_key=secrets.token_urlsafe(12))
+        return store.clubs.load_night(db, night_id)
+
+
+def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
+    """A player (progressive) or a team of two (partners) joins the night, by names cleaned and checked already;
+    returns the number they are given. Raises NotFound, Conflict (the night has started) and Refused."""
+    with store.write_lock(db):
+        night = _night(db, night_id)
+        if night.round or night.closed_at:
+            raise Conflict("The first round has started: the players are seated for the whole night.")
+        wanted = 2 if night.kind == "partners" else 1
+        names = tuple(name for name in names if name)
+        if len(names) != wanted:
+            raise Refused(errors={f"player_{len(names)}" if len(names) < wanted else "player_0":
+                                  "A team is two players." if wanted == 2 else "Choose a player."})
+        if wanted == 2 and names[0].casefold() == names[1].casefold():
+            raise Refused(errors={"player_1": "A team is two different players."})
+        taken = {name.casefold(): e.number for e in store.clubs.entrants(db, night_id) for name in e.player_names}
+        for i, name in enumerate(names):
+            if name.casefold() in taken:
+                number = taken[name.casefold()]
+                raise Refused(errors={f"player_{i}": f"{name} is registered already, as number {number}."})
+        ids = tuple(store.player_for(db, name) for name in names)
+        return store.clubs.add_entrant(db, night_id, team or " & ".join(names), ids)
+
+
+def start_round(db, night_id: int) -> int:
+    """The next round starts: every table's game is made, its players seated by the movement. The tables of the
+    round before that are over keep their result from now on. Returns the round's number. Raises NotFound,
+    Conflict (tables still playing, the night over) and Refused (too few registered)."""
+    with store.write_lock(db):
+        night = _night(db, night_id)
+        _open(night)
+        if night.round >= night.rounds:
+            raise Conflict(f"All {night.rounds} rounds are played: close the night to see the final standings.")
+        entrants = store.clubs.entrants(db, night_id)
+        try:
+            plan = _plan(night.kind, tuple(e.number for e in entrants), night.rounds)
+        except ClubError as refused:
+            raise Refused(str(refused)) from None
+        if night.round:
+            playing = [t.table_no for t in store.clubs.tables(db, night_id, night.round) if not t.over]
+            if playing:
+                them = "them" if len(playing) > 1 else "it"
+                raise Conflict(f"{_tables_words(playing)} still playing: wait for {them}, or end the round on the "
+                               "clock.")
+            _end_tables(db, night)
+        number = night.round + 1
+        rules = round_rules(night.rules, night.round_end, night.round_size)
+        by_number = {e.number: e for e in entrants}
+        for table_no, seated in enumerate(plan[number - 1].tables, start=1):
+            seats, players, teams = _seating(night.kind, seated, by_number)
+            game_id = store.create_game(db, rules, teams, players, first_dealer=(table_no - 1) % 4)
+            store.clubs.add_table(db, night_id, number, table_no, game_id, seats)
+        store.clubs.start_round(db, night_id, number)
+        return number
+
+
+def end_round(db, night_id: int) -> int:
+    """The director's clock: every table of the round under way stops where it stands (the higher total wins; a
+    tie wins for neither) and takes no more hands. Returns how many tables were still playing."""
+    with store.write_lock(db):
+        night = _night(db, night_id)
+        _open(night)
+        if not night.round:
+            raise Conflict("No round has started yet.")
+        return _end_tables(db, night)
+
+
+def close_night(db, night_id: int) -> bool:
+    """The night is over: the round under way ends where it stands, and the standings are final. Returns False
+    when it was closed already."""
+    with store.write_lock(db):
+        night = _night(db, night_id)
+        if night.closed_at:
+            return False
+        if night.round:
+            _end_tables(db, night)
+        store.clubs.close_night(db, night_id)
+        return True
+
+
+def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note: str) -> None:
+    """The director puts a table's result right once its round is over; the change is kept and shown beside
+    the result. Raises NotFound and Conflict (the table still plays)."""
+    with store.write_lock(db):
+        table = _table(db, night_id, table_id)
+        if not table.over:
+            raise Conflict(f"Table {table.table_no} is still playing: its score is its game's until the round ends.")
+        if table.ended_at is None:
+            store.clubs.end_table(db, table.id, table.totals, table.game_winner)
+        before = table.score or table.totals
+        if before == score:
+            return
+        store.clubs.change_result(db, table.id, before, score, _higher(score), note or "Changed by the director.")
+
+
+# --- at a table --------------------------------------------------------------------------------------------
+
+def confirm(db, table_id: int, player_id: int | None) -> Confirmed:
+    """A player at the table confirms its final score with one tap: from then on only the director can change
+    it. Raises NotFound, Refused (not a player of this table) and Conflict (the table still plays)."""
+    with store.write_lock(db):
+        found = store.clubs.table(db, table_id)
+        if found is None:
+            raise NotFound("There is no such table.")
+        night_id, table = found
+        if player_id is None or player_id not in store.seated_players(db, table.game_id):
+            raise Refused("Only a player at this table can confirm its score.")
+        if table.confirmed_at:
+            return Confirmed(night_id, table.table_no, already=True)
+        if not table.over:
+            raise Conflict(f"Table {table.table_no} is still playing: confirm the score when its round is over.")
+        if table.ended_at is None:
+            store.clubs.end_table(db, table.id, table.totals, table.game_winner)
+        store.clubs.confirm_table(db, table.id, player_id)
+        return Confirmed(night_id, table.table_no)
+
+
+def game_closed(db, game_id: int) -> str | None:
+    """Why a game takes no more changes (its club table's round is over), or None."""
+    at = store.clubs.table_of_game(db, game_id)
+    if at is None or at["ended_at"] is None:
+        return None
+    return (f"Round {at['round']} at table {at['table_no']} is over and its score counts: only the club night's "
+            "director can change it now.")
+
+
+# --- reading a night ---------------------------------------------------------------------------------------
+
+def night_standings(db, night: Night, entrants: list[Entrant] | None = None,
+                    tables: list[ClubTable] | None = None) -> list[Place]:
+    """The standings as they are now: every table's result that counts (live while it plays), and the byes of
+    the rounds started."""
+    entrants = entrants if entrants is not None else store.clubs.entrants(db, night.id)
+    tables = tables if tables is not None else store.clubs.tables(db, night.id)
+    by_number = {e.number: e for e in entrants}
+    results = []
+    for table in tables:
+        points, winner = table.result
+        n, e, s, w = table.entrants
+        sides = ((n, s), (e, w)) if night.kind == "progressive" else ((n,), (e,))
+        results.append(TableResult(table.round, sides, points, winner, table.over))
+    byes = {}
+    if night.round and len(entrants) >= (4 if night.kind == "progressive" else 2):
+        plan = _plan(night.kind, tuple(by_number), night.rounds)
+        byes = {number: plan[number - 1].byes for number in range(1, night.round + 1)}
+    ranked = standings(list(by_number), results, byes, night.tie_breaks)
+    return [Place(s.rank, s.entrant, by_number[s.entrant].name, s.wins, s.points, s.high_round, s.played, s.byes)
+            for s in ranked]
+
+
+def seat_of(db, night: Night, player_id: int) -> Seat | None:
+    """Where the player sits in the round under way; None before the first round or for someone not registered."""
+    if not night.round:
+        return None
+    entrant = next((e for e in store.clubs.entrants(db, night.id) if player_id in e.player_ids), None)
+    if entrant is None:
+        return None
+    for table in store.clubs.tables(db, night.id, night.round):
+        if entrant.number not in table.entrants:
+            continue
+        seat = table.entrants.index(entrant.number)
+        if night.kind == "partners":
+            seat += 2 * entrant.player_ids.index(player_id)
+        players = table.players
+        opponents = sorted(((seat + 1) % 4, (seat + 3) % 4))  # in seat order: North or East first
+        return Seat(night.round, table, SEATS[seat], players[(seat + 2) % 4] or "",
+                    tuple(players[other] or "" for other in opponents))
+    return Seat(night.round, None)
+
+
+# --- in common ---------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def _plan(kind: str, numbers: tuple[int, ...], rounds: int) -> list[Round]:
+    # the movement is a pure function of these: the wall and the phones ask for it on every look
+    return movement(kind, numbers, rounds)
+
+
+def _seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):
+    """(entrant numbers by seat, player names by seat, the two teams' names) of a table of the movement."""
+    if kind == "partners":
+        a, b = (by_number[n] for n in seated)
+        return (a.number, b.number, a.number, b.number), (a.player_names[0], b.player_names[0], a.player_names[1],
+                                                          b.player_names[1]), (a.name, b.name)
+    names = tuple(by_number[n].name for n in seated)
+    return tuple(seated), names, (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
+
+
+def _end_tables(db, night: Night) -> int:
+    """Every table of the round under way that has not ended ends as it stands; returns how many still played."""
+    playing = 0
+    for table in store.clubs.tables(db, night.id, night.round):
+        if table.ended_at is not None:
+            continue
+        playing += table.game_winner is None
+        winner = table.game_winner if table.game_winner is not None else _higher(table.totals)
+        store.clubs.end_table(db, table.id, table.totals, winner)
+    return playing
+
+
+def _higher(score: tuple[int, int]) -> int | None:
+    return None if score[0] == score[1] else int(score[1] > score[0])
+
+
+def _tables_words(numbers: list[int]) -> str:
+    if len(numbers) == 1:
+        return f"Table {numbers[0]} is"
+    return "Tables " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]} are"
+
+
+def _night(db, night_id: int) -> Night:
+    night = store.clubs.load_night(db, night_id)
+    if night is None:
+        raise NotFound("There is no such club night.")
+    return night
+
+
+def _open(night: Night) -> None:
+    if night.closed_at:
+        raise Conflict("The night is closed: its standings are final.")
+
+
+def _table(db, night_id: int, table_id: int) -> ClubTable:
+    found = store.clubs.table(db, table_id)
+    if found is None or found[0] != night_id:
+        raise NotFound("This night has no such table.")
+    return found[1]
+
+
+# --- the standings as files, and a player's nights ----------------------------------------------------------
+
+STANDINGS_COLUMNS = ("rank", "number", "name", "wins", "points", "high_round", "played", "byes")
+
+
+def standings_csv(places: list[Place]) -> str:
+    """The standings as a spreadsheet reads them: names that look like formulas are kept as text."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(STANDINGS_COLUMNS)
+    for place in places:
+        writer.writerow([cell(getattr(place, column)) for column in STANDINGS_COLUMNS])
+    return out.getvalue()
+
+
+def standings_document(night: Night, places: list[Place]) -> dict:
+    """The standings as JSON: the night, whether they are final, and a line a place."""
+    return {"night": night.name, "kind": night.kind, "date": night.created_at, "rounds": night.rounds,
+            "rounds_played": night.round, "final": night.closed_at is not None, "ranked_by": list(night.tie_breaks),
+            "standings": [{column: getattr(place, column) for column in STANDINGS_COLUMNS} for place in places]}
+
+
+@dataclass(frozen=True)
+class NightPlace:
+    night: Night
+    place: Place
+    of: int  # how many were ranked
+
+
+def places_of_player(db, player_id: int) -> list[NightPlace]:
+    """Each club night the player registered for, newest first, with their place in it."""
+    found = []
+    for night in store.clubs.nights_of_player(db, player_id):
+        entrants = store.clubs.entrants(db, night.id)
+        mine = next(e.number for e in entrants if player_id in e.player_ids)
+        places = night_standings(db, night, entrants)
+        found.append(NightPlace(night, next(p for p in places if p.number == mine), len(places)))
+    return found

@@ -1,0 +1,247 @@
+"""Club nights: a night's settings, its entrants, each round's tables (each a game like any other) and the
+result that counts for each, with every change the director made to one.
+
+Until a table's round ends (its score confirmed, or the director's clock) the result that counts is its game's
+own totals and winner, read live; from then on it is kept on the table row and the game takes no more hands.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..rules import Rules
+from .connection import MAX_ID, now, rows
+
+
+@dataclass(frozen=True)
+class Night:
+    id: int
+    name: str
+    created_at: str
+    kind: str  # "progressive" | "partners"
+    rules: Rules
+    round_end: str  # "hands" | "target" | "time"
+    round_size: int
+    rounds: int
+    tie_breaks: tuple[str, ...]
+    director_key: str
+    round: int  # the round under way or last played; 0 before the first
+    round_started_at: str | None
+    closed_at: str | None
+    version: int  # moves with the night, its entrants and its tables
+    games_version: int  # moves with every change to one of its tables' games
+
+    @property
+    def etag(self) -> str:
+        """The whole night's: its standings, its tables' scores."""
+        return night_etag(self.id, self.version, self.games_version)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    number: int
+    name: str
+    player_ids: tuple[int, ...]
+    player_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClubTable:
+    """A table of a round, with its game's live figures and the result kept once its round ended."""
+
+    id: int
+    round: int
+    table_no: int
+    game_id: int
+    entrants: tuple[int, int, int, int]  # by seat, North East South West
+    players: tuple[str | None, ...]  # the game's seats
+    totals: tuple[int, int]
+    hands_count: int
+    game_winner: int | None
+    ended_at: str | None
+    score: tuple[int, int] | None
+    winner: int | None
+    confirmed_at: str | None
+    confirmed_by: str | None
+
+    @property
+    def result(self) -> tuple[tuple[int, int], int | None]:
+        """The points and winner that count now: kept once ended, else the game's as it stands."""
+        if self.ended_at is not None:
+            return self.score, self.winner
+        return self.totals, self.game_winner
+
+    @property
+    def over(self) -> bool:
+        return self.ended_at is not None or self.game_winner is not None
+
+
+def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, round_size: int, rounds: int,
+                 tie_breaks: tuple[str, ...], director_key: str) -> int:
+    return db.execute(
+        """INSERT INTO club_nights (name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks,
+           director_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        [name, now(), kind, json.dumps(rules.to_dict()), round_end, round_size, rounds, ",".join(tie_breaks),
+         director_key]).lastrowid
+
+
+def _night(row: dict) -> Night:
+    return Night(id=row["id"], name=row["name"], created_at=row["created_at"], kind=row["kind"],
+                 rules=Rules.from_dict(json.loads(row["rules"]), kept=True), round_end=row["round_end"],
+                 round_size=row["round_size"], rounds=row["rounds"], tie_breaks=tuple(row["tie_breaks"].split(",")),
+                 director_key=row["director_key"], round=row["round"], round_started_at=row["round_started_at"],
+                 closed_at=row["closed_at"], version=row["version"], games_version=row["games_version"])
+
+
+def load_night(db, night_id: int) -> Night | None:
+    if not 0 < night_id <= MAX_ID:
+        return None
+    found = rows(db, "SELECT * FROM club_nights WHERE id = ?", [night_id])
+    return _night(found[0]) if found else None
+
+
+def night_etag(night_id: int, version: int, games_version: int) -> str:
+    return f'"c{night_id}-v{version}-g{games_version}"'
+
+
+def night_version(db, night_id: int) -> tuple[int, int] | None:
+    """(version, games_version) of the night, or None."""
+    if not 0 < night_id <= MAX_ID:
+        return None
+    row = db.execute("SELECT version, games_version FROM club_nights WHERE id = ?", [night_id]).fetchone()
+    return tuple(row) if row else None
+
+
+def seat_etag(db, night_id: int, player_id: int | None) -> str | None:
+    """The ETag of a player's seat card: the night's version and the version of the game at the player's table
+    in the round under way (a hand at another table changes neither). None for a night that is not there."""
+    if not 0 < night_id <= MAX_ID:
+        return None
+    row = db.execute("""
+        SELECT n.version, (SELECT g.version FROM club_tables t JOIN games g ON g.id = t.game_id
+                           JOIN club_entrants e ON e.night_id = t.night_id
+                            AND e.number IN (t.entrant_0, t.entrant_1, t.entrant_2, t.entrant_3)
+                           WHERE t.night_id = n.id AND t.round = n.round AND ?2 IN (e.player_0, e.player_1))
+        FROM club_nights n WHERE n.id = ?1""", [night_id, player_id]).fetchone()
+    return f'"s{night_id}-v{row[0]}-p{player_id}-g{row[1]}"' if row else None
+
+
+def list_nights(db, limit: int = 50, start: str | None = None, end: str | None = None) -> list[Night]:
+    """Nights newest first, optionally only those created within [start, end) (UTC ISO)."""
+    where, params = [], []
+    if start:
+        where.append("created_at >= ?")
+        params.append(start)
+    if end:
+        where.append("created_at < ?")
+        params.append(end)
+    sql = "SELECT * FROM club_nights" + (" WHERE " + " AND ".join(where) if where else "")
+    return [_night(r) for r in rows(db, sql + " ORDER BY created_at DESC, id DESC LIMIT ?", [*params, limit])]
+
+
+def nights_of_player(db, player_id: int) -> list[Night]:
+    return [_night(r) for r in rows(db, """SELECT * FROM club_nights WHERE id IN (
+        SELECT night_id FROM club_entrants WHERE player_0 = ?1 UNION SELECT night_id FROM club_entrants
+        WHERE player_1 = ?1) ORDER BY created_at DESC, id DESC""", [player_id])]
+
+
+def start_round(db, night_id: int, number: int) -> None:
+    db.execute("UPDATE club_nights SET round = ?, round_started_at = ? WHERE id = ?", [number, now(), night_id])
+
+
+def close_night(db, night_id: int) -> None:
+    db.execute("UPDATE club_nights SET closed_at = ? WHERE id = ? AND closed_at IS NULL", [now(), night_id])
+
+
+# --- entrants ---------------------------------------------------------------------------------------------
+
+def add_entrant(db, night_id: int, name: str, player_ids: tuple[int, ...]) -> int:
+    """The entrant's number: the next one of the night."""
+    number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM club_entrants WHERE night_id = ?",
+                        [night_id]).fetchone()[0]
+    db.execute("INSERT INTO club_entrants (night_id, number, name, player_0, player_1) VALUES (?, ?, ?, ?, ?)",
+               [night_id, number, name, player_ids[0], player_ids[1] if len(player_ids) > 1 else None])
+    return number
+
+
+def entrants(db, night_id: int) -> list[Entrant]:
+    return [Entrant(r["number"], r["name"], tuple(i for i in (r["player_0"], r["player_1"]) if i is not None),
+                    tuple(n for n in (r["name_0"], r["name_1"]) if n is not None))
+            for r in rows(db, """SELECT e.*, p0.name AS name_0, p1.name AS name_1 FROM club_entrants e
+                                 JOIN players p0 ON p0.id = e.player_0 LEFT JOIN players p1 ON p1.id = e.player_1
+                                 WHERE e.night_id = ? ORDER BY e.number""", [night_id])]
+
+
+# --- tables -----------------------------------------------------------------------------------------------
+
+def add_table(db, night_id: int, number: int, table_no: int, game_id: int, seats: tuple[int, ...]) -> int:
+    return db.execute("""INSERT INTO club_tables (night_id, round, table_no, game_id, entrant_0, entrant_1,
+                         entrant_2, entrant_3) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                      [night_id, number, table_no, game_id, *seats]).lastrowid
+
+
+_TABLE_SELECT = """
+SELECT t.*, g.total_0, g.total_1, g.hands_count, g.winner AS game_winner, c.name AS confirmer,
+       p0.name AS name_0, p1.name AS name_1, p2.name AS name_2, p3.name AS name_3
+FROM club_tables t JOIN games g ON g.id = t.game_id
+LEFT JOIN players c ON c.id = t.confirmed_by
+LEFT JOIN players p0 ON p0.id = g.seat_0 LEFT JOIN players p1 ON p1.id = g.seat_1
+LEFT JOIN players p2 ON p2.id = g.seat_2 LEFT JOIN players p3 ON p3.id = g.seat_3
+"""
+
+
+def _table(r: dict) -> ClubTable:
+    score = None if r["score_0"] is None else (r["score_0"], r["score_1"])
+    return ClubTable(r["id"], r["round"], r["table_no"], r["game_id"], tuple(r[f"entrant_{i}"] for i in range(4)),
+                     tuple(r[f"name_{i}"] for i in range(4)), (r["total_0"], r["total_1"]), r["hands_count"],
+                     r["game_winner"], r["ended_at"], score, r["winner"], r["confirmed_at"], r["confirmer"])
+
+
+def tables(db, night_id: int, number: int | None = None) -> list[ClubTable]:
+    """The night's tables, round by round, or those of round `number`."""
+    where, params = "t.night_id = ?", [night_id]
+    if number is not None:
+        where += " AND t.round = ?"
+        params.append(number)
+    return [_table(r) for r in rows(db, f"{_TABLE_SELECT} WHERE {where} ORDER BY t.round, t.table_no", params)]
+
+
+def table(db, table_id: int) -> tuple[int, ClubTable] | None:
+    """(the night's id, the table), or None."""
+    if not 0 < table_id <= MAX_ID:
+        return None
+    found = rows(db, f"{_TABLE_SELECT} WHERE t.id = ?", [table_id])
+    return (found[0]["night_id"], _table(found[0])) if found else None
+
+
+def table_of_game(db, game_id: int) -> dict | None:
+    """The club table a game is played at: {night_id, id, round, table_no, ended_at}, or None."""
+    found = rows(db, "SELECT night_id, id, round, table_no, ended_at FROM club_tables WHERE game_id = ?", [game_id])
+    return found[0] if found else None
+
+
+def end_table(db, table_id: int, score: tuple[int, int], winner: int | None) -> None:
+    """The table's round is over: this result counts from now on."""
+    db.execute("""UPDATE club_tables SET ended_at = coalesce(ended_at, ?), score_0 = ?, score_1 = ?, winner = ?
+                  WHERE id = ?""", [now(), *score, winner, table_id])
+
+
+def confirm_table(db, table_id: int, player_id: int) -> None:
+    db.execute("UPDATE club_tables SET confirmed_at = ?, confirmed_by = ? WHERE id = ?", [now(), player_id, table_id])
+
+
+def change_result(db, table_id: int, before: tuple[int, int] | None, after: tuple[int, int], winner: int | None,
+                  note: str) -> None:
+    db.execute("UPDATE club_tables SET score_0 = ?, score_1 = ?, winner = ? WHERE id = ?", [*after, winner, table_id])
+    db.execute("""INSERT INTO club_result_changes (table_id, at, before_0, before_1, after_0, after_1, note)
+                  VALUES (?, ?, ?, ?, ?, ?, ?)""", [table_id, now(), *(before or (None, None)), *after, note])
+
+
+def result_changes(db, night_id: int) -> dict[int, list[dict]]:
+    """Every change the director made to a table's result: table id -> [{at, before_0, ..., note}], in order."""
+    changes: dict[int, list[dict]] = {}
+    for row in rows(db, """SELECT c.* FROM club_result_changes c JOIN club_tables t ON t.id = c.table_id
+                           WHERE t.night_id = ? ORDER BY c.id""", [night_id]):
+        changes.setdefault(row["table_id"], []).append(row)
+    return changes

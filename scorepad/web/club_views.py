@@ -1,0 +1,408 @@
+"""Club nights: the director's page, the table cards, each player's phone, and the standings wall. Each view
+parses the request, calls one use case of `services.club` (or reads the store), and renders or redirects."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+
+from .. import store
+from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
+from ..inputs import NotANumber, clean_name, name_problem, record_id, whole_number
+from ..rules import DEFAULT_PRESET, PRESETS
+from ..services import Declined, club
+from .database import get_db
+from .forms import ECHO, CsrfForm
+from .htmx import vary_on_htmx
+from .serve import lan_addresses
+
+bp = Blueprint("club", __name__, url_prefix="/club")
+
+KIND_WORDS = {"progressive": "Progressive: players move, partners change every round",
+              "partners": "Partners: each team keeps its partner"}
+
+
+# --- the list, and a new night -------------------------------------------------------------------------------
+
+def _new_values(form=None) -> dict[str, str]:
+    form = form or {}
+    names = ("name", "kind", "preset", "round_end", "round_size", "rounds", "tie_1", "tie_2", "tie_3")
+    values = {name: str(form.get(name, ""))[:ECHO].strip() for name in names}
+    defaults = {"kind": "progressive", "preset": DEFAULT_PRESET, "round_end": "hands", "round_size": "4",
+                "rounds": "4"} if not form else {}
+    return {**values, **{k: v for k, v in defaults.items() if not values[k]}}
+
+
+def _nights_page(values, errors, status=200):
+    return render_template("club_nights.html", nights=store.clubs.list_nights(get_db()), values=values,
+                           errors=errors, presets=PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
+                           tie_breaks=TIE_BREAKS, form=CsrfForm()), status
+
+
+@bp.get("/")
+def nights():
+    return _nights_page(_new_values(), {})
+
+
+@bp.post("/new")
+def create():
+    values, settings, errors = _read_night(request.form)
+    if errors:
+        return _nights_page(values, errors, 422)
+    try:
+        night = club.create_night(get_db(), **settings)
+    except Declined as refusal:
+        return _nights_page(values, refusal.errors, refusal.status_hint)
+    _direct(night)
+    return redirect(url_for("club.director", night_id=night.id), 303)
+
+
+def _read_night(form) -> tuple[dict, dict, dict]:
+    """(what was typed, the night's settings for `club.create_night`, each field's problem): only the shape of
+    the input is judged here; whether the night can be held is the service's question."""
+    values = _new_values(form)
+    errors = {}
+    name = clean_name(request.form.get("name", "")) or "Club night"
+    problem = name_problem(name, "A night's name")
+    if problem:
+        errors["name"] = problem
+    if values["preset"] not in PRESETS:
+        errors["preset"] = "Choose one of the rule sets."
+    if values["round_end"] not in ROUND_ENDS:
+        errors["round_end"] = "Choose how a round ends."
+    numbers = {}
+    for field, what, high in (("round_size", "The length of a round", 100_000), ("rounds", "Rounds", MOST_ROUNDS)):
+        try:
+            numbers[field] = whole_number(values[field], low=1, high=high, what=what)
+        except NotANumber as refused:
+            errors[field] = str(refused)
+    ties = [values[f"tie_{i}"] for i in (1, 2, 3) if values[f"tie_{i}"]]
+    ties = tuple(ties) or DEFAULT_TIE_BREAKS.get(values["kind"], ("wins", "points"))
+    if errors:
+        return values, {}, errors
+    return values, {"name": name, "kind": values["kind"], "rules": PRESETS[values["preset"]],
+                    "round_end": values["round_end"], "tie_breaks": ties, **numbers}, {}
+
+
+# --- the director ------------------------------------------------------------------------------------------
+
+def _direct(night) -> None:
+    """This device directs the night from now on."""
+    session["club_director"] = sorted({*session.get("club_director", []), night.id})[-20:]
+
+
+def _night(night_id: int):
+    night = store.clubs.load_night(get_db(), night_id)
+    if night is None:
+        abort(404)
+    return night
+
+
+def _directed(night_id: int):
+    """The night, for a device that directs it (the one that made it, or one that opened its director's key)."""
+    night = _night(night_id)
+    key = request.args.get("key", "")
+    if key and secrets.compare_digest(key, night.director_key):
+        _direct(night)
+    elif night.id not in session.get("club_director", []):
+        abort(403)
+    return night
+
+
+def _director_page(night, values=None, errors=None, message=None, status=200):
+    db = get_db()
+    entrants = store.clubs.entrants(db, night.id)
+    tables = store.clubs.tables(db, night.id)
+    return render_template(
+        "club_director.html", **_tables_context(night, tables, values, errors), entrants=entrants,
+        places=club.night_standings(db, night, entrants, tables), known_players=store.player_names(db),
+        message=message,
+        round_words=round_words(night.round_end, night.round_size), kinds=KIND_WORDS, time_up=_time_up(night)), status
+
+
+def _tables_context(night, tables, values=None, errors=None) -> dict:
+    """What the tables of the round under way need, on the page and in its poll's answer."""
+    return {"night": night, "now": [t for t in tables if t.round == night.round], "form": CsrfForm(),
+            "changes": store.clubs.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
+            "poll": current_app.config["POLL_SECONDS"]}
+
+
+@bp.get("/<int:night_id>/director")
+def director(night_id: int):
+    return _director_page(_directed(night_id))
+
+
+@bp.get("/<int:night_id>/director/live")
+def director_live(night_id: int):
+    """The director's poll: 304 while the night is as it was, else its tables afresh."""
+    _directed(night_id)
+    return _live(night_id, lambda night, etag: render_template(
+        "_club_director_live.html", is_live_update=True, etag=etag,
+        **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))))
+
+
+@bp.post("/<int:night_id>/register")
+def register(night_id: int):
+    night = _directed(night_id)
+    typed = {f: str(request.form.get(f, ""))[:ECHO] for f in ("player_0", "player_1", "team")}
+    names, errors = [], {}
+    for field in ("player_0", "player_1", "team"):
+        name = clean_name(request.form.get(field, ""))
+        problem = name_problem(name, "A team's name" if field == "team" else "A player's name")
+        if problem:
+            errors[field] = problem
+        names.append(name)
+    if errors:
+        return _director_page(night, typed, errors, status=422)
+    try:
+        number = club.register(get_db(), night_id, tuple(names[:2]), names[2])
+    except Declined as refusal:
+        return _director_page(night, typed, refusal.errors, str(refusal) or None, refusal.status_hint)
+    flash(f"Registered as number {number}.")
+    return redirect(url_for("club.director", night_id=night_id) + "#register", 303)
+
+
+def _director_action(night_id: int, action, done: str):
+    night = _directed(night_id)
+    try:
+        result = action(get_db(), night_id)
+    except Declined as refusal:
+        return _director_page(night, message=str(refusal), status=refusal.status_hint)
+    flash(done.format(result))
+    return redirect(url_for("club.director", night_id=night_id), 303)
+
+
+@bp.post("/<int:night_id>/start")
+def start_round(night_id: int):
+    return _director_action(night_id, club.start_round, "Round {} has started: the tables are on the cards.")
+
+
+@bp.post("/<int:night_id>/end")
+def end_round(night_id: int):
+    return _director_action(night_id, club.end_round, "Time: {} table(s) stopped where they stood.")
+
+
+@bp.post("/<int:night_id>/close")
+def close(night_id: int):
+    return _director_action(night_id, club.close_night, "The night is closed: the standings are final.")
+
+
+@bp.post("/<int:night_id>/tables/<int:table_id>/result")
+def change_result(night_id: int, table_id: int):
+    night = _directed(night_id)
+    errors, score = {}, []
+    for side in (0, 1):
+        try:
+            value = whole_number(request.form.get(f"score_{side}"), low=-100_000, high=100_000, what="A score")
+        except NotANumber as refused:
+            errors[f"score_{side}"] = str(refused)
+            continue
+        if value is None:
+            errors[f"score_{side}"] = "Type both sides' scores."
+        score.append(value)
+    note = clean_name(request.form.get("note", ""))[:ECHO]
+    if not errors and name_problem(note, "A note"):
+        errors["note"] = name_problem(note, "A note")
+    typed = {f"{k}_{table_id}": str(request.form.get(k, ""))[:ECHO] for k in ("score_0", "score_1", "note")}
+    if errors:
+        return _director_page(night, typed, {f"{k}_{table_id}": v for k, v in errors.items()}, status=422)
+    try:
+        club.change_result(get_db(), night_id, table_id, tuple(score), note)
+    except Declined as refusal:
+        return _director_page(night, typed, message=str(refusal), status=refusal.status_hint)
+    flash("The table's result is changed; the change is kept beside it.")
+    return redirect(url_for("club.director", night_id=night_id) + f"#table-{table_id}", 303)
+
+
+@bp.get("/<int:night_id>/cards")
+def cards(night_id: int):
+    """A card a table, with the QR code a phone scans to say who is sitting there."""
+    import segno
+
+    night = _directed(night_id)
+    count = max((t.table_no for t in store.clubs.tables(get_db(), night_id, night.round)), default=0)
+    count = count or _expected_tables(night)
+    cards = []
+    base = _phones_base()
+    for number in range(1, count + 1):
+        address = base + url_for("club.table", night_id=night_id, table_no=number)
+        cards.append({"number": number, "address": address,
+                      "qr": segno.make(address, error="m").svg_data_uri(scale=5, border=2)})
+    return render_template("club_cards.html", night=night, cards=cards)
+
+
+def _phones_base() -> str:
+    """The address phones reach this server at: the page's own, unless the director opened it on the server
+    itself (localhost), which no phone can reach: then its address on the network, as the start-up banner says."""
+    host, _, port = request.host.rpartition(":") if request.host.count(":") == 1 else (request.host, "", "")
+    if host in ("localhost", "127.0.0.1") or host.startswith("127."):
+        network = [a for a in lan_addresses() if not a.startswith("127.")]
+        if network:
+            return f"{request.scheme}://{network[0]}" + (f":{port}" if port else "")
+    return request.host_url.rstrip("/")
+
+
+def _expected_tables(night) -> int:
+    entrants = len(store.clubs.entrants(get_db(), night.id))
+    return entrants // 4 if night.kind == "progressive" else (entrants + 1) // 2
+
+
+# --- at the table --------------------------------------------------------------------------------------------
+
+@bp.get("/<int:night_id>/tables/<int:table_no>")
+def table(night_id: int, table_no: int):
+    """What a table card's QR code opens: tap who you are, and the phone follows you all night."""
+    night = _night(night_id)
+    here = next((t for t in store.clubs.tables(get_db(), night_id, night.round) if t.table_no == table_no), None)
+    return render_template("club_table.html", night=night, table_no=table_no, here=here,
+                           entrants=store.clubs.entrants(get_db(), night_id), form=CsrfForm())
+
+
+@bp.post("/<int:night_id>/me")
+def choose_me(night_id: int):
+    _night(night_id)
+    player_id = record_id(request.form.get("player"))
+    if player_id is None or store.player(get_db(), player_id) is None:
+        abort(404)
+    kept = {k: v for k, v in session.get("club_me", {}).items() if k != str(night_id)}
+    session["club_me"] = {**dict(list(kept.items())[-9:]), str(night_id): player_id}  # the latest ten nights
+    return redirect(url_for("club.me", night_id=night_id), 303)
+
+
+def _me(night_id: int) -> int | None:
+    return session.get("club_me", {}).get(str(night_id))
+
+
+def _me_context(night) -> dict:
+    me = _me(night.id)
+    db = get_db()
+    player = store.player(db, me) if me else None
+    seat = club.seat_of(db, night, me) if player else None
+    return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
+            "form": CsrfForm(), "time_up": _time_up(night)}
+
+
+@bp.get("/<int:night_id>/me")
+def me(night_id: int):
+    night = _night(night_id)
+    context = _me_context(night)
+    if context["player"] is None:
+        return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
+    return render_template("club_me.html", etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)),
+                           **context)
+
+
+@bp.get("/<int:night_id>/me/live")
+def me_live(night_id: int):
+    """The phone's poll: 304 while the night is as it was, else its seat card afresh."""
+    return _live(night_id, lambda night, etag: render_template("_club_seat.html", is_live_update=True, etag=etag,
+                                                                **_me_context(night)),
+                 etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)))
+
+
+@bp.post("/<int:night_id>/tables/<int:table_id>/confirm")
+def confirm(night_id: int, table_id: int):
+    _night(night_id)
+    try:
+        done = club.confirm(get_db(), table_id, _me(night_id))
+    except Declined as refusal:
+        if refusal.status_hint == 404:
+            abort(404)
+        context = _me_context(_night(night_id))
+        if context["player"] is None:
+            return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
+        return render_template("club_me.html", message=str(refusal), **context,
+                               etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id))), refusal.status_hint
+    flash("Already confirmed: the score stands." if done.already else
+          f"Table {done.table_no}'s score is confirmed: only the director can change it now.")
+    return redirect(url_for("club.me", night_id=night_id), 303)
+
+
+# --- the standings -------------------------------------------------------------------------------------------
+
+def _standings(night):
+    return club.night_standings(get_db(), night)
+
+
+def _live(night_id: int, render, etag=None):
+    """A poll's answer: 304 while `etag` (by default the whole night's) is what the page has, else `render`'s
+    fragments. The ETag is read before the page is made, so a change in between is sent again, never lost."""
+    if etag is None:
+        versions = store.clubs.night_version(get_db(), night_id)
+        etag = versions and store.clubs.night_etag(night_id, *versions)
+    if etag is None:
+        abort(404)
+    if request.headers.get("If-None-Match") == etag:
+        response = current_app.response_class(status=304)
+        response.headers["ETag"] = etag
+        return response
+    response = vary_on_htmx(render(_night(night_id), etag))
+    response.headers["ETag"] = etag
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _time_up(night) -> str | None:
+    """When the round under way runs out of time, on the director's clock."""
+    if night.closed_at:
+        return None
+    return time_up(night.round_started_at, night.round_end, night.round_size)
+
+
+def _wall_context(night) -> dict:
+    tables = store.clubs.tables(get_db(), night.id, night.round) if night.round else []
+    return {"night": night, "places": _standings(night), "playing": [t.table_no for t in tables if not t.over],
+            "poll": current_app.config["POLL_SECONDS"], "round_words": round_words(night.round_end, night.round_size),
+            "tie_words": [TIE_BREAKS[k] for k in night.tie_breaks], "time_up": _time_up(night)}
+
+
+@bp.get("/<int:night_id>/wall")
+def wall(night_id: int):
+    return render_template("club_wall.html", **_wall_context(_night(night_id)))
+
+
+@bp.get("/<int:night_id>/wall/live")
+def wall_live(night_id: int):
+    return _live(night_id, lambda night, etag: render_template("_club_wall_live.html", is_live_update=True,
+                                                                etag=etag, **_wall_context(night)))
+
+
+@bp.get("/<int:night_id>/standings.csv")
+def standings_csv(night_id: int):
+    night = _night(night_id)
+    return _download(club.standings_csv(_standings(night)), f"club-night-{night_id}-standings.csv", "text/csv")
+
+
+@bp.get("/<int:night_id>/standings.json")
+def standings_json(night_id: int):
+    import json
+
+    night = _night(night_id)
+    return _download(json.dumps(club.standings_document(night, _standings(night)), indent=1),
+                     f"club-night-{night_id}-standings.json", "application/json")
+
+
+def _download(body: str, filename: str, mimetype: str):
+    response = current_app.response_class(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# --- looking back --------------------------------------------------------------------------------------------
+
+@bp.get("/<int:night_id>")
+def show(night_id: int):
+    """The night as history keeps it: its standings, and each round's tables with their games."""
+    night = _night(night_id)
+    db = get_db()
+    entrants = store.clubs.entrants(db, night_id)
+    tables = store.clubs.tables(db, night_id)
+    rounds: dict[int, list] = {}
+    for t in tables:
+        rounds.setdefault(t.round, []).append(t)
+    return render_template("club_night.html", night=night, rounds=rounds, entrants=entrants,
+                           places=club.night_standings(db, night, entrants, tables),
+                           changes=store.clubs.result_changes(db, night_id),
+                           round_words=round_words(night.round_end, night.round_size),
+                           directing=night.id in session.get("club_director", []))

@@ -1,0 +1,243 @@
+"""Club nights through the web: the director's forms, a phone that follows its player and confirms with one tap,
+the standings wall's cheap poll, the exports, and the night in history and on a player's page."""
+
+import json
+
+import pytest
+
+from scorepad import store
+from tests.helpers import parse
+from tests.web.helpers import csrf, every_table, form_of
+
+PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]
+NIGHT = {"name": "Tuesday", "kind": "progressive", "preset": "double-deck", "round_end": "hands", "round_size": "1",
+         "rounds": "2"}
+WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
+         "counters_0": "30", "counters_1": "20"}
+
+
+def post(client, url, **data):
+    return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})
+
+
+@pytest.fixture
+def started(client):
+    """A progressive night of twelve players, round 1 started, made by this client (its director)."""
+    assert post(client, "/club/new", **NIGHT).headers["Location"] == "/club/1/director"
+    for name in PLAYERS:
+        assert post(client, "/club/1/register", player_0=name).status_code == 303
+    assert post(client, "/club/1/start").status_code == 303
+    return 1
+
+
+def game_of_table(app, table_no, number=1):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return next(t for t in store.clubs.tables(db, 1, number) if t.table_no == table_no)
+    finally:
+        db.close()
+
+
+HOSTILE_NIGHTS = [
+    ("rounds in superscript", {"rounds": "²"}, "rounds"),
+    ("a round of a trillion hands", {"round_size": "9" * 5000}, "round_size"),
+    ("no rounds", {"rounds": "0"}, "rounds"),
+    ("a name with a bidi override", {"name": "Club\u202enight"}, "name"),
+    ("a rule set nobody has", {"preset": "canasta"}, "preset"),
+]
+
+
+@pytest.mark.parametrize(("changes", "field"), [r[1:] for r in HOSTILE_NIGHTS], ids=[r[0] for r in HOSTILE_NIGHTS])
+def test_a_refused_night_says_which_field_keeps_what_was_typed_and_stores_nothing(client, app, changes, field):
+    before = every_table(app.config["DATABASE"])
+    response = post(client, "/club/new", **{**NIGHT, **changes})
+    assert response.status_code == 422
+    page = parse(response)
+    assert page.select_one(f"#{field}-error") or page.select_one(f"#field-{field} .field-error")
+    assert every_table(app.config["DATABASE"]) == before
+
+
+def test_the_director_registers_players_by_name_and_a_name_twice_is_refused_beside_the_field(client, app):
+    post(client, "/club/new", **NIGHT)
+    assert post(client, "/club/1/register", player_0="Al").status_code == 303
+    response = post(client, "/club/1/register", player_0="al")
+    assert response.status_code == 422
+    page = parse(response)
+    assert "registered already" in page.select_one("#player_0-error").get_text()
+    assert page.select_one("#player_0")["value"] == "al"
+
+
+def test_another_device_directs_a_night_only_with_its_key(client, app, started):
+    stranger = app.test_client()
+    assert stranger.get("/club/1/director").status_code == 403
+    assert post(stranger, "/club/1/end").status_code == 403
+    db = store.connect(app.config["DATABASE"])
+    key = store.clubs.load_night(db, 1).director_key
+    db.close()
+    assert stranger.get(f"/club/1/director?key={key}").status_code == 200
+    assert stranger.get("/club/1/director").status_code == 200
+
+
+def test_a_phone_shows_its_players_seat_and_confirms_the_score_with_one_tap(client, app, started):
+    phone = app.test_client()
+    table = parse(phone.get("/club/1/tables/2"))
+    assert [b.get_text() for b in table.select(".who-am-i button")] == ["Ed", "Flo", "Gus", "Hal"]
+    post(phone, "/club/1/me", player=store_id(app, "Flo"))
+    seat = parse(phone.get("/club/1/me")).select_one(".seat-line").get_text()
+    assert seat == "Round 1 · Table 2 · You: East, partner Hal, against Ed & Gus"
+    game_id = game_of_table(app, 2).game_id
+    assert phone.post(f"/games/{game_id}/hands", data={**form_of(phone, game_id), **WIN_0}).status_code == 303
+    post(phone, f"/club/1/tables/{game_of_table(app, 2).id}/confirm")
+    assert "Confirmed by Flo" in parse(phone.get("/club/1/me")).select_one("#confirmed").get_text()
+    refused = phone.post(f"/games/{game_id}/hands/{store_hand(app, game_id)}/delete",
+                         data={"csrf_token": csrf(phone, "/club/")})
+    assert refused.status_code == 409
+
+
+def store_id(app, name):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return str(store.player_for(db, name))
+    finally:
+        db.close()
+
+
+def store_hand(app, game_id):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return store.live_hands(db, game_id)[0].id
+    finally:
+        db.close()
+
+
+def test_the_wall_answers_304_until_a_table_records_then_the_fresh_standings(client, app, started):
+    first = client.get("/club/1/wall/live", headers={"HX-Request": "true"})
+    etag = first.headers["ETag"]
+    assert client.get("/club/1/wall/live", headers={"If-None-Match": etag}).status_code == 304
+    game_id = game_of_table(app, 1).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})
+    fresh = client.get("/club/1/wall/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert fresh.status_code == 200
+    rows = [[td.get_text(strip=True) for td in tr.select("td")]
+            for tr in parse(fresh).select("#standings-table tbody tr")]
+    assert rows[:2] == [["1", "Al", "1", "50", "50"], ["1", "Cy", "1", "50", "50"]]
+
+
+def test_the_director_changes_a_result_the_change_is_kept_and_a_bad_score_is_refused(client, app, started):
+    game_id = game_of_table(app, 1).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})
+    table_id = game_of_table(app, 1).id
+    before = every_table(app.config["DATABASE"])
+    refused = post(client, f"/club/1/tables/{table_id}/result", score_0="٣x", score_1="20", note="")
+    assert refused.status_code == 422
+    assert every_table(app.config["DATABASE"]) == before
+    assert post(client, f"/club/1/tables/{table_id}/result", score_0="45", score_1="20",
+                note="Meld counted twice").status_code == 303
+    page = parse(client.get("/club/1"))
+    assert "50 – 20 → 45 – 20 (Meld counted twice)" in page.get_text(" ", strip=True)
+
+
+def test_the_standings_export_as_csv_with_formulas_kept_as_text_and_as_json(client, app):
+    post(client, "/club/new", **NIGHT)
+    for name in ["=HYPERLINK(1)", *PLAYERS[1:4]]:
+        post(client, "/club/1/register", player_0=name)
+    csv_text = client.get("/club/1/standings.csv").get_data(as_text=True)
+    assert csv_text.splitlines()[0] == "rank,number,name,wins,points,high_round,played,byes"
+    assert "'=HYPERLINK(1)" in csv_text
+    document = json.loads(client.get("/club/1/standings.json").get_data(as_text=True))
+    assert document["final"] is False and len(document["standings"]) == 4
+
+
+def test_history_lists_the_night_in_its_evening_and_a_player_page_its_place(client, app, started):
+    assert post(client, "/club/1/close").status_code == 303
+    history = parse(client.get("/history/"))
+    assert history.select_one(".evening .club-line a")["href"] == "/club/1"
+    rounds = parse(client.get("/club/1")).select(".club-round")
+    assert len(rounds) == 1 and len(rounds[0].select("li")) == 3
+    player = parse(client.get(f"/players/{store_id(app, 'Al')}"))
+    assert "Tuesday: place 1 of 12" in player.select_one("#club-nights").get_text(" ", strip=True)
+
+
+def test_a_club_tables_game_page_leads_back_to_the_players_seat(client, app, started):
+    game_id = game_of_table(app, 3).game_id
+    link = parse(client.get(f"/games/{game_id}")).select_one(".club-line a")
+    assert link["href"] == "/club/1/me" and "Round 1 · Table 3" in link.get_text()
+
+
+@pytest.mark.parametrize("url", ["/club/99", "/club/99/wall", "/club/99/wall/live", "/club/99/standings.csv",
+                                 "/club/99/tables/1", "/club/99999999999999999999/wall"])
+def test_a_night_that_is_not_there_is_a_404(client, url):
+    assert client.get(url).status_code == 404
+
+
+def test_a_night_on_the_clock_shows_when_time_is_up_and_the_director_calls_it(client, app):
+    post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
+    for name in PLAYERS[:4]:
+        post(client, "/club/1/register", player_0=name)
+    post(client, "/club/1/start")
+    assert "time is up at" in parse(client.get("/club/1/wall")).select_one(".wall-state").get_text()
+    assert post(client, "/club/1/end").status_code == 303
+    assert "Time: 1 table(s) stopped" in parse(client.get("/club/1/director")).select_one(".flash").get_text()
+    game_id = game_of_table(app, 1).game_id
+    assert client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0}).status_code == 409
+
+
+def test_the_directors_page_follows_its_tables_with_a_cheap_poll(client, app, started):
+    first = client.get("/club/1/director/live", headers={"HX-Request": "true"})
+    etag = first.headers["ETag"]
+    assert client.get("/club/1/director/live", headers={"If-None-Match": etag}).status_code == 304
+    game_id = game_of_table(app, 2).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})
+    fresh = parse(client.get("/club/1/director/live", headers={"If-None-Match": etag, "HX-Request": "true"}))
+    assert [s.get_text() for s in fresh.select("#tables .table-state")] == ["playing", "over, to confirm", "playing"]
+    assert app.test_client().get("/club/1/director/live").status_code == 403
+
+
+def test_table_cards_carry_a_qr_code_for_each_table_at_an_address_phones_can_reach(client, app, started,
+                                                                                   monkeypatch):
+    from scorepad.web import club_views
+
+    monkeypatch.setattr(club_views, "lan_addresses", lambda: ["192.168.1.20", "127.0.0.1"])
+    cards = parse(client.get("/club/1/cards", base_url="http://localhost:8000"))  # opened on the server itself
+    assert [c.select_one("p").get_text() for c in cards.select(".table-card")] == [
+        f"http://192.168.1.20:8000/club/1/tables/{n}" for n in (1, 2, 3)]
+    assert all(img["src"].startswith("data:image/svg+xml") for img in cards.select(".table-card img"))
+
+
+@pytest.mark.parametrize(("who", "status"), [("Ed", 422), ("Bo", 409), (None, 422)],
+                         ids=["a player of another table", "before the table is over", "a phone nobody chose"])
+def test_a_refused_confirmation_says_why_with_its_status_and_stores_nothing(client, app, started, who, status):
+    phone = app.test_client()
+    if who:
+        post(phone, "/club/1/me", player=store_id(app, who))
+    before = every_table(app.config["DATABASE"])
+    response = post(phone, f"/club/1/tables/{game_of_table(app, 1).id}/confirm")
+    assert response.status_code == status
+    assert every_table(app.config["DATABASE"]) == before
+
+
+def test_a_partners_night_registers_teams_and_a_phone_names_its_partner_and_the_other_team(client, app):
+    post(client, "/club/new", **{**NIGHT, "kind": "partners"})
+    assert post(client, "/club/1/register", player_0="Al", player_1="Cy", team="Aces").status_code == 303
+    assert post(client, "/club/1/register", player_0="Bo", player_1="Di").status_code == 303
+    refused = post(client, "/club/1/register", player_0="Ed", player_1="")
+    assert refused.status_code == 422 and parse(refused).select_one("#player_1-error")
+    post(client, "/club/1/start")
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Di"))
+    assert parse(phone.get("/club/1/me")).select_one(".seat-line").get_text() == \
+        "Round 1 · Table 1 · You: West, partner Bo, against Al & Cy"
+    wall = [td.get_text(strip=True) for td in parse(client.get("/club/1/wall")).select("#standings-table td")]
+    assert wall[1] == "Aces" and wall[6] == "Bo & Di"
+
+
+def test_a_phones_seat_card_is_not_sent_again_for_a_hand_at_another_table(client, app, started):
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Al"))
+    etag = phone.get("/club/1/me/live", headers={"HX-Request": "true"}).headers["ETag"]
+    elsewhere, own = game_of_table(app, 2).game_id, game_of_table(app, 1).game_id
+    client.post(f"/games/{elsewhere}/hands", data={**form_of(client, elsewhere), **WIN_0})
+    assert phone.get("/club/1/me/live", headers={"If-None-Match": etag}).status_code == 304
+    client.post(f"/games/{own}/hands", data={**form_of(client, own), **WIN_0})
+    fresh = phone.get("/club/1/me/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert fresh.status_code == 200 and "50 – 20" in parse(fresh).select_one(".seat-score").get_text()
