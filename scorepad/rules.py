@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import InvalidRules
-from .words import MELD_TABLE_NAMES, number
+from .words import MELD_TABLE_NAMES, number, side_word
 
 # The values an option may take, and what each means in a sentence. Kept beside each other so that a new
 # value cannot be added without its words.
@@ -30,6 +30,8 @@ THROW_IN_PENALTY = {
 }
 THROW_IN_AWARD = {
     "meld_plus_bonus": "their meld (if on the board) plus {bonus} for the cards",
+    # Bicycle's 3-hand double pinochle: 100 of a 500-point hand, half what a renege gives
+    "meld_plus_half_bonus": "their meld (if on the board) plus {bonus} for the cards",
     "meld": "their meld (if on the board)",
     "nothing": "nothing",
 }
@@ -48,6 +50,18 @@ MOST_SCALE = 10  # the ×10 scorings (Bicycle, single deck) are the largest any 
 MOST_TARGET = 100_000  # a game score at ×1: no evening at a kitchen table comes near it
 MOST_HANDS = 1_000  # a game of a fixed number of hands
 MOST_BID_STEPS = 10
+# The seatings a game may use, (sides, players per side) -> who plays it (docs/rules.md, "Tables of every size").
+# Seat `s` belongs to side `s % sides`, so partners alternate round the table.
+SEATINGS = {
+    (2, 1): "two-handed",
+    (3, 1): "three-handed (cutthroat): every player for themselves",
+    (2, 2): "partnership: two teams of two",
+    (2, 3): "six-handed: two teams of three",
+    (3, 2): "six-handed: three partnerships",
+    (2, 4): "eight-handed: two teams of four",
+}
+# The presets written for players on their own; every other preset is for sides of two or more.
+LONE_PRESETS = ("three-handed", "three-handed-double", "two-handed")
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,9 @@ class Rules:
     floor: int | None
     hands_limit: int | None
     meld_table: str
+    sides: int = 2
+    players_per_side: int = 2
+    bidding: bool = True  # False: nobody bids, each side scores its meld and counters (two-handed)
 
     def __post_init__(self) -> None:
         problems = list(_problems(self))
@@ -94,6 +111,16 @@ class Rules:
         """What the cards are worth to the opponents on a throw-in or a bidders' renege: 2/5 of the hand's counter
         points, so 20 in a 50-point hand."""
         return self.hand_points * 2 // 5
+
+    @property
+    def throw_in_bonus(self) -> int:
+        """What the cards are worth to each other side on a throw-in, where the award has a bonus."""
+        return self.card_bonus // 2 if self.throw_in_award == "meld_plus_half_bonus" else self.card_bonus
+
+    @property
+    def players(self) -> int:
+        """How many sit at the table."""
+        return self.sides * self.players_per_side
 
     @property
     def max_value(self) -> int:
@@ -143,7 +170,10 @@ class Rules:
 
 
 def allowed_kinds(rules: Rules) -> tuple[str, ...]:
-    """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals."""
+    """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals, and
+    only a played hand where nobody bids."""
+    if not rules.bidding:
+        return ("played",)
     return tuple(kind for kind in KINDS if kind != "redeal" or rules.all_pass == "redeal")
 
 
@@ -214,10 +244,26 @@ def _problems(rules: Rules, ranged: bool = True):
     if _within(rules.counter_step, 1, rules.hand_points) and rules.hand_points % rules.counter_step:
         yield "counter_step", _counter_step_problem(rules.hand_points)
     yield from _bid_step_problems(rules)
+    yield from _seating_problems(rules)
     # A kept game is let be: the table only guides the meld calculator, and the game must still open.
     if ranged and rules.meld_table in MELD_TABLES and (rules.meld_table in SINGLE_DECK_TABLES) != (
             rules.deck == "single"):
         yield "meld_table", "That meld table is for the other deck: single-deck tables go with single deck."
+
+
+def _seating_problems(rules: Rules):
+    seating = (rules.sides, rules.players_per_side)
+    if not all(map(_is_int, seating)) or seating not in SEATINGS:
+        yield "sides", ("A table is 2 sides of 1, 3 sides of 1, 2 sides of 2, 2 sides of 3, 3 sides of 2 or "
+                        "2 sides of 4.")
+        return
+    if (rules.players_per_side == 1) != (rules.preset in LONE_PRESETS):
+        yield "players_per_side", ("Players on their own play the two- or three-handed rules; "
+                                   "every other rule set is for teams of two or more.")
+    if rules.floor is not None and rules.sides != 2:
+        yield "floor", "A losing floor is only for a game of two sides."
+    if not isinstance(rules.bidding, bool):
+        yield "bidding", "Say whether the players bid (yes or no)."
 
 
 def _counter_step_problem(points: int) -> str:
@@ -353,6 +399,42 @@ PRESETS: dict[str, Rules] = {
         meld_table="004",
     ),
 }
+_THREE_HANDED = replace(
+    PRESETS["single-deck"],
+    preset="three-handed",
+    title="Three-handed (cutthroat, single deck)",
+    played_by="Three players, each for themselves: 15 cards each and 3 to the kitty, game to 1,500.",
+    auto_throw_in_margin=None,
+    sides=3,
+    players_per_side=1,
+)
+PRESETS.update({
+    "three-handed": _THREE_HANDED,
+    "three-handed-double": replace(
+        _THREE_HANDED,
+        preset="three-handed-double",
+        title="Three-handed double pinochle (Bicycle, ×10)",
+        played_by="Bicycle's 3-hand double pinochle: 80 cards, 25 each and 5 to the widow, game to 4,550.",
+        deck="double",
+        hand_points=500,
+        min_bid=500,
+        bid_steps=((500, 10),),
+        throw_in_award="meld_plus_half_bonus",
+        target=4550,
+        meld_table="000",
+    ),
+    "two-handed": replace(
+        _THREE_HANDED,
+        preset="two-handed",
+        title="Two-handed (no bidding)",
+        played_by="Two players as in Hoyle: nobody bids, each scores meld and counters, game to 1,000.",
+        counter_step=1,
+        save_counters=0,
+        target=1000,
+        sides=2,
+        bidding=False,
+    ),
+})
 DEFAULT_PRESET = "double-deck"
 
 
@@ -370,12 +452,20 @@ def describe(rules: Rules) -> list[str]:
 def _describe_deal(r: Rules) -> list[str]:
     deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
     lines = [
+        *_describe_table(r),
         f"Deck: {deck}. Each hand has {number(r.hand_points)} counter points, the last trick included, "
         f"counted in steps of {number(r.counter_step)}.",
-        f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}",
-        ALL_PASS[r.all_pass],
     ]
-    return lines
+    if not r.bidding:
+        return [*lines, "Nobody bids: every hand, each player scores their meld and counters."]
+    return [*lines, f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}", ALL_PASS[r.all_pass]]
+
+
+def _describe_table(r: Rules) -> list[str]:
+    """Who plays, where the table is not the partnership of four that every other sentence assumes."""
+    if (r.sides, r.players_per_side) == (2, 2):
+        return []
+    return [f"The table: {SEATINGS[(r.sides, r.players_per_side)]} ({r.players} players)."]
 
 
 def _describe_bid_steps(r: Rules) -> str:
@@ -415,6 +505,8 @@ def _describe_meld(r: Rules) -> list[str]:
 
 
 def _describe_play(r: Rules) -> list[str]:
+    if not r.bidding:
+        return []
     lines = ["The bidders make their bid when their saved meld plus counters reaches it, and score all of it."]
     if r.opponents_score_when_made:
         lines.append("The opponents always score their own points.")
@@ -425,7 +517,9 @@ def _describe_play(r: Rules) -> list[str]:
 
 
 def _describe_surrender(r: Rules) -> list[str]:
-    award = THROW_IN_AWARD[r.throw_in_award].format(bonus=number(r.card_bonus))
+    if not r.bidding:
+        return []
+    award = THROW_IN_AWARD[r.throw_in_award].format(bonus=number(r.throw_in_bonus))
     lines = [f"Bidders may throw in their hand: they lose {THROW_IN_PENALTY[r.throw_in_penalty]}, "
              f"and the opponents score {award}."]
     if r.auto_throw_in_margin is not None:
@@ -446,6 +540,11 @@ def _describe_end(r: Rules) -> list[str]:
     if r.hands_limit is not None:
         lines = [f"The game is {number(r.hands_limit)} hands (redeals not counted); the higher total wins, "
                  "and a tie plays one more hand until it breaks."]
+    elif not r.bidding:
+        lines = [f"Game is {number(r.target)}; if both players reach it on the same hand, the higher total wins."]
+    elif r.sides > 2 or r.players_per_side == 1:
+        lines = [f"Game is {number(r.target)}; if several {side_word(r)}s reach it on the same hand, the bidder's "
+                 "side wins if it is among them, else the highest total (an exact tie plays on)."]
     else:
         lines = [f"Game is {number(r.target)}; if both teams reach it on the same hand, the bidders win."]
     if r.floor is not None:

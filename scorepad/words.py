@@ -36,6 +36,17 @@ BIDDERS, OPPONENTS = "Bidders", "Opponents"
 # A game's teams when nobody gave them names.
 TEAM_NAMES = ("Team 1", "Team 2")
 
+
+def side_word(rules) -> str:
+    """What one side of `rules`' table is called: "player" where each plays alone, else "team"."""
+    return "player" if rules.players_per_side == 1 else "team"
+
+
+def side_names(sides: int, lone: bool) -> tuple[str, ...]:
+    """A game's sides when nobody gave them names: "Team 1", "Team 2", ... or "Player 1", ... for players alone."""
+    word = "Player" if lone else "Team"
+    return tuple(f"{word} {side + 1}" for side in range(sides))
+
 # What happened in a hand, as entered.
 KIND_WORDS = {
     "played": "played",
