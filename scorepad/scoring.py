@@ -508,8 +508,9 @@ def play_game(rules: Rules, hands, names: tuple[str, ...] | None = None, *, chec
 
 
 def decide_winner(rules: Rules, totals: tuple[int, ...], bidder: int | None, hands_scored: int,
-                  names: tuple[str, ...] = TEAM_NAMES) -> tuple[int, str] | None:
-    """The winner after a hand and why, or None while the game goes on."""
+                  names: tuple[str, ...] | None = None) -> tuple[int, str] | None:
+    """The winner after a hand and why, or None while the game goes on. `names`: as `play_game` takes them."""
+    names = _side_names(rules, names)
     if _named_sides(rules):
         return _decide_sides(rules, totals, bidder, hands_scored, names)
     score = f"{number(totals[0])} to {number(totals[1])}"

@@ -23,34 +23,47 @@
     justFocused = null;
   });
 
-  // Typing one team's counters fills in the other's: together they are the hand's counter points. What the
-  // player typed in both is never overwritten; the preview then says what they add up to.
+  // Typing all sides' counters but one fills in the last (with two teams: one fills the other): together they
+  // are the hand's counter points. What the player typed is never overwritten; the preview then says what they
+  // add up to.
   document.addEventListener("input", function (event) {
     var el = event.target;
     if (!el.matches || !el.matches("#hand-form input[name^=counters_]")) return;
     delete el.dataset.auto;
     var total = Number(el.closest("[data-hand-points]").dataset.handPoints);
-    var other = el.form.elements[el.name === "counters_0" ? "counters_1" : "counters_0"];
-    if (other.value !== "" && !other.dataset.auto) return;
-    if (/^\d+$/.test(el.value) && Number(el.value) <= total) {
-      other.value = String(total - Number(el.value));
-      other.dataset.auto = "1";
+    var fields = Array.prototype.slice.call(el.form.querySelectorAll("input[name^=counters_]"));
+    var open = fields.filter(function (f) { return f !== el && (f.value === "" || f.dataset.auto); });
+    if (open.length !== 1) return;
+    var last = open[0], sum = 0, whole = true;
+    fields.forEach(function (f) {
+      if (f === last) return;
+      if (/^\d+$/.test(f.value)) sum += Number(f.value); else whole = false;
+    });
+    if (whole && sum <= total) {
+      last.value = String(total - sum);
+      last.dataset.auto = "1";
     } else {
-      other.value = "";
+      last.value = "";
     }
   });
 
-  // The fields in the order a hand is told at the table: bid, the bidders' meld, the other team's meld, the
-  // bidders' counters (the other team's fill in). Fields of another kind of hand are skipped.
+  // The fields in the order a hand is told at the table: bid, the bidders' meld, the other sides' meld, the
+  // bidders' counters, then the other sides' but the last (it fills in). Fields of another kind of hand are
+  // skipped. A choice of bidder is marked with its side (class team-N).
   function bidderTeam(form) {
     var picked = form.querySelector("input[name=bidder]:checked");
-    if (!picked) return 0;
-    return /^(s1|s3|t1)$/.test(picked.value) ? 1 : 0;
+    var side = picked && picked.closest("label").className.match(/team-(\d)/);
+    return side ? Number(side[1]) : 0;
   }
 
   function sequence(form) {
-    var b = bidderTeam(form), o = 1 - b;
-    return ["bid", "meld_" + b, "meld_" + o, "counters_" + b].map(function (name) {
+    var b = bidderTeam(form);
+    var sides = form.querySelectorAll("input[name^=meld_]").length;
+    var others = [];
+    for (var t = 0; t < sides; t++) if (t !== b) others.push(t);
+    var names = ["bid", "meld_" + b].concat(others.map(function (t) { return "meld_" + t; }), ["counters_" + b],
+      others.slice(0, -1).map(function (t) { return "counters_" + t; }));
+    return names.map(function (name) {
       return form.elements[name];
     }).filter(function (el) { return el && el.offsetParent !== null; });
   }

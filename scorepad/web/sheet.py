@@ -20,7 +20,7 @@ class Row:
     number: int
     stored: StoredHand
     result: HandResult
-    running: tuple[int, int]
+    running: tuple[int, ...]
     dealer: str
     bidder: str
     trump: str
@@ -48,12 +48,20 @@ class Sheet:
         return len(self.rows) + 1
 
     @property
+    def seats(self) -> int:
+        return self.game.rules.players
+
+    @property
+    def sides(self) -> range:
+        return range(self.game.rules.sides)
+
+    @property
     def dealer_seat(self) -> int:
-        return dealer_for(self.game.first_dealer, len(self.rows))
+        return dealer_for(self.game.first_dealer, len(self.rows), self.seats)
 
     @property
     def first_bidder_seat(self) -> int:
-        return first_bidder(self.dealer_seat)
+        return first_bidder(self.dealer_seat, self.seats)
 
     def seat(self, seat: int) -> str:
         return seat_label(seat, self.game.players)
@@ -73,16 +81,19 @@ class Sheet:
         return None if limit is None else max(0, limit - self.state.hands_scored)
 
     def bidder_choices(self, hands_before: int | None = None) -> list[tuple[str, str, int]]:
-        """(form value, label, team) for each tap target: the four players in the bidding order of the hand
-        after `hands_before` hands (the next one by default), or the two teams."""
+        """(form value, label, team) for each tap target: the players in the bidding order of the hand after
+        `hands_before` hands (the next one by default), or the teams (players alone are their sides)."""
         if self.game.has_players:
-            dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before)
-            order = [(first_bidder(dealer) + i) % 4 for i in range(4)]
-            return [(f"s{s}", self.seat(s), team_of(s)) for s in order]
-        return [(f"t{t}", self.game.teams[t], t) for t in (0, 1)]
+            seats, sides = self.seats, self.game.rules.sides
+            dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before,
+                                                                              seats)
+            order = [(first_bidder(dealer, seats) + i) % seats for i in range(seats)]
+            return [(f"s{s}", self.seat(s), team_of(s, sides)) for s in order]
+        return [(f"t{t}", self.game.teams[t], t) for t in self.sides]
 
     def team_players(self, team: int) -> str:
-        names = [self.game.players[s] for s in seats_of(team) if self.game.players[s]]
+        seats = seats_of(team, self.game.rules.sides, self.seats)
+        names = [self.game.players[s] for s in seats if self.game.players[s]]
         return " & ".join(names)
 
 
@@ -92,9 +103,9 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
     rows = []
     history = history or {}
     for i, (stored, result) in enumerate(zip(hands, state.results, strict=True)):
-        dealer = dealer_for(game.first_dealer, i)
+        dealer = dealer_for(game.first_dealer, i, game.rules.players)
         hand = stored.hand
-        if hand.kind == "redeal":
+        if hand.kind == "redeal" or hand.bidder is None:
             bidder = "—"
         elif hand.bidder_seat is not None:
             bidder = seat_label(hand.bidder_seat, game.players)

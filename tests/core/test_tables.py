@@ -357,3 +357,7 @@ def test_the_counters_of_all_sides_always_sum_to_the_hands_points(drawn, nudge):
     off = tuple(c + (rules.counter_step if s == side else 0) for s, c in enumerate(hand.counters))
     errors = validate_hand(rules, Hand(hand.bidder, hand.bid, hand.meld, off, hand.kind))
     assert "counters" in errors or f"counters_{side}" in errors
+
+
+def test_the_winner_of_a_game_of_three_sides_is_named_by_number_without_names():
+    assert decide_winner(THREE, (1500, 0, 0), 0, 1) == (0, "Player 1 reached 1,500 first (1,500 to 0 to 0).")
