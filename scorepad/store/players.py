@@ -55,6 +55,6 @@ def merge_players(db, source_id: int, target_id: int) -> None:
         if shared:
             raise MergeRefused(f"Both played in game {shared[0]}, in different seats: they are two people.")
         db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
-        for seat in range(4):
+        for seat in range(8):  # every seat of the largest table, eight players
             db.execute(f"UPDATE games SET seat_{seat} = ? WHERE seat_{seat} = ?", [target_id, source_id])
         db.execute("DELETE FROM players WHERE id = ?", [source_id])
