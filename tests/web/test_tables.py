@@ -161,3 +161,20 @@ def test_a_version_1_export_still_imports_as_two_teams_of_two_with_the_same_tota
     game = store.load_game(db, again)
     db.close()
     assert (game.totals, game.rules.sides, game.rules.players_per_side) == ((58, 22), 2, 2)
+
+
+def test_a_team_of_three_has_its_record_and_meets_another_team_head_to_head(client, app):
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+    game_id = start(client, seating="2x3", preset="double-deck", target="50",
+                    **{f"player_{seat}": name for seat, name in enumerate(names)})
+    record(client, game_id, bidder="s0", bid=50, meld_0=30, meld_1=0, counters_0=40)  # Ann, Cat & Eve: +70
+    db = store.connect(app.config["DATABASE"])
+    ids = {p["name"]: p["id"] for p in store.players(db)}
+    db.close()
+    page = parse(client.get(f"/players/{ids['Ann']}"))
+    teams = [summary.get_text(" ", strip=True) for summary in page.select("details.card summary")]
+    assert "With Cat & Eve 1 game as one team" in teams
+    query = "&".join([f"a{n}={ids[name]}" for n, name in enumerate(("Ann", "Cat", "Eve"), 1)]
+                     + [f"b{n}={ids[name]}" for n, name in enumerate(("Bob", "Dan", "Fay"), 1)])
+    result = parse(client.get(f"/players/?{query}")).select_one(".h2h-result").get_text(" ", strip=True)
+    assert result.startswith("Ann & Cat & Eve 1 – 0 Bob & Dan & Fay")
