@@ -16,7 +16,11 @@ from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, decide_winner, score_hand
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
-PRESET_MIX = [PRESETS["double-deck"]] * 6 + [PRESETS["double-deck-shg"], PRESETS["single-deck"]]
+# Mostly four at the table; a three-handed game now and then, and six in three partnerships on a big evening.
+PRESET_MIX = [PRESETS["double-deck"]] * 6 + [PRESETS["double-deck-shg"], PRESETS["single-deck"],
+                                             PRESETS["three-handed"], replace(PRESETS["double-deck"], sides=3,
+                                                                              players_per_side=2)]
+TEAM_NAMES = ("Us", "Them", "Others")
 FIRST_EVENING = datetime(2023, 1, 6, 19, 0, tzinfo=UTC)
 
 
@@ -24,10 +28,9 @@ def random_hand(rng: random.Random, rules) -> Hand:
     """A hand as tables play them: the bidders usually have the meld and take most of the counters."""
     scale = rules.hand_points // 50
     pts = rules.hand_points
-    bidder = rng.randrange(2)
-    meld = [0, 0]
+    bidder = rng.randrange(rules.sides)
+    meld = [rng.randrange(0, 30) * scale for _ in range(rules.sides)]
     meld[bidder] = rng.randrange(15, 50) * scale
-    meld[1 - bidder] = rng.randrange(0, 30) * scale
     meld = [m - m % rules.meld_step for m in meld]
     kind = rng.choices(["played", "throw_in", "renege"], [94, 5, 1])[0]
     took = min(50, rng.randrange(16, 42)) * scale
@@ -36,11 +39,17 @@ def random_hand(rng: random.Random, rules) -> Hand:
     bid -= bid % rules.bid_step_at(bid)
     bid = max(bid, rules.min_bid)
     if kind == "renege":
-        return Hand(bidder, bid, tuple(meld), kind="renege", renege_team=rng.randrange(2))
+        return Hand(bidder, bid, tuple(meld), kind="renege", renege_team=rng.randrange(rules.sides))
     if kind == "throw_in":
         return Hand(bidder, bid, tuple(meld), kind="throw_in")
-    counters = (took, pts - took) if bidder == 0 else (pts - took, took)
-    return Hand(bidder, bid, tuple(meld), counters)
+    # the other sides share the rest of the counters
+    rest = pts - took
+    share = rest // (rules.sides - 1)
+    share -= share % rules.counter_step
+    counters = [share] * rules.sides
+    counters[bidder] = took
+    counters[(bidder + 1) % rules.sides] += rest - share * (rules.sides - 1)
+    return Hand(bidder, bid, tuple(meld), tuple(counters))
 
 
 def generate(path: str, games: int = 10_000, seed: int = 1, open_games: int = 20) -> dict:
@@ -69,17 +78,18 @@ def _write_game(db, rng: random.Random, number: int, finished: bool, first_hand:
     if not finished:  # the games the load records into: family rules, and no end during the benchmark
         rules = replace(PRESETS["double-deck"], target=100_000)  # the longest game the rules allow
     evening = FIRST_EVENING + timedelta(days=(number - 1) // 3 * 1.1, hours=(number - 1) % 3 * 1.3)
-    seats = rng.sample(NAMES, 4)
-    game_id = store.create_game(db, rules, ("Us", "Them"), seats, (number - 1) % 4,
+    seats = rng.sample(NAMES, rules.players)
+    teams = tuple(seats) if rules.players_per_side == 1 else TEAM_NAMES[:rules.sides]
+    game_id = store.create_game(db, rules, teams, seats, (number - 1) % rules.players,
                                 created_at=evening.isoformat(timespec="seconds"))
-    totals, winner, played = (0, 0), None, []
+    totals, winner, played = (0,) * rules.sides, None, []
     limit = 400 if finished else rng.randrange(3, 12)
     while winner is None and len(played) < limit:
         hand = random_hand(rng, rules)
         result = score_hand(rules, hand)
-        totals = (totals[0] + result.points[0], totals[1] + result.points[1])
+        totals = tuple(total + points for total, points in zip(totals, result.points, strict=True))
         at = (evening + timedelta(minutes=4 * (len(played) + 1))).isoformat(timespec="seconds")
-        seat = rng.choice((hand.bidder, hand.bidder + 2))
+        seat = hand.bidder + rules.sides * rng.randrange(rules.players_per_side)
         kept_hand = replace(hand, trump=rng.choice("SHDC"), bidder_seat=seat)
         played.append(store.NewHand(f"b{first_hand + len(played)}", kept_hand, seq=len(played) + 1, created_at=at,
                                     kept=(*result.points, store.outcome(result))))

@@ -10,7 +10,8 @@
    their seat card), the standings wall polling, and hands recorded at the pace of brisk play (one a minute at
    each table); latency per kind, from the moment each request was due.
 6. The server's peak memory, the bytes of a game page's first load and of one recorded hand.
-7. In a real browser at a phone's size: taps and keystrokes for a typical played hand and for correcting one.
+7. In a real browser at a phone's size: taps and keystrokes for a typical played hand, for correcting one, and for
+   a typical three-handed (cutthroat) hand.
 
 Every loop is bounded in count and time and talks only to 127.0.0.1.
 """
@@ -494,8 +495,22 @@ def taps(port: int) -> dict:
         tap(page.get_by_role("button", name="Save changes"))
         page.wait_for_selector(".badge-edited")
         corrected = count
+        # A typical cutthroat hand (three players, each for themselves): tap the bidder, 300, tap ♥, then each
+        # player's meld and the counters of all but the last, each with ⏎ (the last ⏎ saves; the last counters
+        # fill themselves in).
+        page.goto(f"{base}/games/new?seating=3x1")
+        page.get_by_role("button", name="Start the game").click()
+        page.wait_for_selector("#hand-form")
+        count = 0
+        tap(page.locator("#field-bidder .choice").first)
+        keys("300")
+        tap(page.locator("#field-trump .suit-choice.suit-H"))
+        for text in ("150", "Enter", "40", "Enter", "60", "Enter", "160", "Enter", "50", "Enter"):
+            keys(text)
+        page.wait_for_selector(".hands details")
+        cutthroat = count
         browser.close()
-    return {"played hand": played, "correct a hand": corrected}
+    return {"played hand": played, "correct a hand": corrected, "cutthroat hand": cutthroat}
 
 
 def tap_words(tapped: dict) -> list[str]:

@@ -1,4 +1,4 @@
-"""A game's score chart as inline SVG: both running totals hand by hand, the target, sets marked. Pure; no
+"""A game's score chart as inline SVG: each side's running total hand by hand, the target, sets marked. Pure; no
 chart library and no JavaScript, so it draws on any phone and prints."""
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ FONT = 16
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 56, 12, 18, 28
 
 
-def score_chart(running: list[tuple[int, int]], target: int | None, sets: list[tuple[int, int]],
-                teams: tuple[str, str]) -> str:
-    """`running`: totals after each hand; `sets`: (hand index, team) where that team was set."""
-    points = [(0, 0), *running]
+def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[tuple[int, int]],
+                teams: tuple[str, ...]) -> str:
+    """`running`: totals after each hand, one per side; `sets`: (hand index, team) where that team was set.
+    One line a side."""
+    points = [(0,) * len(teams), *running]
     values = [v for pair in points for v in pair] + ([target] if target else [])
     low, high = min(0, *values), max(1, *values)
     span = high - low or 1
@@ -39,7 +40,7 @@ def score_chart(running: list[tuple[int, int]], target: int | None, sets: list[t
                      f'y2="{y(target)}"/>')
         parts.append(f'<text class="tick" x="{WIDTH - PAD_RIGHT}" y="{y(target) - 4}" text-anchor="end">'
                      f'{number(target)}</text>')
-    for team in (0, 1):
+    for team in range(len(teams)):
         path = " ".join(f"{x(i)},{y(p[team])}" for i, p in enumerate(points))
         parts.append(f'<polyline class="line team-{team}" points="{path}"/>')
     for index, team in sets:
@@ -56,5 +57,5 @@ def score_chart(running: list[tuple[int, int]], target: int | None, sets: list[t
 def _summary(running, teams) -> str:
     if not running:
         return "No hands yet."
-    a, b = running[-1]
-    return f"Score chart: {teams[0]} {number(a)}, {teams[1]} {number(b)} after {len(running)} hands."
+    totals = ", ".join(f"{team} {number(total)}" for team, total in zip(teams, running[-1], strict=True))
+    return f"Score chart: {totals} after {len(running)} hands."

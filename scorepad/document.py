@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from .errors import GameOver, ImportRefused, InvalidHand, InvalidRules
-from .hands import ADDED_COLUMNS, HAND_COLUMNS, HAND_EXPORT_FIELDS, hand_to_history
+from .hands import ADDED_COLUMNS, HAND_COLUMNS, HAND_EXPORT_FIELDS, SIDE_COLUMNS, hand_to_history
 from .inputs import MAX_DIGITS as MAX_TYPED_DIGITS
 from .inputs import MAX_ID, NotANumber, clean_name, name_problem, whole_number
 from .rules import Rules
@@ -23,7 +23,9 @@ from .scoring import KINDS, GameState, Hand, play_game, validate_hand
 from .seats import team_of
 from .words import team_in_data
 
-FORMAT, VERSION = "scorepad", 1
+FORMAT, VERSION = "scorepad", 2
+# Version 1 is version 2 before tables of every size: two teams of two, so its rule sets have no seating.
+READS = (1, 2)
 
 # Limits: far above what years of a family's evenings hold, far below what would tire a Raspberry Pi.
 MAX_GAMES = 20_000
@@ -53,12 +55,15 @@ TRUMPS = (None, "S", "H", "D", "C")
 # Every option of a rule set, by the kind of JSON value it holds (a test keeps this in step with `Rules`).
 RULE_TEXTS = ("preset", "title", "played_by", "deck", "all_pass", "set_penalty", "throw_in_penalty",
               "throw_in_award", "no_marriage", "meld_table", "card_count")
-RULE_NUMBERS = ("hand_points", "counter_step", "meld_step", "min_bid", "min_meld", "save_counters", "target")
+RULE_NUMBERS = ("hand_points", "counter_step", "meld_step", "min_bid", "min_meld", "save_counters", "target",
+                "sides", "players_per_side")
 RULE_OPTIONAL_NUMBERS = ("auto_throw_in_margin", "floor", "hands_limit", "max_bid")
 # Options added after the first exports: a file without them takes the default, as every game before did.
 RULE_ADDED = ("card_count", "max_bid")
 RULE_FLAGS = ("check_bid_steps", "unsaved_counters_score", "opponents_score_when_made",
-              "forced_no_marriage_meld_only", "auto_throw_in_below_min_meld")
+              "forced_no_marriage_meld_only", "auto_throw_in_below_min_meld", "bidding")
+# The seating a version 1 rule set leaves out: every game was two teams of two, bidding.
+SEATING_OF_VERSION_1 = {"sides": 2, "players_per_side": 2, "bidding": True}
 DECK_OF_MELD_TABLE = {"002": "double", "tournament": "double", "000": "double", "004": "single",
                       "004-plain": "single", "tournament-once": "double"}
 
@@ -66,7 +71,7 @@ DECK_OF_MELD_TABLE = {"002": "double", "tournament": "double", "000": "double", 
 REDEAL = {"bidder": 0, "bidder_seat": None, "bid": 0, "trump": None, "meld": (0, 0), "counters": None,
           "renege_team": None, "forced": False}
 # validate_hand's fields, as the document names them
-FIELD_OF_PROBLEM = {"meld_0": "meld", "meld_1": "meld", "counters_0": "counters", "counters_1": "counters"}
+FIELD_OF_PROBLEM = {f"{name}_{side}": name for name in ("meld", "counters") for side in range(4)}
 
 
 @dataclass(frozen=True)
@@ -95,8 +100,8 @@ class ImportedGame:
 
     number: int  # its place in the document, from 1
     rules: Rules
-    teams: tuple[str, str]
-    players: tuple[str | None, str | None, str | None, str | None]
+    teams: tuple[str, ...]  # one per side
+    players: tuple[str | None, ...]  # one per seat
     first_dealer: int
     created_at: str
     finished_at: str | None
@@ -164,9 +169,9 @@ def check_header(document) -> None:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused("This is not a Scorepad export: it does not say it is one. Nothing was imported.")
     version = document.get("version")
-    if type(version) is not int or version != VERSION:
-        raise ImportRefused(f"This export is version {_show(version)}; this Scorepad reads version {VERSION}. "
-                            "Nothing was imported.")
+    if type(version) is not int or version not in READS:
+        raise ImportRefused(f"This export is version {_show(version)}; this Scorepad reads versions "
+                            f"{' and '.join(map(str, READS))}. Nothing was imported.")
     if not isinstance(document.get("games"), list):
         raise ImportRefused("This export is damaged: it has no list of games. Nothing was imported.")
     try:
@@ -216,13 +221,13 @@ class _Checker:
             _fields(data, GAME_FIELDS, "a game")
             source_id = self.game_id(data["id"])
             rules = _rules(data["rules"])
-            teams, players = _teams(data["teams"]), _players(data["players"])
-            first_dealer = _choice(data["first_dealer"], "first_dealer", (0, 1, 2, 3))
+            teams, players = _teams(data["teams"], rules.sides), _players(data["players"], rules.players)
+            first_dealer = _choice(data["first_dealer"], "first_dealer", tuple(range(rules.players)))
             created_at = self.moment(data["created_at"], "created_at")
             finished_at = None if data["finished_at"] is None else self.moment(data["finished_at"], "finished_at")
             rematch_of = None if data["rematch_of"] is None else _whole(data["rematch_of"], "rematch_of", 1, MAX_ID)
-            totals = _pair(data["totals"], "totals")
-            winner = None if data["winner"] is None else _choice(data["winner"], "winner", (0, 1))
+            totals = _pair(data["totals"], "totals", sides=rules.sides)
+            winner = None if data["winner"] is None else _choice(data["winner"], "winner", tuple(range(rules.sides)))
             listed = _list(data["hands"], "hands", MAX_HANDS)
         except _Wrong as wrong:
             raise _refused(where, wrong) from None
@@ -329,32 +334,40 @@ def _play(rules: Rules, data: dict, validate: bool = True) -> Hand:
     kind = data["kind"]
     if not isinstance(kind, str) or kind not in KINDS:
         raise _Wrong(f"kind must be one of {', '.join(KINDS)}, not {_show(kind)}.")
-    bidder = _choice(data["bidder"], "bidder", (0, 1))
-    bidder_seat = None if data["bidder_seat"] is None else _choice(data["bidder_seat"], "bidder_seat", (0, 1, 2, 3))
+    sides, seats = tuple(range(rules.sides)), tuple(range(rules.players))
+    unbid = not rules.bidding and kind != "redeal"  # nobody bids: no bidder and no bid
+    bidder = None if unbid and data["bidder"] is None else _choice(data["bidder"], "bidder", sides)
+    bidder_seat = None if data["bidder_seat"] is None else _choice(data["bidder_seat"], "bidder_seat", seats)
     trump = data["trump"]
     if not (trump is None or isinstance(trump, str)) or trump not in TRUMPS:
         raise _Wrong(f"trump must be null or one of S, H, D, C, not {_show(trump)}.")
     forced = data["forced"]
     if not isinstance(forced, bool):
         raise _Wrong(f"forced must be true or false, not {_show(forced)}.")
-    hand = Hand(bidder, _int(data["bid"], "bid"), _pair(data["meld"], "meld"),
-                None if data["counters"] is None else _pair(data["counters"], "counters"), kind,
-                None if data["renege_team"] is None else _choice(data["renege_team"], "renege_team", (0, 1)),
-                forced, trump, bidder_seat, _flags(data.get("dix_only", [False, False]), "dix_only"))
+    bid = None if unbid and data["bid"] is None else _int(data["bid"], "bid")
+    hand = Hand(bidder, bid, _pair(data["meld"], "meld", sides=rules.sides),
+                None if data["counters"] is None else _pair(data["counters"], "counters", sides=rules.sides), kind,
+                None if data["renege_team"] is None else _choice(data["renege_team"], "renege_team", sides),
+                forced, trump, bidder_seat,
+                _flags(data.get("dix_only", [False] * rules.sides), "dix_only", rules.sides))
     if validate:
         _judged(validate_hand(rules, hand))
     if kind == "redeal":
-        _is_redeal(hand)
-    elif bidder_seat is not None and team_of(bidder_seat) != bidder:
-        raise _Wrong(f"bidder_seat {bidder_seat} sits on {team_in_data(team_of(bidder_seat))}, but the bidding "
-                     f"team (bidder) is {team_in_data(bidder)}.")
+        _is_redeal(hand, rules.sides)
+    elif bidder_seat is not None and team_of(bidder_seat, rules.sides) != bidder:
+        raise _Wrong(f"bidder_seat {bidder_seat} sits on {team_in_data(team_of(bidder_seat, rules.sides))}, but "
+                     f"the bidding team (bidder) is {team_in_data(bidder)}.")
     return hand
 
 
-def _flags(value, field: str) -> tuple[bool, bool]:
-    flags = _list(value, field, 2, exactly=True)
+_SIDES_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def _flags(value, field: str, sides: int = 2) -> tuple[bool, ...]:
+    flags = _list(value, field, sides, exactly=True)
     if not all(isinstance(flag, bool) for flag in flags):
-        raise _Wrong(f"{field} must be two of true or false, one for each team, not {_show(value)}.")
+        raise _Wrong(f"{field} must be {_SIDES_WORDS.get(sides, sides)} of true or false, one for each side, "
+                     f"not {_show(value)}.")
     return tuple(flags)
 
 
@@ -365,10 +378,10 @@ def _judged(problems: dict[str, str]) -> None:
         raise _Wrong(f"{FIELD_OF_PROBLEM.get(field, field)}: {message}")
 
 
-def _is_redeal(hand: Hand) -> None:
+def _is_redeal(hand: Hand, sides: int = 2) -> None:
     values = {"bidder": hand.bidder, "bidder_seat": hand.bidder_seat, "bid": hand.bid, "trump": hand.trump,
               "meld": hand.meld, "counters": hand.counters, "renege_team": hand.renege_team, "forced": hand.forced}
-    for name, blank in REDEAL.items():
+    for name, blank in {**REDEAL, "meld": (0,) * sides}.items():
         if values[name] != blank or type(values[name]) is not type(blank):
             raise _Wrong(f"{name} must be {json.dumps(blank)} in a redeal: nobody bid and nobody scored.")
 
@@ -382,12 +395,13 @@ def _snapshot(rules: Rules, value, field: str) -> str:
     except (ValueError, RecursionError):
         raise _Wrong(f"{field} must be null or a hand written as JSON.") from None
     try:
-        _fields(columns, SNAPSHOT_FIELDS, "a hand", optional=tuple(ADDED_COLUMNS))
+        _fields(columns, SNAPSHOT_FIELDS + SIDE_COLUMNS[:2 * (rules.sides - 2)], "a hand",
+                optional=tuple(ADDED_COLUMNS))
         forced = _choice(columns["forced"], "forced", (0, 1))
-        mask = _choice(columns.get("dix_only", 0), "dix_only", (0, 1, 2, 3))
-        columns = {**columns, "dix_only": [bool(mask & 1), bool(mask & 2)]}
-        pairs = {name: [columns[f"{name}_0"], columns[f"{name}_1"]] for name in ("meld", "counters")}
-        counters = None if pairs["counters"] == [None, None] else pairs["counters"]
+        mask = _choice(columns.get("dix_only", 0), "dix_only", tuple(range(2 ** rules.sides)))
+        columns = {**columns, "dix_only": [bool(mask >> side & 1) for side in range(rules.sides)]}
+        pairs = {name: [columns[f"{name}_{side}"] for side in range(rules.sides)] for name in ("meld", "counters")}
+        counters = None if pairs["counters"] == [None] * rules.sides else pairs["counters"]
         hand = _play(rules, {**columns, "meld": pairs["meld"], "counters": counters, "forced": bool(forced)})
     except _Wrong as wrong:
         raise _Wrong(f"{field}: {wrong}") from None
@@ -400,7 +414,13 @@ def _rules(data) -> Rules:
     """The game's rule set, every option of the right kind, as consistent as the new-game form makes one."""
     try:
         _fields(data, RULE_TEXTS + RULE_NUMBERS + RULE_OPTIONAL_NUMBERS + RULE_FLAGS + ("bid_steps",), "a rule set",
-                optional=RULE_ADDED)
+                optional=RULE_ADDED + tuple(SEATING_OF_VERSION_1))
+        missing = [name for name in SEATING_OF_VERSION_1 if name not in data]
+        if len(missing) == len(SEATING_OF_VERSION_1):
+            data = {**data, **SEATING_OF_VERSION_1}  # a version 1 file: two teams of two, as every game was then
+        elif missing:
+            raise _Wrong(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing: a rule set gives "
+                         "its whole seating (sides, players_per_side, bidding) or none of it.")
         values = {name: _text(data[name], name, MAX_RULE_TEXT) for name in RULE_TEXTS if name in data}
         for name in RULE_NUMBERS:
             values[name] = _whole(data[name], name, -MAX_RULE_NUMBER, MAX_RULE_NUMBER)
@@ -430,19 +450,24 @@ def _table_fits_deck(values: dict) -> None:
                      f"{_show(values['deck'])}.")
 
 
-def _teams(value) -> tuple[str, str]:
-    names = _list(value, "teams", 2, exactly=True)
+def _teams(value, sides: int = 2) -> tuple[str, ...]:
+    names = _list(value, "teams", sides, exactly=True)
     teams = tuple(_name(name, f"teams[{i}]") for i, name in enumerate(names))
     for i, team in enumerate(teams):
         if team is None:
             raise _Wrong(f"teams[{i}] is empty; every team has a name.")
-    if teams[0].casefold() == teams[1].casefold():
-        raise _Wrong(f"teams[0] and teams[1] are both {_show(teams[0])}: the two teams need different names.")
+    seen: dict[str, int] = {}
+    for i, team in enumerate(teams):
+        if team.casefold() in seen:
+            raise _Wrong(f"teams[{seen[team.casefold()]}] and teams[{i}] are both {_show(team)}: "
+                         f"the {'two ' if sides == 2 else ''}teams need different names.")
+        seen[team.casefold()] = i
     return teams
 
 
-def _players(value) -> tuple:
-    players = tuple(_name(name, f"players[{i}]") for i, name in enumerate(_list(value, "players", 4, exactly=True)))
+def _players(value, seats: int = 4) -> tuple:
+    players = tuple(_name(name, f"players[{i}]")
+                    for i, name in enumerate(_list(value, "players", seats, exactly=True)))
     seen: dict[str, int] = {}
     for seat, name in enumerate(players):
         if name is None:
@@ -498,11 +523,11 @@ def _first_after_win(rules: Rules, hands: list[Hand]) -> int:
     return low - 1
 
 
-def _agrees(state: GameState, totals: tuple[int, int], winner: int | None, finished_at: str | None) -> None:
+def _agrees(state: GameState, totals: tuple[int, ...], winner: int | None, finished_at: str | None) -> None:
     """The file's summary of a game is what its hands add up to."""
     if tuple(totals) != state.totals:
-        raise _Wrong(f"the sheet adds up to {state.totals[0]:,} : {state.totals[1]:,}, but totals says "
-                     f"{totals[0]:,} : {totals[1]:,}.")
+        raise _Wrong(f"the sheet adds up to {' : '.join(f'{t:,}' for t in state.totals)}, but totals says "
+                     f"{' : '.join(f'{t:,}' for t in totals)}.")
     if winner != state.winner:
         said = "nobody" if winner is None else team_in_data(winner)
         won = "nobody has won yet" if state.winner is None else f"{team_in_data(state.winner)} won"
@@ -561,9 +586,9 @@ def _whole(value, field: str, low: int, high: int) -> int:
         raise _Wrong(str(exc)) from None
 
 
-def _pair(value, field: str, low: int = -MAX_ID, high: int = MAX_ID) -> tuple[int, int]:
-    """Two whole numbers, one for each team (the hand's rules judge their range where they have one)."""
-    return tuple(_whole(v, field, low, high) for v in _list(value, field, 2, exactly=True))
+def _pair(value, field: str, low: int = -MAX_ID, high: int = MAX_ID, sides: int = 2) -> tuple[int, ...]:
+    """Whole numbers, one for each side (the hand's rules judge their range where they have one)."""
+    return tuple(_whole(v, field, low, high) for v in _list(value, field, sides, exactly=True))
 
 
 def _choice(value, field: str, options: tuple[int, ...]) -> int:

@@ -14,7 +14,11 @@ HAND_COLUMNS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld_0", "meld
 # Columns added after histories were first kept: a hand's history line holds one only when it is not the default,
 # so a line written today reads byte for byte as one written before the column existed.
 ADDED_COLUMNS = {"dix_only": 0}
-# A hand's fields in an export: meld and counters as pairs, forced as true or false, dix_only one flag a side.
+# The columns of a third and fourth side, written after the others and only for a hand that has them, so that a
+# two-side hand's history reads byte for byte as it always has.
+SIDE_COLUMNS = ("meld_2", "counters_2", "meld_3", "counters_3")
+# A hand's fields in an export: meld and counters one entry a side, forced as true or false, dix_only one flag a
+# side.
 HAND_EXPORT_FIELDS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld", "counters", "renege_team", "forced",
                       "dix_only")
 
@@ -27,7 +31,16 @@ def hand_to_columns(hand: Hand) -> dict:
         "trump": hand.trump, "meld_0": hand.meld[0], "meld_1": hand.meld[1],
         "counters_0": counters[0], "counters_1": counters[1],
         "renege_team": hand.renege_team, "forced": int(hand.forced), "dix_only": sides_to_mask(hand.dix_only),
+        **_further_sides(hand, counters),
     }
+
+
+def _further_sides(hand: Hand, counters) -> dict:
+    further = {}
+    for side in range(2, len(hand.meld)):
+        further[f"meld_{side}"] = hand.meld[side]
+        further[f"counters_{side}"] = counters[side] if len(counters) > side else None
+    return further
 
 
 def hand_to_history(hand: Hand) -> dict:
@@ -37,12 +50,14 @@ def hand_to_history(hand: Hand) -> dict:
 
 
 def hand_from_columns(row) -> Hand:
-    """The hand a row of the hands table (or a mapping with its `HAND_COLUMNS`, the later ones optional) holds."""
-    counters = None if row["counters_0"] is None else (row["counters_0"], row["counters_1"])
+    """The hand a row of the hands table (or a mapping with its `HAND_COLUMNS`, the later ones optional, and
+    `SIDE_COLUMNS` for a hand of more than two sides) holds."""
+    sides = 2 + sum(1 for side in (2, 3) if f"meld_{side}" in row.keys() and row[f"meld_{side}"] is not None)
+    counters = None if row["counters_0"] is None else tuple(row[f"counters_{side}"] for side in range(sides))
     mask = row["dix_only"] if "dix_only" in row.keys() else 0
-    return Hand(row["bidder"], row["bid"], (row["meld_0"], row["meld_1"]), counters, row["kind"],
-                row["renege_team"], bool(row["forced"]), row["trump"], row["bidder_seat"],
-                mask_to_sides(mask, 2))
+    return Hand(row["bidder"], row["bid"], tuple(row[f"meld_{side}"] for side in range(sides)), counters,
+                row["kind"], row["renege_team"], bool(row["forced"]), row["trump"], row["bidder_seat"],
+                mask_to_sides(mask, sides))
 
 
 def sides_to_mask(flags) -> int:

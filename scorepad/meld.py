@@ -52,6 +52,17 @@ TABLES: dict[str, MeldTable] = {
 }
 DECK_COPIES = {"double": 4, "single": 2}
 HAND_SIZE = {"double": 20, "single": 12}
+# A player's hand at each table (deck, players): what is left over goes to the kitty or widow (three-handed) or
+# the stock (two-handed deals 12 each from a single deck).
+HAND_SIZES = {
+    ("single", 2): 12, ("single", 3): 15, ("single", 4): 12, ("single", 6): 8, ("single", 8): 6,
+    ("double", 2): 20, ("double", 3): 25, ("double", 4): 20, ("double", 6): 13, ("double", 8): 10,
+}
+
+
+def hand_size(deck: str, players: int) -> int:
+    """The cards one player holds at a table of `players` with `deck` (a partnership of four: 20 or 12)."""
+    return HAND_SIZES.get((deck, players), HAND_SIZE[deck])
 MULTIPLE = ("", "Double ", "Triple ", "Quadruple ")
 AROUND_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
 
@@ -70,9 +81,11 @@ class MeldCount:
         return self.total > 0 and self.dix == self.total
 
 
-def count_meld(cards, trump: str, table: str) -> MeldCount:
+def count_meld(cards, trump: str, table: str, players: int = 4) -> MeldCount:
     """The meld in one player's hand. `cards`: text or a list from `parse_cards`; `trump`: S, H, D, C (or ♠ ♥ ♦ ♣);
-    `table`: a name in TABLES. Raises ValueError for a hand the deck cannot deal."""
+    `table`: a name in TABLES; `players`: how many sit at the table (it says how many cards a hand holds). A
+    player on their own counts their hand as a partner counts theirs: nobody's meld is added to it.
+    Raises ValueError for a hand the deck cannot deal."""
     if table not in TABLES:
         raise ValueError(f"{table!r} is not a meld table: use one of {', '.join(TABLES)}.")
     meld_table = TABLES[table]
@@ -89,7 +102,7 @@ def count_meld(cards, trump: str, table: str) -> MeldCount:
     before_dix = sum(points for _, points in items)
     _dix(hand, trump, meld_table, items)
     dix = sum(points for _, points in items) - before_dix
-    notes = _notes(hand, meld_table.deck, wins_game)
+    notes = _notes(hand, meld_table.deck, wins_game, players)
     if meld_table.once_only:
         notes.append("Each card counts in one meld only: of the melds that share a card, the best split is "
                      "counted.")
@@ -205,11 +218,12 @@ def _dix(hand: Counter, trump: str, table: MeldTable, items: list) -> None:
         items.append((label, n * table.dix))
 
 
-def _notes(hand: Counter, deck: str, wins_game: bool) -> list[str]:
+def _notes(hand: Counter, deck: str, wins_game: bool, players: int) -> list[str]:
     notes = []
-    size, expected = sum(hand.values()), HAND_SIZE[deck]
+    size, expected = sum(hand.values()), hand_size(deck, players)
+    table = "" if players == 4 else f"at a table of {players}, "
     if size != expected:
-        notes.append(f"This hand has {size} cards; a {deck}-deck hand has {expected}. Counted as it is.")
+        notes.append(f"This hand has {size} cards; {table}a {deck}-deck hand has {expected}. Counted as it is.")
     if min(hand[Card("T", s)] for s in SUITS):
         notes.append("Tens around count nothing.")
     if wins_game:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import fields
 
 from .meld import AROUND_NAMES, DECK_COPIES, TABLES, WINS_GAME, MeldTable
-from .rules import (ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY, Rules,
-                    card_count_words, describe)
+from .rules import (ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SEATINGS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY,
+                    Rules, card_count_words, describe)
 from .scoring import Hand, score_hand
 from .words import BIDDERS, KIND_WORDS, MELD_TABLE_NAMES, MELD_TABLE_TITLES, OPPONENTS, capitalized, number, signed
 
@@ -34,7 +34,7 @@ _EXAMPLES = (
 
 def rules_reference() -> str:
     """docs/rules.md as it should read now: the same text for the same code, with a newline at the end."""
-    parts = [_introduction(), _how_a_hand_is_scored()]
+    parts = [_introduction(), _how_a_hand_is_scored(), _tables_of_every_size()]
     parts += [_preset(rules) for rules in PRESETS.values()]
     parts.append(_other_tables())
     return "\n\n".join(part.strip("\n") for part in parts if part) + "\n"
@@ -80,6 +80,43 @@ Every hand comes with its explanation: one sentence per rule applied, in the ord
 {default.title}:
 
 {examples}"""
+
+
+# A cutthroat hand as the section on tables of every size tells it: each player by name.
+_CUTTHROAT = ("Ann", "Bob", "Cat"), Hand(bidder=0, bid=300, meld=(150, 40, 60), counters=(160, 50, 40))
+
+
+def _tables_of_every_size() -> str:
+    seatings = "\n".join(f"| {sides} | {per_side} | {sides * per_side} | {who} |"
+                         for (sides, per_side), who in SEATINGS.items())
+    names, hand = _CUTTHROAT
+    rules = PRESETS["three-handed"]
+    result = score_hand(rules, hand, names=names)
+    scored = ", ".join(f"{name} {signed(points)}" for name, points in zip(names, result.points, strict=True))
+    lines = "\n".join(f"> {line}" for line in result.explanation)
+    return f"""## Tables of every size
+
+A game has 2 to 4 **sides**, each of 1 to 4 players (`sides`, `players_per_side`). Seats are numbered
+clockwise from 0 and seat `s` belongs to side `s mod sides`, so partners alternate round the table. The
+presets for players on their own bring their seating; every other preset is for sides of two or more.
+
+| sides | players per side | players | who plays it |
+|---|---|---|---|
+{seatings}
+
+With more than two sides, or players on their own, or no bidding, a hand is told side by side, each side by
+name. The bidding side is scored as the bidders above; every other side on its own as the opponents are,
+with the same options. The counters of all sides add up to the hand's counter points. On a throw-in or a
+bidders' renege every other side gets the award; on another side's renege the bidders score their bid, the
+reneging side loses it and any other side scores its meld if on the board. Under chip scoring every other
+side scores the failed bid. The first side to the target wins; when several reach it on one hand the
+bidders win if they are among them, else the highest total, and an exact tie plays another hand. A losing
+floor is for two sides only. Without bidding a hand is each side's meld and counters.
+
+**A cutthroat hand** under {rules.title} ({names[0]} bids {number(hand.bid)}; meld
+{", ".join(number(m) for m in hand.meld)}; counters {", ".join(number(c) for c in hand.counters)}): {scored}.
+
+{lines}"""
 
 
 def _example(rules: Rules, title: str, hand: Hand) -> str:

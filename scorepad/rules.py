@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import InvalidRules
 from .meld import TABLES, WINS_GAME
-from .words import MELD_TABLE_NAMES, capitalized, number
+from .words import MELD_TABLE_NAMES, capitalized, number, side_word
 
 # The values an option may take, and what each means in a sentence. Kept beside each other so that a new
 # value cannot be added without its words.
@@ -31,6 +31,8 @@ THROW_IN_PENALTY = {
 }
 THROW_IN_AWARD = {
     "meld_plus_bonus": "their meld (if on the board) plus {bonus} for the cards",
+    # Bicycle's 3-hand double pinochle: 100 of a 500-point hand, half what a renege gives
+    "meld_plus_half_bonus": "their meld (if on the board) plus {bonus} for the cards",
     "meld": "their meld (if on the board)",
     "nothing": "nothing",
 }
@@ -55,6 +57,18 @@ MOST_SCALE = 10  # the ×10 scorings (Bicycle, single deck) are the largest any 
 MOST_TARGET = 100_000  # a game score at ×1: no evening at a kitchen table comes near it
 MOST_HANDS = 1_000  # a game of a fixed number of hands
 MOST_BID_STEPS = 10
+# The seatings a game may use, (sides, players per side) -> who plays it (docs/rules.md, "Tables of every size").
+# Seat `s` belongs to side `s % sides`, so partners alternate round the table.
+SEATINGS = {
+    (2, 1): "two-handed",
+    (3, 1): "three-handed (cutthroat): every player for themselves",
+    (2, 2): "partnership: two teams of two",
+    (2, 3): "six-handed: two teams of three",
+    (3, 2): "six-handed: three partnerships",
+    (2, 4): "eight-handed: two teams of four",
+}
+# The presets written for players on their own; every other preset is for sides of two or more.
+LONE_PRESETS = ("three-handed", "three-handed-double", "two-handed")
 
 
 @dataclass(frozen=True)
@@ -92,6 +106,9 @@ class Rules:
     # Options added after games were first stored: a snapshot or an export without them takes the default.
     max_bid: int | None = None  # 003: bids go "up to the maximum possible score in a round"; None: no cap
     card_count: str = "aces_tens_kings"  # a key of CARD_COUNTS
+    sides: int = 2
+    players_per_side: int = 2
+    bidding: bool = True  # False: nobody bids, each side scores its meld and counters (two-handed)
 
     def __post_init__(self) -> None:
         problems = list(_problems(self))
@@ -104,6 +121,16 @@ class Rules:
         """What the cards are worth to the opponents on a throw-in or a bidders' renege: 2/5 of the hand's counter
         points, so 20 in a 50-point hand."""
         return self.hand_points * 2 // 5
+
+    @property
+    def throw_in_bonus(self) -> int:
+        """What the cards are worth to each other side on a throw-in, where the award has a bonus."""
+        return self.card_bonus // 2 if self.throw_in_award == "meld_plus_half_bonus" else self.card_bonus
+
+    @property
+    def players(self) -> int:
+        """How many sit at the table."""
+        return self.sides * self.players_per_side
 
     @property
     def max_value(self) -> int:
@@ -158,7 +185,10 @@ _DEFAULTED = frozenset(f.name for f in fields(Rules) if f.default is not MISSING
 
 def allowed_kinds(rules: Rules) -> tuple[str, ...]:
     """The kinds of hand `rules` can have, in `KINDS`' order: a redeal only where everyone passing redeals, a
-    quadruple run that wins the game only where the meld table says so (002)."""
+    quadruple run that wins the game only where the meld table says so (002), and only a played hand where nobody
+    bids."""
+    if not rules.bidding:
+        return ("played",)
     have = {"redeal": rules.all_pass == "redeal", "quad_run": run_wins_game(rules)}
     return tuple(kind for kind in KINDS if have.get(kind, True))
 
@@ -248,6 +278,7 @@ def _problems(rules: Rules, ranged: bool = True):
     elif rules.card_count == "kings_queens_half" and _half_counter(rules) % rules.counter_step:
         yield "counter_step", (f"With kings and queens at {number(_half_counter(rules))}, counters are counted "
                                f"in steps that divide {number(_half_counter(rules))}.")
+    yield from _seating_problems(rules)
     # A kept game is let be: the table only guides the meld calculator, and the game must still open.
     if ranged and rules.meld_table in MELD_TABLES and (rules.meld_table in SINGLE_DECK_TABLES) != (
             rules.deck == "single"):
@@ -264,6 +295,21 @@ def counter_worth(rules: Rules) -> tuple[int, int]:
 def _half_counter(rules: Rules) -> int | None:
     each = rules.scale
     return each // 2 if each % 2 == 0 else None
+
+
+def _seating_problems(rules: Rules):
+    seating = (rules.sides, rules.players_per_side)
+    if not all(map(_is_int, seating)) or seating not in SEATINGS:
+        yield "sides", ("A table is 2 sides of 1, 3 sides of 1, 2 sides of 2, 2 sides of 3, 3 sides of 2 or "
+                        "2 sides of 4.")
+        return
+    if (rules.players_per_side == 1) != (rules.preset in LONE_PRESETS):
+        yield "players_per_side", ("Players on their own play the two- or three-handed rules; "
+                                   "every other rule set is for teams of two or more.")
+    if rules.floor is not None and rules.sides != 2:
+        yield "floor", "A losing floor is only for a game of two sides."
+    if not isinstance(rules.bidding, bool):
+        yield "bidding", "Say whether the players bid (yes or no)."
 
 
 def _counter_step_problem(points: int) -> str:
@@ -400,6 +446,42 @@ PRESETS: dict[str, Rules] = {
         meld_table="004",
     ),
 }
+_THREE_HANDED = replace(
+    PRESETS["single-deck"],
+    preset="three-handed",
+    title="Three-handed (cutthroat, single deck)",
+    played_by="Three players, each for themselves: 15 cards each and 3 to the kitty, game to 1,500.",
+    auto_throw_in_margin=None,
+    sides=3,
+    players_per_side=1,
+)
+PRESETS.update({
+    "three-handed": _THREE_HANDED,
+    "three-handed-double": replace(
+        _THREE_HANDED,
+        preset="three-handed-double",
+        title="Three-handed double pinochle (Bicycle, ×10)",
+        played_by="Bicycle's 3-hand double pinochle: 80 cards, 25 each and 5 to the widow, game to 4,550.",
+        deck="double",
+        hand_points=500,
+        min_bid=500,
+        bid_steps=((500, 10),),
+        throw_in_award="meld_plus_half_bonus",
+        target=4550,
+        meld_table="000",
+    ),
+    "two-handed": replace(
+        _THREE_HANDED,
+        preset="two-handed",
+        title="Two-handed (no bidding)",
+        played_by="Two players as in Hoyle: nobody bids, each scores meld and counters, game to 1,000.",
+        counter_step=1,
+        save_counters=0,
+        target=1000,
+        sides=2,
+        bidding=False,
+    ),
+})
 DEFAULT_PRESET = "double-deck"
 
 
@@ -464,7 +546,7 @@ def _house_default(r: Rules, topic: str) -> str:
 
 def _describe_source(r: Rules) -> list[str]:
     preset = _preset_of(r)
-    if preset is None:
+    if preset is None or r.preset not in SOURCES:  # the table-size presets name their book in played_by
         return []
     lines = [f"These rules follow {SOURCES[r.preset]}; where the book is silent, the app\u2019s house default "
              "is marked."]
@@ -473,14 +555,24 @@ def _describe_source(r: Rules) -> list[str]:
     return lines
 
 
+def _describe_table(r: Rules) -> list[str]:
+    """Who plays, where the table is not the partnership of four that every other sentence assumes."""
+    if (r.sides, r.players_per_side) == (2, 2):
+        return []
+    return [f"The table: {SEATINGS[(r.sides, r.players_per_side)]} ({r.players} players)."]
+
+
 def _describe_deal(r: Rules) -> list[str]:
     deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
     lines = [
+        *_describe_table(r),
         f"Deck: {deck}. Cards taken in tricks count: {card_count_words(r)}; {number(r.hand_points)} counter points "
         f"a hand, counted in steps of {number(r.counter_step)}.",
-        f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}",
-        ALL_PASS[r.all_pass],
     ]
+    if not r.bidding:
+        lines.append("Nobody bids: every hand, each player scores their meld and counters.")
+    else:
+        lines += [f"The minimum bid is {number(r.min_bid)}; {_describe_bid_steps(r)}", ALL_PASS[r.all_pass]]
     if r.preset in _OTHER_COUNT and _preset_of(r).card_count == r.card_count:
         other = next(key for key in CARD_COUNTS if key != r.card_count)
         lines.append(f"{capitalized(SOURCES[r.preset])} let a table agree before the game to count "
@@ -566,6 +658,8 @@ MULTIPLE_WORDS = ("", "double ", "triple ", "quadruple ")
 
 
 def _describe_play(r: Rules) -> list[str]:
+    if not r.bidding:
+        return []
     lines = ["The bidders make their bid when their saved meld plus counters reaches it, and score all of it."]
     if r.save_counters > 1 and not r.unsaved_counters_score:
         lines.append(f"Bidders who take fewer than {number(r.save_counters)} counters are set whatever their meld: "
@@ -594,11 +688,14 @@ def _gains(parts: list[str]) -> str:
 
 
 def _describe_surrender(r: Rules) -> list[str]:
+    if not r.bidding:
+        return []
     if r.throw_in_penalty == "meld":
         loss, extra = "they lose their own meld (nothing if they have none)", []
     else:
         loss, extra = _bid_loss(r)
-    award = {"meld_plus_bonus": [_opponents_meld(r), f"{number(r.card_bonus)} for the cards"],
+    bonus = [_opponents_meld(r), f"{number(r.throw_in_bonus)} for the cards"]
+    award = {"meld_plus_bonus": bonus, "meld_plus_half_bonus": bonus,
              "meld": [_opponents_meld(r)], "nothing": []}[r.throw_in_award]
     lines = [f"Bidders may throw in their hand: {loss}, and the opponents score {_gains(award + extra)}."
              + _house_default(r, "throw_in")]
@@ -654,6 +751,11 @@ def _describe_end(r: Rules) -> list[str]:
     if r.hands_limit is not None:
         lines = [f"The game is {number(r.hands_limit)} hands (redeals not counted); the higher total wins, "
                  "and a tie plays one more hand until it breaks."]
+    elif not r.bidding:
+        lines = [f"Game is {number(r.target)}; if both players reach it on the same hand, the higher total wins."]
+    elif r.sides > 2 or r.players_per_side == 1:
+        lines = [f"Game is {number(r.target)}; if several {side_word(r)}s reach it on the same hand, the bidder's "
+                 "side wins if it is among them, else the highest total (an exact tie plays on)."]
     else:
         lines = [f"Game is {number(r.target)}; if both teams reach it on the same hand, the bidders win."
                  + _house_default(r, "target")]

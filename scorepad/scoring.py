@@ -13,40 +13,45 @@ from .errors import GameOver, InvalidHand
 from .meld import TABLES
 from .rules import KINDS, Rules, allowed_kinds, can_be_stuck
 from .seats import team_of
-from .words import BIDDERS, KIND_WORDS, OPPONENTS, TEAM_NAMES, number, possessive, signed
+from .words import BIDDERS, KIND_WORDS, OPPONENTS, TEAM_NAMES, number, possessive, side_names, side_word, signed
 
 
 @dataclass(frozen=True)
 class Hand:
-    """One hand as entered. `meld` and `counters` are (team 0, team 1); `bidder` and `renege_team` are 0 or 1.
+    """One hand as entered. `meld` and `counters` hold one entry per side, (team 0, team 1) at a table of two
+    teams; `bidder` and `renege_team` are side indices. Without bidding, `bidder` and `bid` are None.
 
     Built as typed, checked by `validate_hand`: a Hand may hold wrong values so that every mistake can be
     reported at once, next to its field.
     """
 
-    bidder: int
-    bid: int
-    meld: tuple[int, int]
-    counters: tuple[int, int] | None = None
+    bidder: int | None
+    bid: int | None
+    meld: tuple[int, ...]
+    counters: tuple[int, ...] | None = None
     kind: str = "played"
     renege_team: int | None = None
     forced: bool = False
     # Kept for the record (the sheet, the history, a player's figures); scoring never reads them.
     trump: str | None = None
     bidder_seat: int | None = None
-    # One flag a side: its whole meld is one or both 9s of trump (the dix), which saves itself (004).
-    dix_only: tuple[bool, ...] = (False, False)
+    # One flag a side: its whole meld is one or both 9s of trump (the dix), which saves itself (004). Left out,
+    # no side's is.
+    dix_only: tuple[bool, ...] | None = None
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; tuples keep the hand hashable and frozen all the way down.
         for name in ("meld", "counters", "dix_only"):
             if isinstance(getattr(self, name), list):
                 object.__setattr__(self, name, tuple(getattr(self, name)))
+        if self.dix_only is None:
+            sides = len(self.meld) if isinstance(self.meld, tuple) else 2
+            object.__setattr__(self, "dix_only", (False,) * sides)
 
 
 @dataclass(frozen=True)
 class HandResult:
-    points: tuple[int, int]
+    points: tuple[int, ...]  # one per side
     made: bool | None  # None when the hand was not played out
     explanation: list[str] = field(default_factory=list)
     scored_as: str = "played"  # the kind it was scored as: an automatic throw-in says "throw_in"
@@ -60,10 +65,10 @@ class HandResult:
 
 @dataclass(frozen=True)
 class GameState:
-    totals: tuple[int, int]
+    totals: tuple[int, ...]  # one per side
     winner: int | None
     results: list[HandResult]
-    running: list[tuple[int, int]] = field(default_factory=list)  # totals after each hand
+    running: list[tuple[int, ...]] = field(default_factory=list)  # totals after each hand
     decided_on: int | None = None  # the 1-based hand that decided the game
     reason: str | None = None  # why the winner won, in words
     hands_scored: int = 0  # redeals not counted
@@ -76,8 +81,9 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
     """Every mistake in `hand` under `rules`, as field -> message; {} when the hand can be scored.
 
     Fields: kind, bidder, bid, forced, meld_0, meld_1, dix_only_0, dix_only_1 (dix_only when the flags are
-    garbled), counters_0, counters_1, counters (their sum), renege_team. Each message says what is wrong and
-    what is allowed.
+    garbled), counters_0, counters_1, counters (their sum), renege_team, with meld_2, dix_only_2, counters_2 ...
+    for each further side. Each message says what is wrong and what is allowed. Without bidding
+    (`rules.bidding` off) a hand is only each side's meld and counters.
 
     `dealer` is the seat that dealt the hand and `bidder_seat` the seat that won the bid, where they are known:
     a bid forced on anyone but the dealer (on the dealer's team, when only teams are kept) is refused.
@@ -91,19 +97,23 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
         return errors
     if hand.kind == "redeal":
         return errors  # nothing else is entered for a redeal
-    if not _is_team(hand.bidder):
-        errors["bidder"] = "Choose the team that won the bid."
+    if not rules.bidding:
+        return _unbid_errors(rules, hand)
+    if not _is_team(hand.bidder, rules.sides):
+        errors["bidder"] = f"Choose the {side_word(rules)} who won the bid." if _lone(rules) else \
+            "Choose the team that won the bid."
     bid_error = _bid_error(rules, hand.bid)
     if bid_error:
         errors["bid"] = bid_error
-    forced_error = _forced_error(rules, hand) or _stuck_error(hand, dealer, bidder_seat)
+    forced_error = _forced_error(rules, hand) or _stuck_error(hand, dealer, bidder_seat, rules.sides)
     if forced_error:
         errors["forced"] = forced_error
     errors.update(_meld_errors(rules, hand.meld))
     errors.update(_dix_errors(rules, hand, errors))
     errors.update(_counter_errors(rules, hand))
-    if hand.kind == "renege" and not _is_team(hand.renege_team):
-        errors["renege_team"] = "Choose the team that reneged."
+    if hand.kind == "renege" and not _is_team(hand.renege_team, rules.sides):
+        errors["renege_team"] = f"Choose the {side_word(rules)} who reneged." if _lone(rules) else \
+            "Choose the team that reneged."
     if hand.kind != "renege" and hand.renege_team is not None:
         errors["renege_team"] = "Only a renege names the team that reneged."
     return errors
@@ -127,8 +137,8 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_team(value: object) -> bool:
-    return _is_int(value) and value in (0, 1)
+def _is_team(value: object, sides: int = 2) -> bool:
+    return _is_int(value) and 0 <= value < sides
 
 
 def _bid_error(rules: Rules, bid: object) -> str | None:
@@ -162,22 +172,23 @@ def _forced_error(rules: Rules, hand: Hand) -> str | None:
     return None
 
 
-def _stuck_error(hand: Hand, dealer: int | None, bidder_seat: int | None) -> str | None:
+def _stuck_error(hand: Hand, dealer: int | None, bidder_seat: int | None, sides: int = 2) -> str | None:
     """A bid forced on someone who did not deal. Judged by seat when the bidder's seat is known, else by team."""
-    if hand.forced is not True or dealer is None or not _is_team(hand.bidder):
+    if hand.forced is not True or dealer is None or not _is_team(hand.bidder, sides):
         return None
-    stuck = bidder_seat == dealer if bidder_seat is not None else hand.bidder == team_of(dealer)
+    stuck = bidder_seat == dealer if bidder_seat is not None else hand.bidder == team_of(dealer, sides)
     return None if stuck else "Only the dealer can be stuck with the bid when everyone passes."
 
 
-def _pair(value: object) -> tuple | None:
-    return tuple(value) if isinstance(value, (tuple, list)) and len(value) == 2 else None
+def _pair(value: object, sides: int = 2) -> tuple | None:
+    """One entry per side, as a tuple, or None when `value` is not that."""
+    return tuple(value) if isinstance(value, (tuple, list)) and len(value) == sides else None
 
 
 def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
-    pair = _pair(meld)
+    pair = _pair(meld, rules.sides)
     if pair is None:
-        return {"meld_0": "Enter each team's meld.", "meld_1": "Enter each team's meld."}
+        return {f"meld_{side}": f"Enter each {side_word(rules)}'s meld." for side in range(rules.sides)}
     return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value, "more than any hand can hold")
 
 
@@ -188,9 +199,11 @@ def dix_value(rules: Rules) -> int:
 
 def _dix_errors(rules: Rules, hand: Hand, errors: dict[str, str]) -> dict[str, str]:
     """A side marked "only the dix" must have a meld of one or both dix, under a table that has a dix."""
-    flags = _pair(hand.dix_only)
+    if _pair(hand.meld, rules.sides) is None:
+        return {}  # the meld is wrong already; the flags beside it cannot be judged
+    flags = _pair(hand.dix_only, rules.sides)
     if flags is None or not all(isinstance(flag, bool) for flag in flags):
-        return {"dix_only": "Say for each team whether its meld is only the dix (yes or no)."}
+        return {"dix_only": f"Say for each {side_word(rules)} whether its meld is only the dix (yes or no)."}
     dix = dix_value(rules)
     found = {}
     for team, flag in enumerate(flags):
@@ -211,12 +224,12 @@ def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
                                 f"{KIND_WORDS[hand.kind]}."}
         return {}
     if hand.counters is None:
-        if _auto_throw_in_can_be_judged(hand) and auto_throw_in_reason(rules, hand) is not None:
+        if _auto_throw_in_can_be_judged(hand, rules.sides) and auto_throw_in_reason(rules, hand) is not None:
             return {}  # an automatic throw-in is not played out: no counters are asked for
-        return {"counters": f"Enter the counters each team took (together {number(rules.hand_points)})."}
-    pair = _pair(hand.counters)
+        return {"counters": f"Enter the counters each {side_word(rules)} took (together {number(rules.hand_points)})."}
+    pair = _pair(hand.counters, rules.sides)
     if pair is None:
-        return {"counters": f"Enter the counters each team took (together {number(rules.hand_points)})."}
+        return {"counters": f"Enter the counters each {side_word(rules)} took (together {number(rules.hand_points)})."}
     errors = _team_amount_errors(pair, "Counters", rules.counter_step, rules.hand_points,
                                  "more than the whole hand holds")
     if not errors and sum(pair) != rules.hand_points:
@@ -242,9 +255,9 @@ def _team_amount_errors(pair: tuple, what: str, step: int, most: int, too_big: s
     return errors
 
 
-def _auto_throw_in_can_be_judged(hand: Hand) -> bool:
-    pair = _pair(hand.meld)
-    return _is_int(hand.bid) and _is_team(hand.bidder) and pair is not None and all(map(_is_int, pair))
+def _auto_throw_in_can_be_judged(hand: Hand, sides: int = 2) -> bool:
+    pair = _pair(hand.meld, sides)
+    return _is_int(hand.bid) and _is_team(hand.bidder, sides) and pair is not None and all(map(_is_int, pair))
 
 
 def _amount_error(value: object, what: str, step: int, most: int, too_big: str) -> str | None:
@@ -269,7 +282,7 @@ def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
 
     Needs only the bid and the bidders' meld, so a form can announce it before counters are asked for.
     """
-    if hand.kind != "played":
+    if hand.kind != "played" or not rules.bidding:
         return None
     meld = hand.meld[hand.bidder]
     if rules.auto_throw_in_below_min_meld and rules.min_meld and meld < rules.min_meld:
@@ -286,17 +299,20 @@ def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
 
 
 def score_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
-               bidder_seat: int | None = None) -> HandResult:
+               bidder_seat: int | None = None, names: tuple[str, ...] | None = None) -> HandResult:
     """Score one hand. Raises InvalidHand (with the field messages) when `validate_hand` refuses it (given the
-    dealer's and the bidder's seats, where known)."""
+    dealer's and the bidder's seats, where known). `names`: each side's name, for the explanation of a hand at
+    a table other than two teams (which names each side); two teams are "Bidders" and "Opponents"."""
     errors = validate_hand(rules, hand, dealer=dealer, bidder_seat=bidder_seat)
     if errors:
         raise InvalidHand(errors)
-    return _score(rules, hand)
+    return _score(rules, hand, names)
 
 
-def _score(rules: Rules, hand: Hand) -> HandResult:
+def _score(rules: Rules, hand: Hand, names: tuple[str, ...] | None = None) -> HandResult:
     """Score a hand already known to be valid."""
+    if _named_sides(rules):
+        return _score_sides(rules, hand, _side_names(rules, names))
     if hand.kind == "redeal":
         return HandResult((0, 0), None, ["Everyone passed: the hands are thrown in and the next dealer "
                                          "deals. Nobody scores."], scored_as="redeal")
@@ -331,7 +347,7 @@ def _need(rules: Rules) -> str:
 def _meld_line(rules: Rules, who: str, meld: int) -> tuple[int, str]:
     """The meld that counts, and the sentence saying why."""
     if meld == 0:
-        return 0, f"{who} have no meld."
+        return 0, f"{who} {_verb(who, 'have', 'has')} no meld."
     if not rules.min_meld:
         return meld, f"{possessive(who)} meld {number(meld)} counts."
     if meld >= rules.min_meld:
@@ -400,9 +416,10 @@ def _amount(tally: _Tally) -> str:
 
 
 def _scores(who: str, points: int, parts: list[str]) -> str:
+    score = _verb(who, "score", "scores")
     if not points and not parts:
-        return f"{who} score nothing."
-    return f"{who} score {signed(points)} ({_parts(parts)})."
+        return f"{who} {score} nothing."
+    return f"{who} {score} {signed(points)} ({_parts(parts)})."
 
 
 def _played(rules: Rules, hand: Hand) -> HandResult:
@@ -485,12 +502,12 @@ def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = F
         lines.append(line)
         parts = [f"meld {number(counted)}"] if counted else []
         bonus = 0
-        if rules.throw_in_award == "meld_plus_bonus":
+        if rules.throw_in_award in ("meld_plus_bonus", "meld_plus_half_bonus"):
             if meld_only:
                 lines.append("The bid was forced on the dealer, who has no marriage, so the opponents get their meld "
                              "only.")
             else:
-                bonus = rules.card_bonus
+                bonus = rules.throw_in_bonus
                 parts.append(f"{number(bonus)} for the cards")
         if extra:
             parts.append(f"the failed bid {number(extra)}")
@@ -545,16 +562,21 @@ def _renege(rules: Rules, hand: Hand) -> HandResult:
 
 # --- the game -----------------------------------------------------------------------------------------------
 
-def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES, *, checked: bool = False) -> GameState:
+def play_game(rules: Rules, hands, names: tuple[str, ...] | None = None, *, checked: bool = False) -> GameState:
     """Fold the hands in order into totals and a winner: the first team to the target (the bidders, when both
     reach it on one hand), the other team when one falls to the losing floor, or the leader after a fixed number
     of hands (redeals not counted).
+
+    With more than two sides, the first side to the target wins; when several reach it on one hand, the bidders
+    if they are among them, else the highest total (an exact tie plays on). `names`: each side's name (by
+    default "Team 1", ... or "Player 1", ...).
 
     Raises InvalidHand (with the hand's number) for a hand that does not validate, and GameOver for a hand
     that comes after the game was won. `checked`: every hand has passed `validate_hand` under these rules
     already (each on its way in), so the fold only scores them.
     """
-    totals = (0, 0)
+    names = _side_names(rules, names)
+    totals = (0,) * rules.sides
     results: list[HandResult] = []
     running: list[tuple[int, int]] = []
     winner = decided_on = reason = None
@@ -566,8 +588,8 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES, *, check
         errors = {} if checked else validate_hand(rules, hand)
         if errors:
             raise InvalidHand(errors, hand_number=hand_number)
-        result = _score(rules, hand)
-        totals = (totals[0] + result.points[0], totals[1] + result.points[1])
+        result = _score(rules, hand, names)
+        totals = tuple(total + points for total, points in zip(totals, result.points, strict=True))
         results.append(result)
         running.append(totals)
         if hand.kind == "redeal":
@@ -576,16 +598,19 @@ def play_game(rules: Rules, hands, names: tuple[str, str] = TEAM_NAMES, *, check
         decision = decide_winner(rules, totals, hand.bidder, scored, names)
         if result.wins_game:
             decision = hand.bidder, (f"{names[hand.bidder]} melded a quadruple run in trump, which wins the game "
-                                     f"outright ({number(totals[0])} to {number(totals[1])}).")
+                                     f"outright ({' to '.join(number(total) for total in totals)}).")
         if decision:
             winner, reason = decision
             decided_on = hand_number
     return GameState(totals, winner, results, running, decided_on, reason, scored)
 
 
-def decide_winner(rules: Rules, totals: tuple[int, int], bidder: int, hands_scored: int,
-                  names: tuple[str, str] = TEAM_NAMES) -> tuple[int, str] | None:
-    """The winner after a hand and why, or None while the game goes on."""
+def decide_winner(rules: Rules, totals: tuple[int, ...], bidder: int | None, hands_scored: int,
+                  names: tuple[str, ...] | None = None) -> tuple[int, str] | None:
+    """The winner after a hand and why, or None while the game goes on. `names`: as `play_game` takes them."""
+    names = _side_names(rules, names)
+    if _named_sides(rules):
+        return _decide_sides(rules, totals, bidder, hands_scored, names)
     score = f"{number(totals[0])} to {number(totals[1])}"
     if rules.hands_limit is None:
         reached = [t >= rules.target for t in totals]
@@ -610,3 +635,253 @@ def decide_winner(rules: Rules, totals: tuple[int, int], bidder: int, hands_scor
             return team, f"{names[team]} lead after the last of {number(rules.hands_limit)} hands ({score})."
         return team, f"{names[team]} broke the tie on hand {hands_scored} ({score})."
     return None
+
+
+# --- tables of other sizes (docs/rules.md, "Tables of every size") ----------------------------------------------
+# Three sides, players on their own, or no bidding: every side is judged on its own and named in the explanation.
+# Two teams of two or more keep the code above, word for word.
+
+class _One(str):
+    """The name of one player: the sentences about them take a singular verb ("Ann scores")."""
+
+
+def _verb(who: str, plural: str, singular: str) -> str:
+    return singular if isinstance(who, _One) else plural
+
+
+def _lone(rules: Rules) -> bool:
+    return rules.players_per_side == 1
+
+
+def _named_sides(rules: Rules) -> bool:
+    """Whether a hand under `rules` is told side by side, each side by name, rather than bidders and opponents."""
+    return rules.sides != 2 or _lone(rules) or not rules.bidding
+
+
+def _side_names(rules: Rules, names: tuple[str, ...] | None) -> tuple[str, ...]:
+    if names is None or len(names) != rules.sides:
+        names = side_names(rules.sides, _lone(rules)) if _named_sides(rules) else TEAM_NAMES
+    return tuple(_One(name) for name in names) if _lone(rules) else tuple(names)
+
+
+def _unbid_errors(rules: Rules, hand: Hand) -> dict[str, str]:
+    """Without bidding a hand is each side's meld and counters, nothing else."""
+    errors: dict[str, str] = {}
+    if hand.kind != "played":
+        errors["kind"] = "Nobody bids under these rules: every hand is played out."
+        return errors
+    if hand.bidder is not None:
+        errors["bidder"] = "Nobody bids under these rules: there is no bidder."
+    if hand.bid is not None:
+        errors["bid"] = "Nobody bids under these rules: leave the bid empty."
+    if hand.forced is not False:
+        errors["forced"] = "Nobody bids under these rules, so nobody is stuck with a bid."
+    if hand.renege_team is not None:
+        errors["renege_team"] = "Only a renege names the side that reneged."
+    errors.update(_meld_errors(rules, hand.meld))
+    errors.update(_dix_errors(rules, hand, errors))
+    errors.update(_counter_errors(rules, hand))
+    return errors
+
+
+def _others(rules: Rules, hand: Hand) -> list[int]:
+    return [side for side in range(rules.sides) if side != hand.bidder]
+
+
+def _points(rules: Rules, by_side: dict[int, int]) -> tuple[int, ...]:
+    return tuple(by_side.get(side, 0) for side in range(rules.sides))
+
+
+def _score_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
+    if hand.kind == "redeal":
+        return HandResult((0,) * rules.sides, None, ["Everyone passed: the hands are thrown in and the next dealer "
+                                                     "deals. Nobody scores."], scored_as="redeal")
+    if not rules.bidding:
+        return _unbid_sides(rules, hand, names)
+    if hand.kind == "played":
+        reason = auto_throw_in_reason(rules, hand)
+        if reason:
+            result = _throw_in_sides(rules, hand, names, [reason])
+            return HandResult(result.points, None, result.explanation, "throw_in", automatic_throw_in=True)
+        return _played_sides(rules, hand, names)
+    if hand.kind == "throw_in":
+        return _throw_in_sides(rules, hand, names, [])
+    if hand.kind == "no_marriage":
+        return _no_marriage_sides(rules, hand, names)
+    if hand.kind == "quad_run":
+        return HandResult((0,) * rules.sides, None, [
+            f"{names[hand.bidder]} melded a quadruple run in trump: under these rules it wins the game outright "
+            "(\u201cYou Win!\u201d). The hand is not played and nothing is added to any total."],
+            scored_as="quad_run", wins_game=True)
+    return _renege_sides(rules, hand, names)
+
+
+def _unbid_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
+    lines: list[str] = []
+    points = {}
+    for side in range(rules.sides):
+        tally = _tally(rules, names[side], hand.meld[side], hand.counters[side], lines, hand.dix_only[side])
+        lines.append(_scores(names[side], tally.points, tally.parts))
+        points[side] = tally.points
+    return HandResult(_points(rules, points), None, lines)
+
+
+def _lose_bid(rules: Rules, hand: Hand, because: str, lines: list[str]) -> tuple[int, int]:
+    """The bidder's loss of the bid, or under chip scoring each other side's gain: (bidder, each other side)."""
+    if rules.set_penalty == "chips":
+        lines.append(f"{because}. Under chip scoring that costs nothing; every other side scores the bid.")
+        return 0, hand.bid
+    lines.append(f"{because}: {signed(-hand.bid)}.")
+    return -hand.bid, 0
+
+
+def _played_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
+    b = hand.bidder
+    who = names[b]
+    lines: list[str] = []
+    bidders = _tally(rules, who, hand.meld[b], hand.counters[b], lines, hand.dix_only[b])
+    made = bidders.points >= hand.bid
+    what = _amount(bidders)
+    extra = 0
+    if made:
+        points = {b: bidders.points}
+        lines.append(f"{who} made {what} against a bid of {number(hand.bid)}: {signed(bidders.points)}.")
+        if not rules.opponents_score_when_made:
+            lines.append("Nobody else scores when the bid is made.")
+            return HandResult(_points(rules, points), True, lines)
+    else:
+        short = f"{who} {_verb(who, 'are', 'is')} set: {what}, short of the bid of {number(hand.bid)}"
+        if rules.set_penalty == "meld_and_counters":
+            meld, counters = hand.meld[b], hand.counters[b]
+            points = {b: -(meld + counters)}
+            lines.append(f"{short}: {_verb(who, 'they lose their', 'loses their')} meld and counters, "
+                         f"−({number(meld)} + {number(counters)}) = {signed(points[b])}.")
+        else:
+            lost, extra = _lose_bid(rules, hand, short, lines)
+            points = {b: lost}
+    for side in _others(rules, hand):
+        tally = _tally(rules, names[side], hand.meld[side], hand.counters[side], lines, hand.dix_only[side])
+        parts = tally.parts + ([f"the failed bid {number(extra)}"] if extra else [])
+        points[side] = tally.points + extra
+        lines.append(_scores(names[side], points[side], parts))
+    return HandResult(_points(rules, points), made, lines)
+
+
+def _award(rules: Rules, hand: Hand, names: tuple[str, ...], side: int, bonus: int, extra: int,
+           lines: list[str]) -> int:
+    """A side's meld (if on the board) plus `bonus` for the cards plus the failed bid `extra`, with its lines."""
+    counted, line = _meld_line(rules, names[side], hand.meld[side])
+    lines.append(line)
+    parts = [f"meld {number(counted)}"] if counted else []
+    if bonus:
+        parts.append(f"{number(bonus)} for the cards")
+    if extra:
+        parts.append(f"the failed bid {number(extra)}")
+    lines.append(_scores(names[side], counted + bonus + extra, parts))
+    return counted + bonus + extra
+
+
+def _throw_in_sides(rules: Rules, hand: Hand, names: tuple[str, ...], lines: list[str], *,
+                    meld_only: bool = False) -> HandResult:
+    b = hand.bidder
+    who = names[b]
+    lines = list(lines)
+    because = f"{who} threw in the hand"
+    if rules.throw_in_penalty == "meld":
+        points, extra = {b: -hand.meld[b]}, 0
+        lines.append(f"{because} and {_verb(who, 'lose', 'loses')} their meld: {signed(points[b])}."
+                     if hand.meld[b] else f"{because} with no meld: nothing lost.")
+    else:
+        lost, extra = _lose_bid(rules, hand, because, lines)
+        points = {b: lost}
+    bonus = 0 if meld_only or rules.throw_in_award in ("meld", "nothing") else rules.throw_in_bonus
+    if meld_only:
+        lines.append("The bid was forced on the dealer, so every other side gets its meld only.")
+    for side in _others(rules, hand):
+        if rules.throw_in_award == "nothing":
+            points[side] = extra
+            lines.append(_scores(names[side], extra, [f"the failed bid {number(extra)}"] if extra else []))
+        else:
+            points[side] = _award(rules, hand, names, side, bonus, extra, lines)
+    return HandResult(_points(rules, points), None, lines, "throw_in")
+
+
+def _no_marriage_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
+    who = names[hand.bidder]
+    because = f"{who} {_verb(who, 'have', 'has')} no marriage in trump"
+    if rules.no_marriage == "throw_in":
+        meld_only = hand.forced and rules.forced_no_marriage_meld_only
+        result = _throw_in_sides(rules, hand, names, [f"{because}: scored as a throw-in."], meld_only=meld_only)
+        return HandResult(result.points, None, result.explanation, "no_marriage")
+    lines: list[str] = []
+    lost, extra = _lose_bid(rules, hand, because, lines)
+    points = {hand.bidder: lost}
+    lines.append("Nobody scores meld.")
+    for side in _others(rules, hand):
+        points[side] = extra
+        lines.append(_scores(names[side], extra, [f"the failed bid {number(extra)}"] if extra else []))
+    return HandResult(_points(rules, points), None, lines, "no_marriage")
+
+
+def _renege_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
+    b, r = hand.bidder, hand.renege_team
+    lines: list[str] = []
+    if r == b:
+        lost, extra = _lose_bid(rules, hand, f"{names[b]} reneged", lines)
+        points = {b: lost}
+        for side in _others(rules, hand):
+            points[side] = _award(rules, hand, names, side, rules.card_bonus, extra, lines)
+        return HandResult(_points(rules, points), None, lines, "renege")
+    lines.append(f"{names[r]} reneged: {names[b]} {_verb(names[b], 'score', 'scores')} the bid, "
+                 f"{signed(hand.bid)}.")
+    points = {b: hand.bid}
+    if rules.set_penalty == "chips":
+        points[r] = 0
+        lines.append(f"Under chip scoring {names[r]} {_verb(names[r], 'lose', 'loses')} nothing.")
+    else:
+        points[r] = -hand.bid
+        lines.append(f"{names[r]} {_verb(names[r], 'lose', 'loses')} the bid: {signed(points[r])}.")
+    for side in _others(rules, hand):
+        if side != r:
+            points[side] = _award(rules, hand, names, side, 0, 0, lines)
+    return HandResult(_points(rules, points), None, lines, "renege")
+
+
+def _decide_sides(rules: Rules, totals: tuple[int, ...], bidder: int | None, hands_scored: int,
+                  names: tuple[str, ...]) -> tuple[int, str] | None:
+    score = " to ".join(number(total) for total in totals)
+    if rules.hands_limit is not None:
+        return _leader_after_last_hand(rules, totals, hands_scored, names, score)
+    reached = [side for side, total in enumerate(totals) if total >= rules.target]
+    if not reached:
+        return None
+    target = number(rules.target)
+    if len(reached) == 1:
+        side = reached[0]
+        return side, f"{names[side]} reached {target} first ({score})."
+    if bidder in reached:
+        return bidder, (f"{_several(reached, names)} reached {target} on the same hand; the bidder's side, "
+                        f"{names[bidder]}, wins ({score}).")
+    best = max(totals[side] for side in reached)
+    leaders = [side for side in reached if totals[side] == best]
+    if len(leaders) > 1:
+        return None  # an exact tie at the top plays another hand
+    side = leaders[0]
+    return side, (f"{_several(reached, names)} reached {target} on the same hand; the highest total, "
+                  f"{names[side]}, wins ({score}).")
+
+
+def _several(sides: list[int], names: tuple[str, ...]) -> str:
+    return ", ".join(names[side] for side in sides[:-1]) + f" and {names[sides[-1]]}"
+
+
+def _leader_after_last_hand(rules: Rules, totals: tuple[int, ...], hands_scored: int, names: tuple[str, ...],
+                            score: str) -> tuple[int, str] | None:
+    best = max(totals)
+    if hands_scored < rules.hands_limit or totals.count(best) > 1:
+        return None
+    side = totals.index(best)
+    if hands_scored == rules.hands_limit:
+        return side, f"{names[side]} {_verb(names[side], 'lead', 'leads')} after the last of " \
+                     f"{number(rules.hands_limit)} hands ({score})."
+    return side, f"{names[side]} broke the tie on hand {hands_scored} ({score})."

@@ -53,6 +53,17 @@ def team_in_data(index: int) -> str:
 # A game's teams when nobody gave them names.
 TEAM_NAMES = (team_name(0), team_name(1))
 
+
+def side_word(rules) -> str:
+    """What one side of `rules`' table is called: "player" where each plays alone, else "team"."""
+    return "player" if rules.players_per_side == 1 else "team"
+
+
+def side_names(sides: int, lone: bool) -> tuple[str, ...]:
+    """A game's sides when nobody gave them names: "Team 1", "Team 2", ... or "Player 1", ... for players alone."""
+    word = "Player" if lone else "Team"
+    return tuple(f"{word} {side + 1}" for side in range(sides))
+
 # What happened in a hand, as entered.
 KIND_WORDS = {
     "played": "played",

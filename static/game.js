@@ -23,27 +23,38 @@
     justFocused = null;
   });
 
-  // Typing one team's counters fills in the other's: together they are the hand's counter points. What the
-  // player typed in both is never overwritten; the preview then says what they add up to.
+  // Typing all sides' counters but one fills in the last (with two teams: one fills the other): together they
+  // are the hand's counter points. What the player typed is never overwritten; the preview then says what they
+  // add up to.
   document.addEventListener("input", function (event) {
     var el = event.target;
     if (!el.matches || !el.matches("#hand-form input[name^=counters_]")) return;
     delete el.dataset.auto;
     var total = Number(el.closest("[data-hand-points]").dataset.handPoints);
-    var other = el.form.elements[el.name === "counters_0" ? "counters_1" : "counters_0"];
-    if (other.value !== "" && !other.dataset.auto) return;
-    if (/^\d+$/.test(el.value) && Number(el.value) <= total) {
-      other.value = String(total - Number(el.value));
-      other.dataset.auto = "1";
+    var fields = Array.prototype.slice.call(el.form.querySelectorAll("input[name^=counters_]"));
+    var open = fields.filter(function (f) { return f !== el && (f.value === "" || f.dataset.auto); });
+    if (open.length !== 1) return;
+    var last = open[0], sum = 0, whole = true;
+    fields.forEach(function (f) {
+      if (f === last) return;
+      if (/^\d+$/.test(f.value)) sum += Number(f.value); else whole = false;
+    });
+    if (whole && sum <= total) {
+      last.value = String(total - sum);
+      last.dataset.auto = "1";
     } else {
-      other.value = "";
+      last.value = "";
     }
   });
 
-  // The fields in the teams' order, whoever bid (the same each hand, as they stand on the screen): bid, each
-  // team's meld, the first team's counters (the other team's fill in). Fields of another kind are skipped.
+  // The fields in the sides' order, whoever bid (the same each hand, as they stand on the screen): bid, each
+  // side's meld, the counters of every side but the last (the last fills in). Fields of another kind are skipped.
   function sequence(form) {
-    return ["bid", "meld_0", "meld_1", "counters_0"].map(function (name) {
+    var sides = form.querySelectorAll("input[name^=meld_]").length;
+    var names = ["bid"];
+    for (var t = 0; t < sides; t++) names.push("meld_" + t);
+    for (t = 0; t < sides - 1; t++) names.push("counters_" + t);
+    return names.map(function (name) {
       return form.elements[name];
     }).filter(function (el) { return el && el.offsetParent !== null; });
   }

@@ -61,14 +61,15 @@ class Preview:
     typed to score it), and notes on the way, each ("ok" or "warn", sentence)."""
 
     result: HandResult | None = None
-    totals: tuple[int, int] | None = None
+    totals: tuple[int, ...] | None = None
     notes: tuple[tuple[str, str], ...] = ()
 
 
 # --- starting -----------------------------------------------------------------------------------------------
 
-def start_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer: int) -> int:
-    """A new game under `rules`, with its teams and seats (names, or None); returns its id."""
+def start_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer: int) -> int:
+    """A new game under `rules`, with its teams (one name per side) and seats (one name, or None, per seat);
+    returns its id."""
     with store.write_lock(db):
         return store.create_game(db, rules, teams, players, first_dealer)
 
@@ -81,7 +82,7 @@ def rematch(db, game_id: int) -> Rematch:
         existing = store.rematch_for(db, game.id)
         if existing:
             return Rematch(existing, already=True)
-        next_dealer = dealer_for(game.first_dealer, game.hands_count)
+        next_dealer = dealer_for(game.first_dealer, game.hands_count, game.rules.players)
         return Rematch(store.create_game(db, game.rules, game.teams, game.players, next_dealer, rematch_of=game.id),
                        already=False)
 
@@ -227,7 +228,7 @@ def abandon_game(db, game_id: int) -> Change:
 
 
 def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = None,
-                 typed_counters: tuple[int, int] | None = None) -> Preview | None:
+                 typed_counters: tuple[int, ...] | None = None) -> Preview | None:
     """What `hand` would score as the game's next hand, against the game's kept totals (no fold, no database);
     None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers."""
     if game.winner is not None:
@@ -244,16 +245,16 @@ def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = 
         return Preview(notes=tuple(notes))
     if result.automatic_throw_in:
         notes.append(("warn", result.explanation[0] + " No counters are needed."))
-    totals = (game.totals[0] + result.points[0], game.totals[1] + result.points[1])
+    totals = tuple(total + points for total, points in zip(game.totals, result.points, strict=True))
     return Preview(result, totals, tuple(notes))
 
 
-def _counter_notes(rules: Rules, hand: Hand, typed: tuple[int, int] | None, problems: dict[str, str]):
-    """The preview's word on counters typed on both sides: what the save would refuse in them (the core's own
+def _counter_notes(rules: Rules, hand: Hand, typed: tuple[int, ...] | None, problems: dict[str, str]):
+    """The preview's word on counters typed on every side: what the save would refuse in them (the core's own
     sentences: steps, range), else their sum, green only when it is the hand's points."""
     if typed is None or hand.kind != "played":
         return
-    refused = [message for field, message in problems.items() if field in ("counters_0", "counters_1")]
+    refused = [message for field, message in problems.items() if field.startswith("counters_")]
     if refused:
         yield from (("warn", message) for message in refused)
         return
@@ -274,9 +275,11 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
     teams = game.teams
     if h.bidder_seat is not None:
         bidder = (("seat", h.bidder_seat), seat_label(h.bidder_seat, game.players))
+    elif h.bidder is None:  # nobody bids under these rules
+        bidder = (None, "—")
     else:
         bidder = (("team", h.bidder), teams[h.bidder])
-    meld, counters = h.meld, h.counters or (None, None)
+    meld, counters = h.meld, h.counters or (None,) * len(h.meld)
     return {
         "Kind": (h.kind, h.kind.replace("_", " ")),
         "Bidder": bidder,
@@ -324,7 +327,7 @@ def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
 def _check(game: Game, hand: Hand, hands_before: int, unreadable: dict[str, str] | None) -> None:
     """The one validation of a change: the core's word on the hand, dealt after `hands_before` hands, beside
     what the form could not read."""
-    dealer = dealer_for(game.first_dealer, hands_before)
+    dealer = dealer_for(game.first_dealer, hands_before, game.rules.players)
     errors = validate_hand(game.rules, hand, dealer=dealer, bidder_seat=hand.bidder_seat)
     errors.update(unreadable or {})  # the form's own words for a field it could not read
     if errors:
@@ -351,18 +354,19 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
 def _scored(game: Game, hand: Hand) -> tuple[HandResult | None, dict[str, str]]:
     """(The hand's result as the game's next hand, or None; what the core refuses in it)."""
     try:
-        return score_hand(game.rules, hand, dealer=_next_dealer(game), bidder_seat=hand.bidder_seat), {}
+        return score_hand(game.rules, hand, dealer=_next_dealer(game), bidder_seat=hand.bidder_seat,
+                          names=game.teams), {}
     except InvalidHand as refused:
         return None, refused.errors
 
 
 def _next_dealer(game: Game) -> int:
-    return dealer_for(game.first_dealer, game.hands_count)
+    return dealer_for(game.first_dealer, game.hands_count, game.rules.players)
 
 
 def _early_throw_in(rules: Rules, hand: Hand) -> str | None:
     """An automatic throw-in told from the bidder, the bid and the meld alone, before the rest is typed."""
     whole = [value for value in (hand.bid, *hand.meld) if isinstance(value, int) and not isinstance(value, bool)]
-    if hand.bidder not in (0, 1) or len(whole) != 3 or min(hand.meld) < 0:
+    if hand.bidder not in range(rules.sides) or len(whole) != 1 + rules.sides or min(hand.meld) < 0:
         return None
     return auto_throw_in_reason(rules, hand)

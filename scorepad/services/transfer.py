@@ -34,6 +34,10 @@ def import_games(db, raw: bytes) -> list[int]:
 CSV_COLUMNS = ["game", "started", "team_1", "team_2", "hand", "dealer", "bidder", "bid", "trump", "kind",
                "result", "meld_1", "meld_2", "counters_1", "counters_2", "points_1", "points_2", "total_1",
                "total_2"]
+# A game of three or four sides fills these too (a game of two leaves them empty): after the two-team columns, so
+# that a spreadsheet made from an older export still finds every column where it was.
+CSV_FURTHER_SIDES = [f"{what}_{side}" for what in ("team", "meld", "counters", "points", "total") for side in (3, 4)]
+CSV_COLUMNS += CSV_FURTHER_SIDES
 
 
 def sheets_csv(db, game_ids: list[int] | None = None) -> str:
@@ -52,17 +56,19 @@ def _rows(game: Game, hands: list[StoredHand]):
     state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
     for number, (stored, result, running) in enumerate(zip(hands, state.results, state.running, strict=True), 1):
         h = stored.hand
-        counters = h.counters or ("", "")
-        dealer = seat_label(dealer_for(game.first_dealer, number - 1), game.players)
-        yield [game.id, game.created_at, *game.teams, number, dealer, _bidder(game, stored),
-               h.bid if h.kind != "redeal" else "", h.trump or "", h.kind,
-               words.outcome(result.made, h.kind, result.automatic_throw_in), *h.meld, *counters, *result.points,
-               *running]
+        counters = h.counters or ("",) * len(h.meld)
+        dealer = seat_label(dealer_for(game.first_dealer, number - 1, game.rules.players), game.players)
+        sides = [game.teams, h.meld, counters, result.points, running]
+        yield [game.id, game.created_at, *game.teams[:2], number, dealer, _bidder(game, stored),
+               "" if h.kind == "redeal" or h.bid is None else h.bid, h.trump or "", h.kind,
+               words.outcome(result.made, h.kind, result.automatic_throw_in),
+               *(value for each in sides[1:] for value in each[:2]),
+               *(each[side] if side < len(each) else "" for each in sides for side in (2, 3))]
 
 
 def _bidder(game: Game, stored: StoredHand) -> str:
     """Who bid, as the score sheet names them: the player's seat where it was kept, else the team."""
-    if stored.hand.kind == "redeal":
+    if stored.hand.kind == "redeal" or stored.hand.bidder is None:
         return "—"
     if stored.hand.bidder_seat is not None:
         return seat_label(stored.hand.bidder_seat, game.players)

@@ -23,11 +23,11 @@ class Game:
     id: int
     created_at: str
     rules: Rules
-    teams: tuple[str, str]
-    players: tuple[str | None, str | None, str | None, str | None]
+    teams: tuple[str, ...]  # one per side (a player's own name where each plays alone)
+    players: tuple[str | None, ...]  # one per seat
     first_dealer: int
     version: int
-    totals: tuple[int, int]
+    totals: tuple[int, ...]  # one per side
     hands_count: int
     winner: int | None
     finished_at: str | None
@@ -50,36 +50,39 @@ NEXT_GAME_ID = ("SELECT max(coalesce((SELECT max(id) FROM games), 0), "
                 f"coalesce((SELECT value FROM counters WHERE name = '{RESERVED_GAME_IDS}'), 0)) + 1")
 
 
-def create_game(db, rules: Rules, teams: tuple[str, str], players, first_dealer: int,
+def create_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer: int,
                 rematch_of: int | None = None, created_at: str | None = None) -> int:
+    """A new game of `rules`' seating: `teams` one name per side, `players` one name (or None) per seat."""
     with db.atomic():
         seat_ids = [player_for(db, name) for name in players]
+        columns = [f"team_{side}" for side in range(len(teams))] + [f"seat_{seat}" for seat in range(len(seat_ids))]
         # the id is chosen inside the insert itself, so under the write lock
         game_id = db.execute(
-            f"""INSERT INTO games (id, created_at, rules, team_0, team_1, seat_0, seat_1, seat_2, seat_3,
-                first_dealer, rematch_of) VALUES (({NEXT_GAME_ID}), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            f"""INSERT INTO games (id, created_at, rules, {', '.join(columns)}, first_dealer, rematch_of)
+                VALUES (({NEXT_GAME_ID}), ?, ?, {', '.join('?' * len(columns))}, ?, ?)""",
             [created_at or now(), json.dumps(rules.to_dict()), *teams, *seat_ids, first_dealer, rematch_of]).lastrowid
         db.conn.executemany("INSERT INTO game_seats (game_id, seat, team, player_id) VALUES (?, ?, ?, ?)",
-                            [(game_id, seat, seat % 2, player_id) for seat, player_id in enumerate(seat_ids)
+                            [(game_id, seat, seat % len(teams), player_id) for seat, player_id in enumerate(seat_ids)
                              if player_id is not None])
         return game_id
 
 
-_GAME_SELECT = """
-SELECT g.*, p0.name AS name_0, p1.name AS name_1, p2.name AS name_2, p3.name AS name_3
+MOST_SEATS, MOST_SIDES = 8, 4
+_GAME_SELECT = f"""
+SELECT g.*, {', '.join(f'p{seat}.name AS name_{seat}' for seat in range(MOST_SEATS))}
 FROM games g
-LEFT JOIN players p0 ON p0.id = g.seat_0 LEFT JOIN players p1 ON p1.id = g.seat_1
-LEFT JOIN players p2 ON p2.id = g.seat_2 LEFT JOIN players p3 ON p3.id = g.seat_3
+{' '.join(f'LEFT JOIN players p{seat} ON p{seat}.id = g.seat_{seat}' for seat in range(MOST_SEATS))}
 """
 
 
 def _game(row: dict) -> Game:
+    rules = Rules.from_dict(json.loads(row["rules"]), kept=True)
     return Game(
-        id=row["id"], created_at=row["created_at"], rules=Rules.from_dict(json.loads(row["rules"]), kept=True),
-        teams=(row["team_0"], row["team_1"]),
-        players=tuple(row[f"name_{i}"] for i in range(4)),
+        id=row["id"], created_at=row["created_at"], rules=rules,
+        teams=tuple(row[f"team_{side}"] for side in range(rules.sides)),
+        players=tuple(row[f"name_{seat}"] for seat in range(rules.players)),
         first_dealer=row["first_dealer"], version=row["version"],
-        totals=(row["total_0"], row["total_1"]), hands_count=row["hands_count"],
+        totals=tuple(row[f"total_{side}"] or 0 for side in range(rules.sides)), hands_count=row["hands_count"],
         winner=row["winner"], finished_at=row["finished_at"], rematch_of=row["rematch_of"],
         abandoned_at=row.get("abandoned_at"),
     )
@@ -157,15 +160,15 @@ _RESULTS_SQL = """
 INSERT INTO team_results (game_id, team, hands, sum_meld, max_points, hands_bid, made, went_set, sum_bid)
 SELECT g.id, t.team,
        count(h.id),
-       coalesce(sum(CASE t.team WHEN 0 THEN h.meld_0 ELSE h.meld_1 END), 0),
-       max(CASE t.team WHEN 0 THEN h.points_0 ELSE h.points_1 END),
+       coalesce(sum(CASE t.team WHEN 0 THEN h.meld_0 WHEN 1 THEN h.meld_1 WHEN 2 THEN h.meld_2 ELSE h.meld_3 END), 0),
+       max(CASE t.team WHEN 0 THEN h.points_0 WHEN 1 THEN h.points_1 WHEN 2 THEN h.points_2 ELSE h.points_3 END),
        count(h.id) FILTER (WHERE h.bidder = t.team),
        count(h.id) FILTER (WHERE h.bidder = t.team AND h.outcome = 'made'),
        count(h.id) FILTER (WHERE h.bidder = t.team AND h.outcome = 'set'),
        coalesce(sum(h.bid) FILTER (WHERE h.bidder = t.team), 0)
-FROM games g CROSS JOIN (SELECT 0 AS team UNION ALL SELECT 1) t
+FROM games g CROSS JOIN (SELECT 0 AS team UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) t
 LEFT JOIN hands h ON h.game_id = g.id AND h.deleted_at IS NULL AND h.kind != 'redeal'
-WHERE {where} GROUP BY g.id, t.team;
+WHERE {where} AND t.team < coalesce(g.rules ->> '$.sides', 2) GROUP BY g.id, t.team;
 INSERT INTO seat_results (game_id, seat, hands_bid, made, went_set, sum_bid)
 SELECT h.game_id, h.bidder_seat, count(*), count(*) FILTER (WHERE h.outcome = 'made'),
        count(*) FILTER (WHERE h.outcome = 'set'), sum(h.bid)
@@ -197,9 +200,10 @@ def keep_state(db, game_id: int, hands: list[StoredHand], state, finished_at: st
     them: each hand's points and outcome, the game's totals, winner and figures. `rescore` with the fold done by
     the caller, so that a change folds its game once."""
     for stored, result in zip(hands, state.results, strict=True):
-        kept = (result.points[0], result.points[1], outcome(result))
+        kept = (*result.points, outcome(result))
         if stored.kept != kept:  # most hands score as before: only what changed is written
-            db.execute("UPDATE hands SET points_0 = ?, points_1 = ?, outcome = ? WHERE id = ?", [*kept, stored.id])
+            points = ", ".join(f"points_{side} = ?" for side in range(len(result.points)))
+            db.execute(f"UPDATE hands SET {points}, outcome = ? WHERE id = ?", [*kept, stored.id])
     save_results(db, game_id, state.totals, len(hands), state.winner, finished_at)
 
 
@@ -228,10 +232,11 @@ def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None,
     if was_finished or winner is not None:
         db.execute("UPDATE game_seats SET finished = ?, won = coalesce(team = ?, 0) WHERE game_id = ?",
                    [int(winner is not None), winner, game_id])
+    columns = "".join(f"total_{side} = ?, " for side in range(len(totals)))
     db.execute(
-        """UPDATE games SET total_0 = ?, total_1 = ?, hands_count = ?, winner = ?,
+        f"""UPDATE games SET {columns}hands_count = ?, winner = ?,
            finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END WHERE id = ?""",
-        [totals[0], totals[1], hands_count, winner, winner, finished_at or now(), game_id])
+        [*totals, hands_count, winner, winner, finished_at or now(), game_id])
 
 
 # --- hands ----------------------------------------------------------------------------------------------------
@@ -247,7 +252,7 @@ class StoredHand:
     created_at: str
     updated_at: str
     edits: int = 0  # changes after it was recorded
-    kept: tuple | None = None  # (points_0, points_1, outcome) as last stored beside the hand
+    kept: tuple | None = None  # (points_0, points_1, ..., outcome) as last stored beside the hand
 
 
 @dataclass(frozen=True)
@@ -263,14 +268,17 @@ class NewHand:
     updated_at: str | None = None  # None: when it was created
     deleted_at: str | None = None
     edits: Sequence[dict] | None = None  # its history, {at, action, before, after, summary}; None: 'recorded'
-    kept: tuple | None = None  # (points_0, points_1, outcome) when already scored; None: the next re-score's
+    kept: tuple | None = None  # (points_0, points_1, ..., outcome) when already scored; None: the next re-score's
 
 
 _HAND_INSERT = """INSERT INTO hands (id, game_id, seq, token, kind, bidder, bidder_seat, bid, trump, meld_0,
     meld_1, counters_0, counters_1, renege_team, forced, created_at, updated_at, deleted_at, points_0, points_1,
-    outcome, dix_only) VALUES (:id, :game_id, :seq, :token, :kind, :bidder, :bidder_seat, :bid, :trump, :meld_0,
-    :meld_1, :counters_0, :counters_1, :renege_team, :forced, :created_at, :updated_at, :deleted_at, :points_0,
-    :points_1, :outcome, :dix_only)"""
+    outcome, dix_only, meld_2, counters_2, meld_3, counters_3, points_2, points_3) VALUES (:id, :game_id, :seq,
+    :token, :kind, :bidder, :bidder_seat, :bid, :trump, :meld_0, :meld_1, :counters_0, :counters_1, :renege_team,
+    :forced, :created_at, :updated_at, :deleted_at, :points_0, :points_1, :outcome, :dix_only, :meld_2, :counters_2,
+    :meld_3, :counters_3, :points_2, :points_3)"""
+# The columns of a third and fourth side: empty for a hand of two.
+_FURTHER_SIDES = dict.fromkeys(("meld_2", "counters_2", "meld_3", "counters_3", "points_2", "points_3"))
 _EDIT_INSERT = """INSERT INTO hand_edits (hand_id, at, action, before, after, summary)
     VALUES (:hand_id, :at, :action, :before, :after, :summary)"""
 
@@ -290,10 +298,10 @@ def insert_hands(db, game_id: int, hands: Sequence[NewHand]) -> list[int]:
                                       [game_id]).fetchone()[0]
             seq, next_seq = next_seq, next_seq + 1
         created = new.created_at or at
-        points_0, points_1, kept_outcome = new.kept or (None, None, None)
-        hand_rows.append({"id": hand_id, "game_id": game_id, "seq": seq, "token": new.token,
+        *points, kept_outcome = new.kept or (None,) * (len(new.hand.meld) + 1)
+        hand_rows.append({"id": hand_id, "game_id": game_id, "seq": seq, "token": new.token, **_FURTHER_SIDES,
                           **hand_to_columns(new.hand), "created_at": created, "updated_at": new.updated_at or created,
-                          "deleted_at": new.deleted_at, "points_0": points_0, "points_1": points_1,
+                          "deleted_at": new.deleted_at, **{f"points_{side}": p for side, p in enumerate(points)},
                           "outcome": kept_outcome})
         edits = new.edits if new.edits is not None else [_edit("recorded", None, new.hand, "Recorded.", created)]
         edit_rows += [{"hand_id": hand_id, **edit} for edit in edits]
@@ -308,9 +316,9 @@ def insert_hand(db, game_id: int, token: str, hand: Hand) -> int:
 
 
 def _stored(row: dict) -> StoredHand:
-    return StoredHand(row["id"], row["seq"], hand_from_columns(row), row["created_at"], row["updated_at"],
-                      row.get("edits", 0),
-                      (row.get("points_0"), row.get("points_1"), row.get("outcome")))
+    hand = hand_from_columns(row)
+    return StoredHand(row["id"], row["seq"], hand, row["created_at"], row["updated_at"], row.get("edits", 0),
+                      (*(row.get(f"points_{side}") for side in range(len(hand.meld))), row.get("outcome")))
 
 
 def live_hands(db, game_id: int) -> list[StoredHand]:

@@ -23,9 +23,12 @@ IMPORT_BATCH_ROWS = 5_000  # rows written in one transaction: about a twentieth 
 _IMPORTING = threading.Lock()  # one import at a time, so each may clear what a cut-off one left
 
 _PLAYER = "(SELECT id FROM players WHERE name = ?)"  # names match without regard to case, as in the forms
-_GAME_INSERT = f"""INSERT INTO games (id, created_at, rules, team_0, team_1, seat_0, seat_1, seat_2, seat_3,
-    first_dealer, rematch_of, total_0, total_1, hands_count, winner, finished_at)
-    VALUES (?, ?, ?, ?, ?, {_PLAYER}, {_PLAYER}, {_PLAYER}, {_PLAYER}, ?, ?, ?, ?, ?, ?, ?)"""
+# Every game fills the columns of four sides and eight seats: those its table does not have are left empty.
+_SIDES, _SEATS = 4, 8
+_GAME_INSERT = f"""INSERT INTO games (id, created_at, rules, {', '.join(f'team_{t}' for t in range(_SIDES))},
+    {', '.join(f'seat_{s}' for s in range(_SEATS))}, first_dealer, rematch_of,
+    {', '.join(f'total_{t}' for t in range(_SIDES))}, hands_count, winner, finished_at)
+    VALUES (?, ?, ?, {'?, ' * _SIDES}{f'{_PLAYER}, ' * _SEATS}?, ?, {'?, ' * _SIDES}?, ?, ?)"""
 _SEAT_INSERT = ("INSERT INTO game_seats (game_id, seat, team, player_id, finished, won) "
                 f"VALUES (?, ?, ?, {_PLAYER}, ?, ?)")
 _FIGURES_INSERTS = {
@@ -91,8 +94,7 @@ def _batches(hands: list):
 def _new_hands(game: ImportedGame) -> list[NewHand]:
     """Every hand of a game as it goes into the store, live hands with the points `rescore` gives them; deleted
     hands keep no points, as after any re-score."""
-    kept = {h.seq: (r.points[0], r.points[1], outcome(r)) for h, r in zip(game.live_hands, game.state.results,
-                                                                           strict=True)}
+    kept = {h.seq: (*r.points, outcome(r)) for h, r in zip(game.live_hands, game.state.results, strict=True)}
     return [NewHand(h.token, h.hand, seq=h.seq, created_at=h.created_at, updated_at=h.updated_at,
                     deleted_at=h.deleted_at,
                     edits=[dataclasses.asdict(edit) for edit in h.edits], kept=kept.get(h.seq))
@@ -111,16 +113,20 @@ def _summary_rows(first: int, games: list[ImportedGame]) -> dict[str, list[tuple
     taken: the games get the ids from `first` on, and seats name their players (found in the insert)."""
     rows: dict[str, list[tuple]] = {"games": [], "seats": [], "team_results": [], "seat_results": []}
     for game_id, game in enumerate(games, start=first):
-        winner = game.state.winner
-        rows["games"].append((game_id, game.created_at, json.dumps(game.rules.to_dict()), *game.teams,
-                              *game.players, game.first_dealer,
+        winner, sides = game.state.winner, game.rules.sides
+        rows["games"].append((game_id, game.created_at, json.dumps(game.rules.to_dict()), *_padded(game.teams, _SIDES),
+                              *_padded(game.players, _SEATS), game.first_dealer,
                               None if game.rematch_index is None else first + game.rematch_index,
-                              *game.state.totals, len(game.live_hands), winner, game.finished_at))
-        rows["seats"] += [(game_id, seat, seat % 2, name, int(winner is not None), int(winner == seat % 2))
+                              *_padded(game.state.totals, _SIDES), len(game.live_hands), winner, game.finished_at))
+        rows["seats"] += [(game_id, seat, seat % sides, name, int(winner is not None), int(winner == seat % sides))
                           for seat, name in enumerate(game.players) if name]
         rows["team_results"] += [(game_id, *row) for row in _team_results(game)]
         rows["seat_results"] += [(game_id, *row) for row in _seat_results(game)]
     return rows
+
+
+def _padded(values: tuple, size: int) -> tuple:
+    return (*values, *(None,) * (size - len(values)))
 
 
 def _write_games(db, rows: dict[str, list[tuple]], names: set[str]) -> None:
@@ -144,7 +150,7 @@ def _team_results(game: ImportedGame) -> list[tuple]:
     """The rows `refresh_results` makes in team_results for this game, computed in Python."""
     scored = _scored(game)
     rows = []
-    for team in (0, 1):
+    for team in range(game.rules.sides):
         bid = [(hand, kept) for hand, _, _, kept in scored if hand.bidder == team]
         rows.append((team, len(scored), sum(hand.meld[team] for hand, *_ in scored),
                      max((result.points[team] for _, _, result, _ in scored), default=None), len(bid),

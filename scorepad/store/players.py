@@ -55,7 +55,7 @@ def merge_players(db, source_id: int, target_id: int) -> None:
         if shared:
             raise MergeRefused(f"Both played in game {shared[0]}, in different seats: they are two people.")
         db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
-        for seat in range(4):
+        for seat in range(8):  # every seat of the largest table, eight players
             db.execute(f"UPDATE games SET seat_{seat} = ? WHERE seat_{seat} = ?", [target_id, source_id])
         for column in ("player_0", "player_1"):  # a club night's registration is the person's too
             db.execute(f"UPDATE club_entrants SET {column} = ? WHERE {column} = ?", [target_id, source_id])

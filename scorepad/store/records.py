@@ -152,6 +152,26 @@ def _partners(db, player_id: int) -> list[dict]:
     return found
 
 
+def team_records(db, player_id: int) -> list[dict]:
+    """The sides of three or four a player has sat on in a finished game, each with the whole side's record
+    (a partnership of two is `partners`' row): [{"ids", "names", "record"}], most games first."""
+    return _cached(db, "teams", player_id, _team_records, players=(player_id,))
+
+
+def _team_records(db, player_id: int) -> list[dict]:
+    found = db.execute("""
+        SELECT group_concat(mate.player_id) FROM (
+            SELECT me.game_id, mate.player_id FROM game_seats me
+            JOIN game_seats mate ON mate.game_id = me.game_id AND mate.team = me.team AND mate.player_id != me.player_id
+            WHERE me.player_id = ? AND me.finished ORDER BY me.game_id, mate.player_id) mate
+        GROUP BY mate.game_id HAVING count(*) > 1""", [player_id]).fetchall()
+    names = {p["id"]: p["name"] for p in player_choices(db)}
+    sides = {tuple(sorted(int(i) for i in mates.split(","))) for (mates,) in found}
+    rows = [{"ids": [player_id, *mates], "names": " & ".join(names[i] for i in mates),
+             "record": _side_record(db, [player_id, *mates])} for mates in sides]
+    return sorted(rows, key=lambda row: (-row["record"]["games"], row["names"]))
+
+
 def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
     """Finished games between two sides (each a player or a partnership) and who won them."""
     return _cached(db, "h2h", (tuple(side_a), tuple(side_b)), lambda db, key: _head_to_head(db, *key),

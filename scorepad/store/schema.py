@@ -292,6 +292,72 @@ def m009_dix_only_and_quad_run(db: sqlite_utils.Database) -> None:
     db.execute("PRAGMA writable_schema = OFF")
 
 
+# m010: what m002-m004 wrote for two teams at four seats, and what it becomes for tables of every size (up to four
+# sides, up to eight seats; a hand without bidding has no bidder and no bid).
+_M010_CHECKS = {
+    "games": [("CHECK (first_dealer BETWEEN 0 AND 3)", "CHECK (first_dealer BETWEEN 0 AND 7)"),
+              ("CHECK (winner IN (0, 1))", "CHECK (winner BETWEEN 0 AND 3)")],
+    "hands": [("bidder INTEGER NOT NULL CHECK (bidder IN (0, 1))", "bidder INTEGER CHECK (bidder BETWEEN 0 AND 3)"),
+              ("CHECK (bidder_seat BETWEEN 0 AND 3)", "CHECK (bidder_seat BETWEEN 0 AND 7)"),
+              ("bid INTEGER NOT NULL,", "bid INTEGER,"),
+              ("CHECK (renege_team IN (0, 1))", "CHECK (renege_team BETWEEN 0 AND 3)")],
+    "game_seats": [("CHECK (seat BETWEEN 0 AND 3)", "CHECK (seat BETWEEN 0 AND 7)"),
+                   ("CHECK (team IN (0, 1))", "CHECK (team BETWEEN 0 AND 3)")],
+    "team_results": [("CHECK (team IN (0, 1))", "CHECK (team BETWEEN 0 AND 3)")],
+    "seat_results": [("CHECK (seat BETWEEN 0 AND 3)", "CHECK (seat BETWEEN 0 AND 7)")],
+}
+_M010_COLUMNS = {
+    "games": ["team_2 TEXT", "team_3 TEXT", *(f"seat_{seat} INTEGER REFERENCES players(id)" for seat in range(4, 8)),
+              "total_2 INTEGER", "total_3 INTEGER"],
+    "hands": ["meld_2 INTEGER", "counters_2 INTEGER", "meld_3 INTEGER", "counters_3 INTEGER", "points_2 INTEGER",
+              "points_3 INTEGER"],
+}
+
+
+@migrations(transactional=False)
+def m010_tables_of_every_size(db: sqlite_utils.Database) -> None:
+    """Games of two to four sides and up to eight seats. SQLite cannot loosen a CHECK in place, so each table whose
+    checks knew only two teams is rebuilt from its own definition (whatever columns it has gained since) with the
+    checks widened, its rows copied as they are; indexes and triggers are put back as they were. Every game kept
+    so far is two teams of two who bid: its rule set says so, and not a total changes."""
+    db.execute("PRAGMA foreign_keys = OFF")  # a table is dropped and built again under its name
+    try:
+        with db.atomic():
+            triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").fetchall()
+            for name, _ in triggers:
+                db.execute(f"DROP TRIGGER {name}")
+            for table, checks in _M010_CHECKS.items():
+                _m010_rebuild(db, table, checks)
+            for table, columns in _M010_COLUMNS.items():
+                for column in columns:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+            db.execute("""UPDATE games SET rules = json_set(rules, '$.sides', 2, '$.players_per_side', 2,
+                                                            '$.bidding', json('true'))""")
+            for _, sql in triggers:
+                db.execute(sql)
+            broken = db.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise ScorepadError(f"Moving the games to tables of every size broke {len(broken)} references.")
+    finally:
+        db.execute("PRAGMA foreign_keys = ON")
+
+
+def _m010_rebuild(db, table: str, checks: list[tuple[str, str]]) -> None:
+    sql = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [table]).fetchone()[0]
+    for old, new in checks:
+        if old not in sql:
+            raise ScorepadError(f"The {table} table is not as m002-m004 made it: {old!r} is missing.")
+        sql = sql.replace(old, new)
+    indexes = [row[0] for row in db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
+        [table]).fetchall()]
+    db.execute(sql.replace(f"CREATE TABLE {table} (", f"CREATE TABLE {table}_m010 (", 1))
+    db.execute(f"INSERT INTO {table}_m010 SELECT * FROM {table}")
+    db.execute(f"DROP TABLE {table}")
+    db.execute(f"ALTER TABLE {table}_m010 RENAME TO {table}")
+    for index in indexes:
+        db.execute(index)
+
 
 @migrations()
 def m012_club_nights(db: sqlite_utils.Database) -> None:

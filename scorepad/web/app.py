@@ -16,6 +16,7 @@ from .. import words
 from ..errors import ScorepadError
 from ..rules import can_be_stuck
 from ..scoring import dix_value
+from ..seats import seats_of
 from . import (
     about_views,
     club_views,
@@ -173,12 +174,13 @@ def _played_on(stamp: str) -> str:
     return datetime.fromisoformat(stamp).astimezone().strftime("%a %-d %b %Y, %H:%M")
 
 
-def _team_players(game) -> tuple[str, str] | None:
-    """Each team's players ("Ann & Cat"), for a list that names the teams; None when nobody's name was given."""
+def _team_players(game) -> tuple[str, ...] | None:
+    """Each side's players ("Ann & Cat"), for a list that names the sides; None when nobody's name was given."""
     if not game.has_players:
         return None
-    return tuple(" & ".join(game.players[seat] for seat in (team, team + 2) if game.players[seat])
-                 for team in (0, 1))
+    sides, seats = game.rules.sides, game.rules.players
+    return tuple(" & ".join(game.players[seat] for seat in seats_of(side, sides, seats) if game.players[seat])
+                 for side in range(sides))
 
 
 def _secret_key(path: Path) -> str:

@@ -14,9 +14,9 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
 from ..errors import InvalidRules
-from ..hands import HAND_COLUMNS
+from ..hands import HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, counter_worth, limits
+from ..rules import DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits
 from ..scoring import Hand
 from ..seats import team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
@@ -49,13 +49,14 @@ class HandForm:
     values: dict[str, str]
     hand: Hand
     unreadable: dict[str, str] = field(default_factory=dict)
-    typed_counters: tuple[int, int] | None = None  # both teams' counters, when both were typed as numbers
+    typed_counters: tuple[int, ...] | None = None  # every side's counters, when all were typed as numbers
 
 
-# The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team;
-# and the one column of dix flags is a box beside each team's meld.
-HAND_FIELDS = (*(name for name in HAND_COLUMNS if name not in ("bidder_seat", "dix_only")), "dix_only_0",
-               "dix_only_1")
+# The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team.
+# A third and fourth side's meld and counters come next, and the one column of dix flags is a box beside each
+# side's meld.
+HAND_FIELDS = (*(name for name in HAND_COLUMNS + SIDE_COLUMNS if name not in ("bidder_seat", "dix_only")),
+               *(f"dix_only_{side}" for side in range(4)))
 CHECKED = ("1", "on", "yes", "true")
 SUITS = ("S", "H", "D", "C")
 
@@ -63,31 +64,39 @@ SUITS = ("S", "H", "D", "C")
 def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     """The hand a form sends, judged only as typing: whether the hand is right is `services`' question."""
     values = {name: str(form.get(name, ""))[:200] for name in HAND_FIELDS}
+    sides = range(rules.sides)
     kind = values["kind"] or "played"
-    if kind == "redeal":  # nothing else is entered for a redeal: the rest of the form is ignored
-        return HandForm(values, Hand(0, 0, (0, 0), kind="redeal"))
+    if kind == "redeal" and rules.bidding:  # nothing else is entered for a redeal: the rest is ignored
+        return HandForm(values, Hand(0, 0, (0,) * rules.sides, kind="redeal"))
+    meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in sides)
+    if not rules.bidding:  # each side's meld and counters are the whole hand
+        hand = Hand(None, None, meld, _counters(values, rules), dix_only=_dix_only(values, rules))
+        return HandForm(values, hand, {}, _typed_counters(values, rules))
     unreadable = {}
-    bidder, bidder_seat = bidder_of(values["bidder"])
+    bidder, bidder_seat = bidder_of(values["bidder"], rules)
     if bidder is None:
-        unreadable["bidder"] = "Tap the player who won the bid." if has_players else "Tap the team that won the bid."
+        unreadable["bidder"] = "Tap the player who won the bid." if has_players or rules.players_per_side == 1 \
+            else "Tap the team that won the bid."
     trump = values["trump"].upper() or None
     if trump not in (None, *SUITS):
         unreadable["trump"] = "Trump is one of the four suits, or left blank."
         trump = None
-    meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in (0, 1))
     counters = _counters(values, rules) if kind == "played" else None
-    renege_team = {"0": 0, "1": 1}.get(values["renege_team"]) if kind == "renege" else None
+    renege_team = {str(t): t for t in sides}.get(values["renege_team"]) if kind == "renege" else None
     forced = values["forced"] in CHECKED
-    dix_only = tuple(values[f"dix_only_{t}"] in CHECKED for t in (0, 1))
     # a blank bid is the minimum the field shows as its placeholder: one bid is ready without a key pressed
     bid = _typed(values["bid"], blank=rules.min_bid)
-    hand = Hand(bidder, bid, meld, counters, kind, renege_team, forced, trump, bidder_seat, dix_only)
-    return HandForm(values, hand, unreadable, _typed_counters(values))
+    hand = Hand(bidder, bid, meld, counters, kind, renege_team, forced, trump, bidder_seat, _dix_only(values, rules))
+    return HandForm(values, hand, unreadable, _typed_counters(values, rules))
 
 
-def _typed_counters(values: dict) -> tuple[int, int] | None:
-    both = tuple(try_whole_number(values[f"counters_{t}"], low=0) for t in (0, 1))
-    return None if None in both else both
+def _dix_only(values: dict, rules: Rules) -> tuple[bool, ...]:
+    return tuple(values[f"dix_only_{t}"] in CHECKED for t in range(rules.sides))
+
+
+def _typed_counters(values: dict, rules: Rules) -> tuple[int, ...] | None:
+    every = tuple(try_whole_number(values[f"counters_{t}"], low=0) for t in range(rules.sides))
+    return None if None in every else every
 
 
 def edits_seen(form) -> tuple[int | None, bool]:
@@ -102,7 +111,8 @@ def edits_seen(form) -> tuple[int | None, bool]:
 # when it is wrong: the first one named is where a refused form puts it.
 WRONG_FIELD_TARGETS = {
     "bidder": "field-bidder", "bid": "bid", "trump": "field-trump", "meld_0": "meld_0", "meld_1": "meld_1",
-    "counters_0": "counters_0", "counters_1": "counters_1", "counters": "counters_0", "kind": "field-kind",
+    "meld_2": "meld_2", "meld_3": "meld_3", "counters_0": "counters_0", "counters_1": "counters_1",
+    "counters_2": "counters_2", "counters_3": "counters_3", "counters": "counters_0", "kind": "field-kind",
     "forced": "forced", "renege_team": "field-renege_team",
 }
 
@@ -130,35 +140,41 @@ def kind_choices(rules: Rules) -> list[tuple[str, str]]:
     return [(kind, capitalized(KIND_WORDS[kind])) for kind in allowed_kinds(rules)]
 
 
-def bidder_of(text: str) -> tuple[int | None, int | None]:
-    """'s0'..'s3' is a seat (its team bids); 't0' / 't1' a team."""
-    if re.fullmatch(r"s[0-3]", text):
+def bidder_of(text: str, rules: Rules | None = None) -> tuple[int | None, int | None]:
+    """'s0', 's1' ... is a seat (its side bids); 't0', 't1' ... a side. Without `rules`, a table of four."""
+    sides, seats = (rules.sides, rules.players) if rules else (2, 4)
+    if re.fullmatch(r"s[0-7]", text) and int(text[1]) < seats:
         seat = int(text[1])
-        return team_of(seat), seat
-    if text in ("t0", "t1"):
+        return team_of(seat, sides), seat
+    if re.fullmatch(r"t[0-3]", text) and int(text[1]) < sides:
         return int(text[1]), None
     return None, None
 
 
 def _counters(values: dict, rules: Rules):
-    """Both teams' counters; one left blank is the rest of the hand's points (typing one fills the other)."""
-    first, second = _typed(values["counters_0"]), _typed(values["counters_1"])
-    if first is None and second is None:
+    """Every side's counters; one left blank, when all the others are numbers, is the rest of the hand's points
+    (typing all but one fills the last)."""
+    typed = [_typed(values[f"counters_{t}"]) for t in range(rules.sides)]
+    blank = [t for t, value in enumerate(typed) if value is None]
+    if len(blank) == len(typed):
         return None
-    if first is None and isinstance(second, int):
-        first = rules.hand_points - second
-    elif second is None and isinstance(first, int):
-        second = rules.hand_points - first
-    return (first, second)
+    whole = [value for value in typed if isinstance(value, int)]
+    if len(blank) == 1 and len(whole) == len(typed) - 1:
+        typed[blank[0]] = rules.hand_points - sum(whole)
+    return tuple(typed)
 
 
 def hand_values(h: Hand) -> dict[str, str]:
     """A stored hand as the form's text, for the edit form."""
-    bidder = f"s{h.bidder_seat}" if h.bidder_seat is not None else f"t{h.bidder}"
-    counters = h.counters or ("", "")
-    return {"kind": h.kind, "bidder": bidder, "bid": str(h.bid), "trump": h.trump or "",
-            "meld_0": str(h.meld[0]), "meld_1": str(h.meld[1]), "counters_0": str(counters[0]),
-            "counters_1": str(counters[1]), "renege_team": "" if h.renege_team is None else str(h.renege_team),
+    if h.bidder is None:
+        bidder = ""
+    else:
+        bidder = f"s{h.bidder_seat}" if h.bidder_seat is not None else f"t{h.bidder}"
+    counters = h.counters or ("",) * len(h.meld)
+    return {"kind": h.kind, "bidder": bidder, "bid": "" if h.bid is None else str(h.bid), "trump": h.trump or "",
+            **{f"meld_{t}": str(meld) for t, meld in enumerate(h.meld)},
+            **{f"counters_{t}": str(value) for t, value in enumerate(counters)},
+            "renege_team": "" if h.renege_team is None else str(h.renege_team),
             "forced": "1" if h.forced else "", **{f"dix_only_{t}": "1" if flag else "" for t, flag in
                                                   enumerate(h.dix_only)}}
 
@@ -196,8 +212,41 @@ HOUSE_RULES = [
     ("card_count", "Cards taken in tricks count", {"aces_tens_kings": "Aces, tens and kings alike",
                                                    "kings_queens_half": "Kings and queens half an ace"}),
     ("meld_table", "Meld table", MELD_TABLE_TITLES),
+    ("bidding", "Players bid (two players without bidding: meld and counters only)", "bool"),
 ]
-NAME_FIELDS = ("team_0", "team_1", "player_0", "player_1", "player_2", "player_3")
+MOST_SIDES, MOST_SEATS = 4, 8
+NAME_FIELDS = (*(f"team_{t}" for t in range(MOST_SIDES)), *(f"player_{s}" for s in range(MOST_SEATS)))
+TEAM_PLACEHOLDERS = ("Us", "Them", "Others", "Rest")
+# The number of players comes first: each seating as the form offers it, "sides x players per side".
+SEATING_CHOICES = {
+    "2x1": "2 players",
+    "3x1": "3 players, each for themselves",
+    "2x2": "4 players, two teams of two",
+    "2x3": "6 players, two teams of three",
+    "3x2": "6 players, three partnerships",
+    "2x4": "8 players, two teams of four",
+}
+DEFAULT_SEATING = "2x2"
+
+
+def seating_of(text: str) -> tuple[int, int] | None:
+    """(sides, players per side) for one of `SEATING_CHOICES`, else None."""
+    if text not in SEATING_CHOICES:
+        return None
+    sides, per_side = text.split("x")
+    return int(sides), int(per_side)
+
+
+def preset_fits(preset: str, seating: str) -> bool:
+    """Whether a rule set is played at a seating: teams play every rule set of two teams; players on their own
+    play the rule sets for them at their own number, and two players may also play a three-handed auction."""
+    fits = seating_of(seating)
+    if fits is None or fits not in SEATINGS or preset not in PRESETS:
+        return False
+    rules = PRESETS[preset]
+    if fits[1] > 1:
+        return preset not in LONE_PRESETS
+    return preset in LONE_PRESETS and (rules.sides == fits[0] or (rules.bidding and fits[0] == 2))
 
 
 @dataclass
@@ -205,16 +254,16 @@ class NewGame:
     values: dict[str, str]
     errors: dict[str, str] = field(default_factory=dict)
     rules: Rules | None = None
-    teams: tuple[str, str] = ("Us", "Them")
+    teams: tuple[str, ...] = ("Us", "Them")
     players: tuple = (None, None, None, None)
     first_dealer: int = 0
 
 
 def new_game_values(form=None) -> dict[str, str]:
     form = form or {}
-    names = ["preset", "team_0", "team_1", "first_dealer", *[f"player_{i}" for i in range(4)],
-             *[name for name, _, _ in HOUSE_RULES]]
+    names = ["seating", "preset", *NAME_FIELDS, "first_dealer", *[name for name, _, _ in HOUSE_RULES]]
     values = {name: str(form.get(name, ""))[:ECHO].strip() for name in names}
+    values["seating"] = values["seating"] or DEFAULT_SEATING
     values["preset"] = values["preset"] or DEFAULT_PRESET
     return values
 
@@ -223,26 +272,49 @@ def parse_new_game(form) -> NewGame:
     values = new_game_values(form)
     game = NewGame(values)
     errors = game.errors
+    seating = seating_of(values["seating"])
+    if seating is None:
+        errors["seating"] = "Choose how many play."
+        return game
     if values["preset"] not in PRESETS:
         errors["preset"] = "Choose one of the rule sets."
         return game
+    if not preset_fits(values["preset"], values["seating"]):
+        errors["preset"] = (f"With {SEATING_CHOICES[values['seating']]}, choose "
+                            + ("a two- or three-handed rule set." if seating[1] == 1 else "a rule set for teams."))
+        return game
+    sides, per_side = seating
     names = _names(form, errors)
-    teams = (names["team_0"] or "Us", names["team_1"] or "Them")
-    if teams[0].casefold() == teams[1].casefold():
-        errors.setdefault("team_1", "The two teams need different names.")
-    players = tuple(names[f"player_{i}"] or None for i in range(4))
+    players = tuple(names[f"player_{i}"] or None for i in range(sides * per_side))
+    if per_side == 1:  # each plays alone: a side is the player, named as they are
+        teams = tuple(players[t] or f"Player {t + 1}" for t in range(sides))
+    else:
+        teams = tuple(names[f"team_{t}"] or TEAM_PLACEHOLDERS[t] for t in range(sides))
+    _different_names(teams, per_side, errors)
     named = [p.casefold() for p in players if p]
     if len(named) != len(set(named)):
         errors["players"] = "Each player sits in one seat only: two seats have the same name."
-    if values["first_dealer"] in ("", "0", "1", "2", "3"):
+    if values["first_dealer"] in ("", *map(str, range(len(players)))):
         game.first_dealer = int(values["first_dealer"] or 0)
     else:
         errors["first_dealer"] = "Choose who deals first."
     game.teams, game.players = teams, players
-    rules, rule_errors = house_rules(PRESETS[values["preset"]], values)
+    preset = PRESETS[values["preset"]]
+    # a losing floor is for two sides only: a rule set that has one drops it at a table of three sides
+    base = replace(preset, sides=sides, players_per_side=per_side, floor=preset.floor if sides == 2 else None)
+    rules, rule_errors = house_rules(base, values)
     errors.update(rule_errors)
     game.rules = rules
     return game
+
+
+def _different_names(teams: tuple[str, ...], per_side: int, errors: dict[str, str]) -> None:
+    seen = set()
+    for t, team in enumerate(teams):
+        if team.casefold() in seen and per_side > 1:
+            errors.setdefault(f"team_{t}", "The two teams need different names." if len(teams) == 2 else
+                              "Each team needs a name of its own.")
+        seen.add(team.casefold())
 
 
 def _names(form, errors: dict[str, str]) -> dict[str, str]:

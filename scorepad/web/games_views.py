@@ -11,20 +11,25 @@ from flask import Blueprint, abort, current_app, flash, jsonify, redirect, rende
 from .. import services, store, words
 from ..inputs import record_id
 from ..rules import PRESETS, describe
-from ..seats import SEAT_NAMES
+from ..seats import seat_names
 from ..services import Declined, HandChangedElsewhere, HandGone
 from .assets import asset_url
 from .database import get_db
 from .faults import refused
 from .forms import (
+    DEFAULT_SEATING,
     HAND_FIELDS,
     HOUSE_RULES,
+    SEATING_CHOICES,
+    TEAM_PLACEHOLDERS,
     CsrfForm,
     edits_seen,
     hand_values,
     new_game_values,
     parse_hand,
     parse_new_game,
+    preset_fits,
+    seating_of,
 )
 from .htmx import is_htmx, vary_on_htmx
 from .sheet import build_sheet
@@ -57,9 +62,20 @@ def manifest():
 
 
 def _new_game_page(values, errors, status=200):
-    return render_template("new_game.html", values=values, errors=errors, presets=PRESETS,
-                           house_rules=HOUSE_RULES, seats=SEAT_NAMES, known_players=store.player_names(get_db()),
-                           form=CsrfForm()), status
+    """The new-game form for the table `values` names (two teams of two by default): the rule sets that fit it,
+    its teams and its seats."""
+    sides, per_side = seating_of(values["seating"]) or seating_of(DEFAULT_SEATING)
+    fitting = [(key, rules) for key, rules in PRESETS.items() if preset_fits(key, values["seating"])]
+    # the rule sets written for this very table come first, so that the one ready to start is one of them
+    presets = dict(sorted(fitting, key=lambda item: (item[1].sides, item[1].players_per_side) != (sides, per_side)))
+    presets = presets or PRESETS
+    if values["preset"] not in presets:  # a table of another size: its first rule set is ready
+        values = {**values, "preset": next(iter(presets))}
+    return render_template("new_game.html", values=values, errors=errors, presets=presets, seatings=SEATING_CHOICES,
+                           sides=sides, per_side=per_side, team_placeholders=TEAM_PLACEHOLDERS,
+                           house_rules=HOUSE_RULES, seats=seat_names(sides * per_side),
+                           player_fields=[f"player_{seat}" for seat in range(sides * per_side)],
+                           known_players=store.player_names(get_db()), form=CsrfForm()), status
 
 
 @bp.get("/new")
@@ -113,7 +129,7 @@ def _saved_note(game, sheet, saved: dict | None) -> dict | None:
     if saved.get("how") == "changed":
         return {"hand_id": row.stored.id, "words": f"Hand {row.number} changed: {saved.get('summary', '')}",
                 "undo": False}
-    points = ", ".join(f"{game.teams[t]} {words.signed(row.result.points[t])}" for t in (0, 1))
+    points = ", ".join(f"{game.teams[t]} {words.signed(row.result.points[t])}" for t in range(game.rules.sides))
     return {"hand_id": row.stored.id, "words": f"Hand {row.number} recorded: {points}",
             "undo": row is sheet.rows[-1]}
 

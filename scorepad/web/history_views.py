@@ -11,7 +11,7 @@ from markupsafe import Markup
 from .. import store, words
 from ..chart import score_chart
 from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
-from ..hands import ADDED_COLUMNS, HAND_COLUMNS
+from ..hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import record_id
 from ..rules import describe
 from ..seats import seat_label
@@ -122,7 +122,8 @@ def hand(game_id: int, hand_id: int):
 # Each of a hand's columns in words, shown in their order (`HAND_COLUMNS`).
 FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder", "bid": "Bid", "trump": "Trump",
                "meld_0": "Meld {0}", "meld_1": "Meld {1}", "counters_0": "Counters {0}", "counters_1": "Counters {1}",
-               "renege_team": "Reneged", "forced": "Dealer stuck", "dix_only": "Meld only the dix"}
+               "renege_team": "Reneged", "forced": "Dealer stuck", "dix_only": "Meld only the dix",
+               "meld_2": "Meld {2}", "counters_2": "Counters {2}", "meld_3": "Meld {3}", "counters_3": "Counters {3}"}
 
 
 def _edit_view(edit: dict, game) -> dict:
@@ -130,7 +131,7 @@ def _edit_view(edit: dict, game) -> dict:
     before = json.loads(edit["before"]) if edit["before"] else {}
     after = json.loads(edit["after"]) if edit["after"] else {}
     rows = []
-    for key in HAND_COLUMNS:
+    for key in HAND_COLUMNS + SIDE_COLUMNS[:2 * (len(game.teams) - 2)]:
         label = FIELD_WORDS[key]
         # a line written before a column was added holds its default
         old, new = (side.get(key, ADDED_COLUMNS.get(key)) if side else None for side in (before, after))

@@ -20,7 +20,7 @@ from .paths import safe_path
 bp = Blueprint("meld", __name__, url_prefix="/meld")
 
 TABLE_TITLES = MELD_TABLE_TITLES
-MELD_FIELDS = ("meld_0", "meld_1")
+MELD_FIELDS = ("meld_0", "meld_1", "meld_2", "meld_3")
 
 
 @dataclass
@@ -64,11 +64,13 @@ def start():
     game = store.load_game(get_db(), game_id) if game_id is not None else None
     if game is None:
         abort(404)
-    team = 1 if request.form.get("count_meld") == "1" else 0
+    team = {str(side): side for side in range(game.rules.sides)}.get(request.form.get("count_meld"), 0)
     state = urlencode([(k, request.form.get(k, "")[:40]) for k in HAND_FIELDS if request.form.get(k)])
     trump = request.form.get("trump", "")
     args = {"back": url_for("games.show", game_id=game.id), "field": f"meld_{team}", "team_name": game.teams[team],
-            "table": game.rules.meld_table, "state": state, "lock": "1"}
+            "table": game.rules.meld_table, "state": state, "lock": "1", "players": game.rules.players}
+    if game.rules.players_per_side == 1:
+        args["lone"] = "1"  # a player on their own has no partner's hand to add
     if trump in SUITS:
         args["trump"] = trump
     return redirect(url_for("meld.calculator", **args), 303)
@@ -102,7 +104,7 @@ def _read(args) -> Calculator:
     tapped = _apply_taps(cards, args, calc)
     calc.cards = tapped
     try:
-        calc.meld = count_meld(tapped, trump, table)
+        calc.meld = count_meld(tapped, trump, table, players=calc.carry.get("players", 4))
     except ValueError as exc:
         calc.error = str(exc)
         if tapped == cards:
@@ -138,8 +140,10 @@ def _read_carry(args) -> dict:
         return {}
     target = args.get("field") if args.get("field") in MELD_FIELDS else "meld_0"
     carried = try_whole_number(args.get("carried"), low=0, high=100_000) or 0  # partners' meld counted so far
+    players = try_whole_number(args.get("players"), low=2, high=8) or 4  # the table: how many cards a hand has
     return {"back": back, "field": target, "carried": carried, "state": args.get("state", "")[:4000],
-            "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1",
+            "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1", "players": players,
+            "lone": args.get("lone") == "1",
             "plain": args.get("plain") == "1"}  # partners' meld counted so far holds more than the dix
 
 
@@ -158,7 +162,7 @@ def _carry_action(calc: Calculator, args):
         calc.carry["plain"] = calc.carry["plain"] or (calc.meld.total > 0 and not calc.meld.only_dix)
         calc.carry["carried"] += calc.meld.total
         calc.cards, calc.text = [], ""
-        calc.meld = count_meld([], calc.trump, calc.table)
+        calc.meld = count_meld([], calc.trump, calc.table, players=calc.carry.get("players", 4))
         return None
     if "use" in args:
         dix_field = "dix_only_" + calc.carry["field"][-1]

@@ -13,11 +13,14 @@ from .forms import ECHO, CsrfForm, parse_player_name
 bp = Blueprint("players", __name__, url_prefix="/players")
 
 
+SIDE_PLAYERS = (1, 2, 3, 4)  # a side of head to head: a player, a partnership, or a team of three or four
+
+
 @bp.get("/")
 def records():
     db = get_db()
     everyone = store.players(db)
-    chosen = {key: record_id(request.args.get(key)) for key in ("a1", "a2", "b1", "b2")}
+    chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
     return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, form=CsrfForm()), \
@@ -25,7 +28,7 @@ def records():
 
 
 def _side(chosen: dict, prefix: str) -> list[int]:
-    ids = [chosen[f"{prefix}{n}"] for n in (1, 2) if chosen[f"{prefix}{n}"] is not None]
+    ids = [chosen[f"{prefix}{n}"] for n in SIDE_PLAYERS if chosen[f"{prefix}{n}"] is not None]
     return list(dict.fromkeys(ids))
 
 
@@ -55,6 +58,7 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     mates = [{**m, "record": m} for m in store.partners(db, player_id)]
     others = [p for p in store.player_choices(db) if p["id"] != player_id]
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
+                           teams=store.team_records(db, player_id),
                            others=others, recent=store.history_games(db, player_id, limit=10),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status

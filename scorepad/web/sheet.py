@@ -20,7 +20,7 @@ class Row:
     number: int
     stored: StoredHand
     result: HandResult
-    running: tuple[int, int]
+    running: tuple[int, ...]
     dealer: str
     bidder: str
     trump: str
@@ -48,12 +48,20 @@ class Sheet:
         return len(self.rows) + 1
 
     @property
+    def seats(self) -> int:
+        return self.game.rules.players
+
+    @property
+    def sides(self) -> range:
+        return range(self.game.rules.sides)
+
+    @property
     def dealer_seat(self) -> int:
-        return dealer_for(self.game.first_dealer, len(self.rows))
+        return dealer_for(self.game.first_dealer, len(self.rows), self.seats)
 
     @property
     def first_bidder_seat(self) -> int:
-        return first_bidder(self.dealer_seat)
+        return first_bidder(self.dealer_seat, self.seats)
 
     def seat(self, seat: int) -> str:
         return seat_label(seat, self.game.players)
@@ -73,28 +81,30 @@ class Sheet:
         return None if limit is None else max(0, limit - self.state.hands_scored)
 
     def bidder_choices(self, hands_before: int | None = None) -> list[tuple[str, str, int, bool]]:
-        """(form value, label, team, bids first) for each tap target: the four players in seat order (so each
-        keeps one place all game: in two columns, a team a column), or the two teams. Who bids first in the hand
+        """(form value, label, side, bids first) for each tap target: the players in seat order (so each keeps one
+        place all game: a side a column), or the sides (players alone are their sides). Who bids first in the hand
         after `hands_before` hands (the next one by default) is marked, not moved."""
-        dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before)
-        leads = first_bidder(dealer)
+        seats, sides = self.seats, self.game.rules.sides
+        dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before, seats)
+        leads = first_bidder(dealer, seats)
         if self.game.has_players:
-            return [(f"s{s}", self.seat(s), team_of(s), s == leads) for s in range(4)]
-        return [(f"t{t}", self.game.teams[t], t, t == team_of(leads)) for t in (0, 1)]
+            return [(f"s{s}", self.seat(s), team_of(s, sides), s == leads) for s in range(seats)]
+        return [(f"t{t}", self.game.teams[t], t, t == team_of(leads, sides)) for t in self.sides]
 
     def deal_after_deleting(self, row: Row) -> list[tuple[int, str, str]]:
         """What deleting `row` does to the deal, which follows the hands on the sheet: for each later hand, (its
         number now, who dealt it, who will be shown dealing it one place up)."""
         first = self.game.first_dealer
-        return [(later.number, later.dealer, self.seat(dealer_for(first, later.number - 2)))
+        return [(later.number, later.dealer, self.seat(dealer_for(first, later.number - 2, self.seats)))
                 for later in self.rows[row.number:]]
 
     def next_dealer_after_deleting(self) -> str:
         """Who deals the next hand once one hand is gone from the sheet."""
-        return self.seat(dealer_for(self.game.first_dealer, len(self.rows) - 1))
+        return self.seat(dealer_for(self.game.first_dealer, len(self.rows) - 1, self.seats))
 
     def team_players(self, team: int) -> str:
-        names = [self.game.players[s] for s in seats_of(team) if self.game.players[s]]
+        seats = seats_of(team, self.game.rules.sides, self.seats)
+        names = [self.game.players[s] for s in seats if self.game.players[s]]
         return " & ".join(names)
 
 
@@ -104,9 +114,9 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
     rows = []
     history = history or {}
     for i, (stored, result) in enumerate(zip(hands, state.results, strict=True)):
-        dealer = dealer_for(game.first_dealer, i)
+        dealer = dealer_for(game.first_dealer, i, game.rules.players)
         hand = stored.hand
-        if hand.kind == "redeal":
+        if hand.kind == "redeal" or hand.bidder is None:
             bidder = "—"
         elif hand.bidder_seat is not None:
             bidder = seat_label(hand.bidder_seat, game.players)

@@ -29,13 +29,16 @@ class Taps:
         self.count += len(text)
 
 
-def start_game(page, live_server, preset=None, players=None):
+def start_game(page, live_server, preset=None, players=None, seating=None):
     page.goto(f"{live_server}/")
     page.get_by_role("link", name="New game").click()
+    if seating:  # how many play, as the page offers it ("3 players, each for themselves")
+        page.get_by_role("link", name=seating).click()
     if preset:
         page.locator(f"input[name=preset][value={preset}]").check()
     if players:
-        page.get_by_text("Players and first dealer").click()
+        if not page.locator("#player_0").is_visible():  # open already where every player must be named
+            page.get_by_text("Players and first dealer").click()
         for i, name in enumerate(players):
             page.fill(f"#player_{i}", name)
     page.get_by_role("button", name="Start the game").click()

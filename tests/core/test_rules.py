@@ -13,6 +13,7 @@ from scorepad.rules import PRESETS, Rules, allowed_kinds, can_be_stuck, describe
 
 # The §1 table, column by column (field: (double-deck, shg, bicycle, gamerules, single-deck)).
 ORDER = ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]
+SEATED = ["three-handed", "three-handed-double", "two-handed"]  # the presets that bring their own seating
 TABLE = {
     "deck": ("double", "double", "double", "double", "single"),
     "hand_points": (50, 50, 500, 50, 250),
@@ -66,14 +67,14 @@ def test_every_preset_says_which_hands_it_has(question):
     ("dealer_stuck", ("played", "throw_in", "no_marriage", "renege"), True),
 ])
 def test_a_house_rule_for_all_pass_decides_redeal_or_stuck_dealer(all_pass, kinds, stuck):
-    for rules in PRESETS.values():
+    for rules in filter(lambda rules: rules.bidding, PRESETS.values()):
         variant = replace(rules, all_pass=all_pass)
         played = tuple(kind for kind in allowed_kinds(variant) if kind != "quad_run")  # the meld table's to say
         assert (played, can_be_stuck(variant)) == (kinds, stuck)
 
 
 def test_the_default_preset_is_first():
-    assert list(PRESETS) == ORDER
+    assert list(PRESETS) == ORDER + SEATED
 
 
 def test_house_rules_are_a_replace_away():

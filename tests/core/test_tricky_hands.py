@@ -1,4 +1,4 @@
-"""Tricky hands across the five presets, each with its full explanation pinned line by line: what a player
+"""Tricky hands across every preset, each with its full explanation pinned line by line: what a player
 reads is where a dispute is won or lost."""
 
 from dataclasses import replace
@@ -13,6 +13,9 @@ SHG = PRESETS["double-deck-shg"]
 BICYCLE = PRESETS["double-pack-bicycle"]
 GR = PRESETS["double-deck-gamerules"]
 SD = PRESETS["single-deck"]
+THREE = PRESETS["three-handed"]
+THREE_DOUBLE = PRESETS["three-handed-double"]
+TWO = PRESETS["two-handed"]
 
 # (what the hand is, rules, hand, points (team 0, team 1), explanation)
 CASES = [
@@ -283,6 +286,36 @@ CASES = [
         "Opponents reneged: the bidders score their bid, +300.",
         "Opponents lose the bid: −300. This table scores an opponents' renege as −bid; some tables play "
         "0.",
+    ]),
+    ("three-handed: a lone player's meld of only the dix saves itself without a counter",
+     THREE, Hand(0, 250, (150, 20, 60), (240, 0, 10), dix_only=(False, True, False)), (390, 20, 70), [
+        "Player 1's meld 150 counts.",
+        "Player 1 took 240 counter points: meld saved (a counter or the last trick saves it).",
+        "Player 1 made 390 (meld 150 + counters 240) against a bid of 250: +390.",
+        "Player 2's meld 20 counts.",
+        "Player 2 took no counter and not the last trick, but their only meld is the dix: nines of trump save "
+        "themselves.",
+        "Player 2 scores +20 (meld 20).",
+        "Player 3's meld 60 counts.",
+        "Player 3 took 10 counter points: meld saved (a counter or the last trick saves it).",
+        "Player 3 scores +70 (meld 60 + counters 10).",
+    ]),
+    ("Bicycle three-handed: a throw-in gives each other player half the cards' bonus",
+     THREE_DOUBLE, Hand(1, 500, (100, 300, 0), kind="throw_in"), (200, -500, 100), [
+        "Player 2 threw in the hand: −500.",
+        "Player 1's meld 100 counts.",
+        "Player 1 scores +200 (meld 100 + 100 for the cards).",
+        "Player 3 has no meld.",
+        "Player 3 scores +100 (100 for the cards).",
+    ]),
+    ("two-handed: nobody bids, each player scores meld and counters",
+     TWO, Hand(None, None, (80, 20), (150, 100)), (230, 120), [
+        "Player 1's meld 80 counts.",
+        "Player 1 took 150 counters.",
+        "Player 1 scores +230 (meld 80 + counters 150).",
+        "Player 2's meld 20 counts.",
+        "Player 2 took 100 counters.",
+        "Player 2 scores +120 (meld 20 + counters 100).",
     ]),
 ]
 

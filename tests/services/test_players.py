@@ -1,5 +1,7 @@
 """Putting names right through the services, with no HTTP: no score changes, a refusal changes nothing."""
 
+from dataclasses import replace
+
 import pytest
 
 from scorepad import services, store
@@ -49,3 +51,12 @@ def test_a_refused_name_change_says_why_and_changes_nothing(db, seated, change, 
     assert (refused.value.status_hint, refused.value.errors) == (status, fields)
     assert everything(db) == before
     assert not db.conn.in_transaction
+
+
+def test_a_player_merged_from_a_seat_past_the_fourth_keeps_that_seat_under_the_other_name(db):
+    eight = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    game_id = services.start_game(db, replace(PRESETS["double-deck"], players_per_side=4), ("Us", "Them"), eight, 0)
+    services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), ("Ivy", None, None, None), 0)
+    ids = {p["name"]: p["id"] for p in store.player_choices(db)}
+    services.merge_players(db, ids["Hal"], ids["Ivy"])
+    assert store.load_game(db, game_id).players[7] == "Ivy"

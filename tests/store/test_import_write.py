@@ -49,7 +49,7 @@ def hand_data(seq: int, hand: Hand, seat: int | None, deleted: bool, token: str)
 def game_data(rng: random.Random, game_id: int) -> dict:
     """A game as an export holds it: random rules, players, bidders' seats, some hands deleted."""
     rules = rng.choice(list(PRESETS.values()))
-    players = rng.sample(NAMES[1:], 4) if rng.random() < 0.7 else [None] * 4
+    players = rng.sample(NAMES[1:], rules.players) if rng.random() < 0.7 else [None] * rules.players
     live, hands = [], []
     for seq in range(1, rng.randrange(0, 14)):
         hand = random_hand(rng, rules)
@@ -60,17 +60,19 @@ def game_data(rng: random.Random, game_id: int) -> dict:
             except GameOver:
                 break
             live.append(hand)
-        seat = None if hand.kind == "redeal" or rng.random() < 0.2 else hand.bidder + 2 * rng.randrange(2)
+        seat = None if hand.bidder is None or hand.kind == "redeal" or rng.random() < 0.2 else \
+            hand.bidder + rules.sides * rng.randrange(rules.players_per_side)
         hands.append(hand_data(seq, hand, seat, deleted, f"{uuid.uuid4().hex}-{seq}"))
     state = play_game(rules, live)
-    return {"id": game_id, "created_at": AT, "rules": rules.to_dict(), "teams": ["Us", "Them"], "players": players,
-            "first_dealer": rng.randrange(4), "rematch_of": game_id - 1 if game_id > 1 and rng.random() < 0.3 else None,
+    return {"id": game_id, "created_at": AT, "rules": rules.to_dict(), "teams": ["Us", "Them", "Others"][:rules.sides],
+            "players": players, "first_dealer": rng.randrange(rules.players),
+            "rematch_of": game_id - 1 if game_id > 1 and rng.random() < 0.3 else None,
             "finished_at": AT if state.winner is not None else None, "totals": list(state.totals),
             "winner": state.winner, "hands": hands}
 
 
 def export_of(rng: random.Random, games: int) -> dict:
-    return {"format": "scorepad", "version": 1, "exported_at": AT,
+    return {"format": "scorepad", "version": 2, "exported_at": AT,
             "games": [game_data(rng, n) for n in range(1, games + 1)]}
 
 
@@ -202,7 +204,8 @@ def test_history_is_kept_the_way_the_store_writes_it(db):
     written = json.dumps(hand_to_history(replace(hand, trump="S", bidder_seat=2)))
     loose = json.dumps(dict(reversed(json.loads(written).items())), indent=2)
     data["games"][0].update(hands=[hand_data(1, hand, 2, False, "loose-1")], totals=[50, 20], winner=None,
-                            finished_at=None, rules=PRESETS["double-deck"].to_dict())
+                            finished_at=None, rules=PRESETS["double-deck"].to_dict(), teams=["Us", "Them"],
+                            players=[None] * 4, first_dealer=0)
     data["games"][0]["hands"][0]["edits"][0]["after"] = loose
     data["games"][0]["hands"][0]["trump"] = "S"
     [game_id] = transfer.import_document(db, data)

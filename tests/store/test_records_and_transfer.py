@@ -242,9 +242,11 @@ def test_a_generated_history_of_hundreds_of_games_round_trips_exactly(tmp_path_f
     first, second = store.connect(first_path), store.connect(second_path)
     try:
         for n, (rules, hands, named) in enumerate(games):
-            players = SEATS if named else [None] * 4
+            seated = [*SEATS, "Eve", "Fay", "Gus", "Hal"][:rules.players]
+            players = seated if named else [None] * rules.players
+            teams = ("Us", "Them", "Others", "Rest")[:rules.sides]
             with store.write_lock(first):
-                game_id = store.create_game(first, rules, ("Us", "Them"), players, n % 4)
+                game_id = store.create_game(first, rules, teams, players, n % rules.players)
                 for i, hand in enumerate(hands):
                     store.insert_hand(first, game_id, f"{n}-{i}", hand)
                 state = store.rescore(first, store.load_game(first, game_id), store.live_hands(first, game_id))

@@ -241,3 +241,20 @@ def names_used(code: types.CodeType) -> set[str]:
         if isinstance(const, types.CodeType):
             names |= names_used(const)
     return names
+
+
+def test_m010_moves_every_game_to_the_n_side_shape_without_changing_a_hand(old):
+    """Tables of every size: every kept game is two teams of two who bid, its hands exactly as they were typed."""
+    columns = "id, kind, bidder, bidder_seat, bid, meld_0, meld_1, counters_0, counters_1, renege_team, forced"
+    with sqlite3.connect(old.path) as db:
+        typed = db.execute(f"SELECT {columns} FROM hands ORDER BY id").fetchall()
+    store.migrate(old.path)
+    with sqlite3.connect(old.path) as db:
+        assert db.execute(f"SELECT {columns} FROM hands ORDER BY id").fetchall() == typed
+        assert db.execute("SELECT count(*) FROM hands WHERE meld_2 IS NOT NULL OR counters_2 IS NOT NULL "
+                          "OR points_2 IS NOT NULL").fetchone() == (0,)
+        seatings = {tuple(json.loads(rules)[k] for k in ("sides", "players_per_side", "bidding"))
+                    for (rules,) in db.execute("SELECT rules FROM games")}
+        assert seatings == {(2, 2, True)}
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert "m010_tables_of_every_size" in applied(old.path)

@@ -39,6 +39,7 @@ def test_a_hand_can_end_in_a_quadruple_run_which_wins_the_002_game(client):
 def test_the_rules_page_and_a_game_page_show_the_rules_in_words_sentence_by_sentence(client, preset):
     page = parse(client.get(f"/rules/{preset}"))
     assert [li.get_text() for li in page.select(".rules-list li")] == describe(PRESETS[preset])
-    game_id = new_game(client, preset=preset)
+    rules = PRESETS[preset]
+    game_id = new_game(client, preset=preset, seating=f"{rules.sides}x{rules.players_per_side}")
     game = parse(client.get(f"/games/{game_id}"))
-    assert [li.get_text() for li in game.select(".rules-list li")] == describe(PRESETS[preset])
+    assert [li.get_text() for li in game.select(".rules-list li")] == describe(rules)
