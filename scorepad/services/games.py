@@ -283,7 +283,7 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
     return {
         "Kind": (h.kind, h.kind.replace("_", " ")),
         "Bidder": bidder,
-        "Bid": (h.bid, number(h.bid)),
+        "Bid": (h.bid, "—" if h.bid is None else number(h.bid)),
         "Trump": (h.trump, h.trump or "none"),
         "Reneged": (h.renege_team, "—" if h.renege_team is None else teams[h.renege_team]),
         "Dealer stuck": (h.forced, "yes" if h.forced else "no"),

@@ -1,0 +1,58 @@
+"""Undoing a mistake at a table of any size: a cutthroat hand deleted and put back, a two-handed hand edited (its
+history in words, though nobody bids), a six-handed game ended unfinished. Where the table sizes meet the
+restore, the abandon and the hand's history."""
+
+import secrets
+from dataclasses import replace
+
+from scorepad import services, store
+from scorepad.rules import PRESETS
+from scorepad.scoring import Hand
+
+THREE = PRESETS["three-handed"]
+TWO = PRESETS["two-handed"]
+SIX = replace(PRESETS["double-deck"], sides=3, players_per_side=2)
+
+
+def start(db, rules) -> int:
+    teams = tuple(f"Side {side + 1}" for side in range(rules.sides))
+    return services.start_game(db, rules, teams, (None,) * rules.players, 0)
+
+
+def record(db, game_id, hand) -> None:
+    count = store.load_game(db, game_id).hands_count
+    services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1)
+
+
+def test_a_deleted_cutthroat_hand_goes_back_in_its_place_with_every_players_total(db):
+    game_id = start(db, THREE)
+    for bid in (250, 300, 260):
+        record(db, game_id, Hand(0, bid, (150, 40, 60), (160, 50, 40)))
+    hand_2 = store.live_hands(db, game_id)[1].id
+    services.delete_hand(db, game_id, hand_2)
+    assert store.load_game(db, game_id).totals == (620, 180, 200)
+    change = services.restore_hand(db, game_id, hand_2)
+    assert (change.number, change.already) == (2, False)
+    game = store.load_game(db, game_id)
+    assert (game.hands_count, game.totals) == (3, (930, 270, 300))
+    assert [e["action"] for e in store.edits_of_hand(db, hand_2)] == ["recorded", "deleted", "restored"]
+
+
+def test_a_two_handed_hand_edited_says_what_changed_though_nobody_bid(db):
+    game_id = start(db, TWO)
+    record(db, game_id, Hand(None, None, (80, 20), (150, 100)))
+    hand_id = store.live_hands(db, game_id)[0].id
+    services.edit_hand(db, game_id, hand_id, Hand(None, None, (80, 40), (150, 100)))
+    edited = store.edits_of_hand(db, hand_id)[-1]
+    assert (edited["action"], edited["summary"]) == ("edited", "Meld 80 : 20 → 80 : 40")
+    assert store.load_game(db, game_id).totals == (230, 140)
+
+
+def test_a_six_handed_game_ended_unfinished_keeps_its_three_totals_and_no_winner(db):
+    game_id = start(db, SIX)
+    record(db, game_id, Hand(0, 50, (30, 20, 20), (30, 10, 10)))
+    change = services.abandon_game(db, game_id)
+    assert change.already is False
+    game = store.load_game(db, game_id)
+    assert game.abandoned_at is not None and game.winner is None
+    assert len(game.totals) == 3
