@@ -166,12 +166,12 @@ def live(game_id: int):
         return response
     game = _load(game_id)
     sheet = _sheet(game)
-    saved = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
+    saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
-    news = session.get("wrote") != [game_id, version] and saved is None
+    news = session.get("wrote") != [game_id, version] and saved_here is None
     values = _blank_hand(game, {})
     response = vary_on_htmx(render_template(
-        "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved=saved, values=values, errors={},
+        "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values, errors={},
         preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"]))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"

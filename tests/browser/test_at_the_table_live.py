@@ -104,7 +104,7 @@ def test_a_save_still_waiting_for_its_answer_ends_when_the_poll_finds_the_hand_s
     expect(notice).to_have_text("Hand 1 is saved: it is on the sheet.", timeout=8000)
     expect(phone.locator("#hand-form")).not_to_have_class("htmx-request")
     expect(phone.locator("button.save-button")).to_have_text("Record hand 2")
-    expect(phone.locator("#bid")).to_have_value("50")  # a fresh form: the values saved are not left in it
+    expect(phone.locator("#bid")).to_have_value("")  # a fresh form: the values saved are not left in it
     expect(phone.locator("#meld_0")).to_have_value("")
     expect(phone.locator("#total-0")).to_have_text("58")
     expect(phone.locator("#alert")).to_be_hidden()
