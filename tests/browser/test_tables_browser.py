@@ -20,7 +20,8 @@ def record(page, meld, counters, bidder=None, bid=None, kind=None):
     if bidder:
         page.locator("#field-bidder .choice", has_text=bidder).click()
         page.fill("#bid", str(bid))
-    if kind:
+    if kind:  # the rare ways a hand ends wait, folded, below the counters
+        page.locator("#rare summary").click()
         page.locator("#field-kind .choice", has_text=kind).click()
     for side, value in enumerate(meld):
         page.fill(f"#meld_{side}", str(value))
