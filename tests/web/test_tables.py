@@ -180,3 +180,20 @@ def test_a_team_of_three_has_its_record_and_meets_another_team_head_to_head(clie
                      + [f"b{n}={ids[name]}" for n, name in enumerate(("Bob", "Dan", "Fay"), 1)])
     result = parse(client.get(f"/players/?{query}")).select_one(".h2h-result").get_text(" ", strip=True)
     assert result.startswith("Ann & Cat & Eve 1 – 0 Bob & Dan & Fay")
+
+
+@pytest.mark.parametrize(("fields", "boxes"), [
+    (CUTTHROAT, ["dix_only_0", "dix_only_1", "dix_only_2"]),  # a lone player's dix saves itself: each is asked
+    ({"seating": "2x1", "preset": "two-handed", "player_0": "Ann", "player_1": "Bob"}, []),  # no meld to save
+])
+def test_only_the_dix_is_asked_of_each_player_where_meld_must_be_saved(client, fields, boxes):
+    page = parse(client.get(f"/games/{start(client, **fields)}"))
+    assert [box["name"] for box in page.select("#hand-form input[name^=dix_only_]")] == boxes
+
+
+def test_a_cutthroat_players_meld_of_only_the_dix_saves_itself_through_the_form(client, app):
+    game_id = start(client, **CUTTHROAT)
+    response = record(client, game_id, bidder="s0", bid=250, meld_0=150, meld_1=20, meld_2=60, dix_only_1="1",
+                      counters_0=240, counters_1=0, counters_2=10)
+    assert response.status_code == 303
+    assert shown_totals(client, game_id) == ["390", "20", "70"]
