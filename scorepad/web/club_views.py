@@ -15,7 +15,7 @@ from ..services import Declined, club
 from .database import get_db
 from .forms import ECHO, CsrfForm
 from .htmx import vary_on_htmx
-from .serve import lan_addresses
+from .addresses import lan_addresses
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 

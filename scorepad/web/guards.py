@@ -19,7 +19,7 @@ from pathlib import Path
 
 from flask import current_app, render_template, request
 
-from .serve import lan_addresses
+from .addresses import lan_addresses
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
