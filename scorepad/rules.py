@@ -607,27 +607,45 @@ def _describe_bid_steps(r: Rules) -> str:
     return "bids go up " + ", then ".join(parts) + f"{cap}."
 
 
+# Who the sentences are about: a team of partners, or (three-handed, two-handed, any seating of one a side) a
+# player on their own, who has no partner to add meld to and whom no sentence should call a team.
+_TEAM_WORDS = {"whose": "partners added together", "a_side": "a team", "its": "its", "that": "that", "it": "it",
+               "bidders": "the bidders", "bidders_are": "Bidders who take", "are": "are", "others": "the opponents",
+               "s": "", "who_reneged": "the opponents", "several": "team"}
+_LONE_WORDS = {"whose": "each player's own", "a_side": "a player", "its": "their", "that": "who", "it": "they",
+               "bidders": "the bidder", "bidders_are": "A bidder who takes", "are": "is",
+               "others": "each other player", "s": "s", "who_reneged": "the one who reneged", "several": "player"}
+
+
+def _words(r: Rules) -> dict[str, str]:
+    return _LONE_WORDS if r.players_per_side == 1 else _TEAM_WORDS
+
+
 def _describe_meld(r: Rules) -> list[str]:
-    lines = [f"Meld is counted with the {MELD_TABLE_NAMES[r.meld_table]}, partners added together.",
-             _meld_values(r)]
+    w = _words(r)
+    lines = [f"Meld is counted with the {MELD_TABLE_NAMES[r.meld_table]}, {w['whose']}.", _meld_values(r)]
     if r.min_meld:
-        lines.append(f"A team needs {number(r.min_meld)} meld to be on the board; less counts nothing.")
+        lines.append(f"{capitalized(w['a_side'])} needs {number(r.min_meld)} meld to be on the board; less counts "
+                     "nothing.")
     else:
         lines.append("Any meld counts, however small.")
     if r.save_counters == 0:
         lines.append("Meld counts without taking any counters.")
         return lines
     if r.save_counters == 1:
-        lines.append("To save its meld, a team must win a trick with a counter in it, or the last trick.")
+        lines.append(f"To save {w['its']} meld, {w['a_side']} must win a trick with a counter in it, or the last "
+                     "trick.")
     else:
-        lines.append(f"To save its meld, a team must take {number(r.save_counters)} counters.")
+        lines.append(f"To save {w['its']} meld, {w['a_side']} must take {number(r.save_counters)} counters.")
     if TABLES[r.meld_table].dix:
         lines.append("A meld of only the dix (one or both 9s of trump) is kept without a counter: "
                      "\u201cnines of trump save themselves\u201d.")
     if not r.unsaved_counters_score:
-        lines.append(f"A team that takes fewer than {number(r.save_counters)} counters scores nothing at all.")
+        lines.append(f"{capitalized(w['a_side'])} {w['that']} takes fewer than {number(r.save_counters)} counters "
+                     "scores nothing at all.")
     elif r.save_counters > 1:
-        lines.append("A team that does not save its meld still scores the counters it took.")
+        lines.append(f"{capitalized(w['a_side'])} {w['that']} does not save {w['its']} meld still scores the "
+                     f"counters {w['it']} took.")
     return lines
 
 
@@ -660,15 +678,20 @@ MULTIPLE_WORDS = ("", "double ", "triple ", "quadruple ")
 def _describe_play(r: Rules) -> list[str]:
     if not r.bidding:
         return []
-    lines = ["The bidders make their bid when their saved meld plus counters reaches it, and score all of it."]
+    w = _words(r)
+    lines = [f"{capitalized(w['bidders'])} make{w['s']} their bid when their saved meld plus counters reaches it, "
+             f"and score{w['s']} all of it."]
     if r.save_counters > 1 and not r.unsaved_counters_score:
-        lines.append(f"Bidders who take fewer than {number(r.save_counters)} counters are set whatever their meld: "
-                     f"they need {number(r.save_counters)} counters to make any bid.")
+        lines.append(f"{w['bidders_are']} fewer than {number(r.save_counters)} counters {w['are']} set whatever "
+                     f"their meld: they need {number(r.save_counters)} counters to make any bid.")
     if r.opponents_score_when_made:
-        lines.append("The opponents always score their own points.")
+        lines.append(f"{capitalized(w['others'])} always score{w['s']} their own points.")
     else:
-        lines.append("When the bidders make their bid, the opponents score nothing.")
-    lines.append(f"A set bidder loses {SET_PENALTY[r.set_penalty]}.")
+        lines.append(f"When {w['bidders']} make{w['s']} their bid, {w['others']} score{w['s']} nothing.")
+    penalty = SET_PENALTY[r.set_penalty]
+    if r.players_per_side == 1:
+        penalty = penalty.replace("the opponents score", "each other player scores")
+    lines.append(f"A set bidder loses {penalty}.")
     return lines
 
 
@@ -697,17 +720,21 @@ def _describe_surrender(r: Rules) -> list[str]:
     bonus = [_opponents_meld(r), f"{number(r.throw_in_bonus)} for the cards"]
     award = {"meld_plus_bonus": bonus, "meld_plus_half_bonus": bonus,
              "meld": [_opponents_meld(r)], "nothing": []}[r.throw_in_award]
-    lines = [f"Bidders may throw in their hand: {loss}, and the opponents score {_gains(award + extra)}."
-             + _house_default(r, "throw_in")]
+    w, lone = _words(r), r.players_per_side == 1
+    lines = [f"{'The bidder' if lone else 'Bidders'} may throw in their hand: {loss}, and {w['others']} "
+             f"score{w['s']} {_gains(award + extra)}." + _house_default(r, "throw_in")]
     if r.auto_throw_in_margin is not None:
         if r.min_meld:
-            lines.append(f"A bid more than {number(r.auto_throw_in_margin)} above the bidders' meld cannot be made: "
-                         "the hand is an automatic throw-in.")
+            whose = "the bidder's" if lone else "the bidders'"
+            lines.append(f"A bid more than {number(r.auto_throw_in_margin)} above {whose} meld cannot be made: the "
+                         "hand is an automatic throw-in.")
         else:
-            lines.append(f"Bidders whose meld is more than {number(r.auto_throw_in_margin)} short of the bid are "
-                         "not \u201con the board\u201d: they cannot make it, and the hand is scored as a throw-in.")
+            lines.append(f"{'A bidder' if lone else 'Bidders'} whose meld is more than "
+                         f"{number(r.auto_throw_in_margin)} short of the bid {w['are']} not \u201con the board\u201d: "
+                         "they cannot make it, and the hand is scored as a throw-in.")
     if r.auto_throw_in_below_min_meld and r.min_meld:
-        lines.append(f"Bidders with less than {number(r.min_meld)} meld throw in automatically.")
+        lines.append(f"{'A bidder' if lone else 'Bidders'} with less than {number(r.min_meld)} meld "
+                     f"throw{w['s']} in automatically.")
     lines.append(_describe_no_marriage(r) + _house_default(r, "no_marriage"))
     if r.no_marriage == "throw_in" and r.throw_in_award == "meld_plus_bonus" and r.preset == "double-deck" \
             and _house_default_kept(r, "no_marriage"):
@@ -715,8 +742,8 @@ def _describe_surrender(r: Rules) -> list[str]:
                      f"opponents only their meld, the scoring section their meld plus {number(r.card_bonus)} "
                      "for the cards; this app follows the scoring section.")
     if r.forced_no_marriage_meld_only and r.no_marriage == "throw_in" and r.throw_in_award == "meld_plus_bonus":
-        lines.append(f"If the bid was forced on the dealer and the bidders have no marriage in trump, the opponents "
-                     f"get only their meld, without the {number(r.card_bonus)} for the cards; a forced bid thrown "
+        lines.append(f"If the bid was forced on the dealer and {'the dealer has' if lone else 'the bidders have'} "
+                     f"no marriage in trump, {w['others']} get{w['s']} only their meld, without the {number(r.card_bonus)} for the cards; a forced bid thrown "
                      "in for any other reason scores as any throw-in.")
     lines += _describe_renege(r)
     return lines
@@ -732,19 +759,23 @@ def _describe_no_marriage(r: Rules) -> str:
     if r.no_marriage == "throw_in":
         return NO_MARRIAGE["throw_in"]
     loss, extra = _bid_loss(r)
-    gets = "the opponents score the bid" if extra else "the opponents score nothing"
-    return f"A bidder with no marriage in trump is set before play: {loss}, neither side scores meld, and {gets}."
+    w = _words(r)
+    gets = f"{w['others']} score{w['s']} {'the bid' if extra else 'nothing'}"
+    nobody = "nobody scores meld" if r.players_per_side == 1 else "neither side scores meld"
+    return f"A bidder with no marriage in trump is set before play: {loss}, {nobody}, and {gets}."
 
 
 def _describe_renege(r: Rules) -> list[str]:
     loss, extra = _bid_loss(r)
     gains = _gains([_opponents_meld(r), f"{number(r.card_bonus)} for the cards", *extra])
+    w = _words(r)
     if r.set_penalty == "chips":
-        theirs = "the opponents lose nothing (chip scoring)"
+        theirs = f"{w['who_reneged']} lose{w['s']} nothing (chip scoring)"
     else:
-        theirs = "costs the opponents as much"
-    return [f"A renege by the bidders: {loss}, and the opponents score {gains}. A renege by the opponents gives "
-            f"the bidders their bid and {theirs}." + _house_default(r, "renege")]
+        theirs = f"costs {w['who_reneged']} as much"
+    by_others = "another player" if r.players_per_side == 1 else "the opponents"
+    return [f"A renege by {w['bidders']}: {loss}, and {w['others']} score{w['s']} {gains}. A renege by {by_others} "
+            f"gives {w['bidders']} their bid and {theirs}." + _house_default(r, "renege")]
 
 
 def _describe_end(r: Rules) -> list[str]:
@@ -753,7 +784,10 @@ def _describe_end(r: Rules) -> list[str]:
                  "and a tie plays one more hand until it breaks."]
     elif not r.bidding:
         lines = [f"Game is {number(r.target)}; if both players reach it on the same hand, the higher total wins."]
-    elif r.sides > 2 or r.players_per_side == 1:
+    elif r.players_per_side == 1:
+        lines = [f"Game is {number(r.target)}; if several players reach it on the same hand, the bidder wins if "
+                 "they are among them, else the highest total (an exact tie plays on)."]
+    elif r.sides > 2:
         lines = [f"Game is {number(r.target)}; if several {side_word(r)}s reach it on the same hand, the bidder's "
                  "side wins if it is among them, else the highest total (an exact tie plays on)."]
     else:
@@ -762,5 +796,5 @@ def _describe_end(r: Rules) -> list[str]:
     if run_wins_game(r):
         lines.append("A quadruple run in trump wins the game outright: record it as the way the hand ended.")
     if r.floor is not None:
-        lines.append(f"A team at {number(r.floor)} or below loses.")
+        lines.append(f"{capitalized(_words(r)['a_side'])} at {number(r.floor)} or below loses.")
     return lines

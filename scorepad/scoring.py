@@ -860,7 +860,8 @@ def _decide_sides(rules: Rules, totals: tuple[int, ...], bidder: int | None, han
         side = reached[0]
         return side, f"{names[side]} reached {target} first ({score})."
     if bidder in reached:
-        return bidder, (f"{_several(reached, names)} reached {target} on the same hand; the bidder's side, "
+        who = "the bidder" if _lone(rules) else "the bidder's side"  # a player alone is nobody's side
+        return bidder, (f"{_several(reached, names)} reached {target} on the same hand; {who}, "
                         f"{names[bidder]}, wins ({score}).")
     best = max(totals[side] for side in reached)
     leaders = [side for side in reached if totals[side] == best]

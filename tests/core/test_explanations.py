@@ -1,11 +1,12 @@
 """The explanation settles disputes at the table: each case shows the exact lines, in the order applied."""
 
+import re
 from dataclasses import replace
 
 import pytest
 
 from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, score_hand
+from scorepad.scoring import Hand, play_game, score_hand
 
 DD = PRESETS["double-deck"]
 
@@ -121,3 +122,24 @@ def test_redeal_says_nobody_scores():
     result = score_hand(PRESETS["double-pack-bicycle"], Hand(0, 0, (0, 0), kind="redeal"))
     assert result.explanation == ["Everyone passed: the hands are thrown in and the next dealer deals. "
                                   "Nobody scores."]
+
+
+# Words for a table of partners: where each plays alone, every line names the player instead.
+TEAM_WORDS = re.compile(r"\b(partners?|teams?|bidders|opponents|side)\b", re.I)
+
+
+def test_a_cutthroat_game_is_told_with_the_players_names_never_a_team():
+    hands = [
+        Hand(0, 250, (150, 40, 60), (160, 50, 40)),  # made
+        Hand(1, 350, (20, 100, 30), (80, 120, 50)),  # set
+        Hand(0, 250, (0, 40, 100), (250, 0, 0)),  # nobody else saves their meld
+        Hand(2, 300, (50, 40, 100), kind="throw_in"),
+        Hand(0, 250, (50, 40, 100), kind="no_marriage"),
+        Hand(0, 250, (50, 40, 100), kind="renege", renege_team=0),
+        Hand(0, 250, (50, 40, 100), kind="renege", renege_team=2),
+        Hand(1, 250, (1_500, 1_500, 0), (10, 240, 0)),  # Ann and Bob both pass 1,500: Bob bid
+    ]
+    state = play_game(PRESETS["three-handed"], hands, ("Ann", "Bob", "Cat"))
+    lines = [line for result in state.results for line in result.explanation] + [state.reason]
+    assert [line for line in lines if TEAM_WORDS.search(line)] == []
+    assert state.winner == 1 and "the bidder, Bob, wins" in state.reason

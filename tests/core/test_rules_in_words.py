@@ -2,12 +2,13 @@
 book's own rules told from the app's house defaults, and no sentence that the scoring contradicts, whatever
 option a table flips."""
 
+import re
 from dataclasses import fields, replace
 
 import pytest
 
 from scorepad.errors import InvalidRules
-from scorepad.rules import _CHOICES, PRESETS, Rules, describe
+from scorepad.rules import _CHOICES, LONE_PRESETS, PRESETS, Rules, describe
 from scorepad.scoring import Hand, score_hand
 
 EXPECTED = {
@@ -169,23 +170,23 @@ EXPECTED = {
         "10; 250 counter points a hand, counted in steps of 10.",
         "The minimum bid is 250; bids go up in multiples of 10.",
         "If everyone passes, the dealer is stuck with the minimum bid.",
-        "Meld is counted with the single-deck values (×10), partners added together.",
+        "Meld is counted with the single-deck values (×10), each player's own.",
         "Meld values: run in trump 150, double 1,500; each extra K or Q of trump beside a run 40; royal "
         "marriage 40; marriage 20; pinochle 40, double 300; aces around 100, double 1,000; kings around 80, "
         "double 800; queens around 60, double 600; jacks around 40, double 400; tens around nothing; dix (9 "
         "of trump) 10 each. A card may serve in melds of different kinds, not twice in one kind.",
         "Any meld counts, however small.",
-        "To save its meld, a team must win a trick with a counter in it, or the last trick.",
+        "To save their meld, a player must win a trick with a counter in it, or the last trick.",
         "A meld of only the dix (one or both 9s of trump) is kept without a counter: “nines of trump save "
         "themselves”.",
-        "The bidders make their bid when their saved meld plus counters reaches it, and score all of it.",
-        "The opponents always score their own points.",
+        "The bidder makes their bid when their saved meld plus counters reaches it, and scores all of it.",
+        "Each other player always scores their own points.",
         "A set bidder loses the bid.",
-        "Bidders may throw in their hand: they lose the bid, and the opponents score their meld.",
+        "The bidder may throw in their hand: they lose the bid, and each other player scores their meld.",
         "A bidder with no marriage in trump is scored as a throw-in.",
-        "A renege by the bidders: they lose the bid, and the opponents score their meld plus 100 for the "
-        "cards. A renege by the opponents gives the bidders their bid and costs the opponents as much.",
-        "Game is 1,500; if several players reach it on the same hand, the bidder's side wins if it is among "
+        "A renege by the bidder: they lose the bid, and each other player scores their meld plus 100 for the "
+        "cards. A renege by another player gives the bidder their bid and costs the one who reneged as much.",
+        "Game is 1,500; if several players reach it on the same hand, the bidder wins if they are among "
         "them, else the highest total (an exact tie plays on).",
     ],
     "three-handed-double": [
@@ -194,23 +195,23 @@ EXPECTED = {
         " 500 counter points a hand, counted in steps of 10.",
         "The minimum bid is 500; bids go up in multiples of 10.",
         "If everyone passes, the dealer is stuck with the minimum bid.",
-        "Meld is counted with the Bicycle values (×10), partners added together.",
+        "Meld is counted with the Bicycle values (×10), each player's own.",
         "Meld values: run in trump 150, double 300, triple 450, quadruple 600; royal marriage 40; marriage "
         "20; pinochle 40, double 300, triple 450, quadruple 3,000; aces around 100, double 1,000, triple "
         "1,500, quadruple 2,000; kings around 80, double 800, triple 1,200, quadruple 1,600; queens around "
         "60, double 600, triple 900, quadruple 1,200; jacks around 40, double 400, triple 600, quadruple 800;"
         " tens around nothing. A card may serve in melds of different kinds, not twice in one kind.",
         "Any meld counts, however small.",
-        "To save its meld, a team must win a trick with a counter in it, or the last trick.",
-        "The bidders make their bid when their saved meld plus counters reaches it, and score all of it.",
-        "The opponents always score their own points.",
+        "To save their meld, a player must win a trick with a counter in it, or the last trick.",
+        "The bidder makes their bid when their saved meld plus counters reaches it, and scores all of it.",
+        "Each other player always scores their own points.",
         "A set bidder loses the bid.",
-        "Bidders may throw in their hand: they lose the bid, and the opponents score their meld plus 100 for "
-        "the cards.",
+        "The bidder may throw in their hand: they lose the bid, and each other player scores their meld plus "
+        "100 for the cards.",
         "A bidder with no marriage in trump is scored as a throw-in.",
-        "A renege by the bidders: they lose the bid, and the opponents score their meld plus 200 for the "
-        "cards. A renege by the opponents gives the bidders their bid and costs the opponents as much.",
-        "Game is 4,550; if several players reach it on the same hand, the bidder's side wins if it is among "
+        "A renege by the bidder: they lose the bid, and each other player scores their meld plus 200 for the "
+        "cards. A renege by another player gives the bidder their bid and costs the one who reneged as much.",
+        "Game is 4,550; if several players reach it on the same hand, the bidder wins if they are among "
         "them, else the highest total (an exact tie plays on).",
     ],
     "two-handed": [
@@ -218,7 +219,7 @@ EXPECTED = {
         "Deck: 48 cards, with 9s. Cards taken in tricks count: aces, tens and kings 10 each, the last trick "
         "10; 250 counter points a hand, counted in steps of 1.",
         "Nobody bids: every hand, each player scores their meld and counters.",
-        "Meld is counted with the single-deck values (×10), partners added together.",
+        "Meld is counted with the single-deck values (×10), each player's own.",
         "Meld values: run in trump 150, double 1,500; each extra K or Q of trump beside a run 40; royal "
         "marriage 40; marriage 20; pinochle 40, double 300; aces around 100, double 1,000; kings around 80, "
         "double 800; queens around 60, double 600; jacks around 40, double 400; tens around nothing; dix (9 "
@@ -299,3 +300,24 @@ def test_no_sentence_contradicts_the_scoring_whatever_option_is_flipped(name, ch
         line = _line(lines, "A bidder with no marriage in trump")
         assert ("they lose the bid" in line) == (no_marriage[0] == -bid)
         assert ("the opponents score nothing" in line) == (no_marriage[1] == 0)
+
+
+# Words that belong to a table of partners: a player on their own has no partner, no team and no opponents'
+# side, and a single bidder is not "the bidders".
+TEAM_WORDS = re.compile(r"\b(partners?|partnerships?|teams?|bidders|opponents|neither side|its meld)\b", re.I)
+
+
+def _lone_variants():
+    """Every variant of the presets for players on their own, and the two-player table that bids."""
+    yield from ((name, change) for name, change in _variants() if name in LONE_PRESETS)
+    yield "three-handed", {"sides": 2}
+    yield "three-handed-double", {"sides": 2, "set_penalty": "chips", "floor": -500}
+
+
+@pytest.mark.parametrize(("name", "change"), list(_lone_variants()))
+def test_no_sentence_for_players_on_their_own_speaks_of_partners_or_teams(name, change):
+    rules = _built(name, change)
+    if rules is None:
+        return
+    assert rules.players_per_side == 1
+    assert [line for line in describe(rules) if TEAM_WORDS.search(line)] == []
