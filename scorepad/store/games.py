@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..hands import hand_from_columns, hand_to_columns, hand_to_history
 from ..rules import Rules
@@ -75,8 +76,16 @@ FROM games g
 """
 
 
+@lru_cache(maxsize=256)
+def stored_rules(text: str) -> Rules:
+    """The Rules a game's stored snapshot (its JSON text) describes, checked as a kept game's are. A page lists
+    dozens of games and nearly all share a few rule sets: each distinct text is parsed and checked once, and the
+    frozen Rules it gives is shared."""
+    return Rules.from_dict(json.loads(text), kept=True)
+
+
 def _game(row: dict) -> Game:
-    rules = Rules.from_dict(json.loads(row["rules"]), kept=True)
+    rules = stored_rules(row["rules"])
     return Game(
         id=row["id"], created_at=row["created_at"], rules=rules,
         teams=tuple(row[f"team_{side}"] for side in range(rules.sides)),
