@@ -348,11 +348,14 @@ def _meld_line(rules: Rules, who: str, meld: int) -> tuple[int, str]:
     """The meld that counts, and the sentence saying why."""
     if meld == 0:
         return 0, f"{who} {_verb(who, 'have', 'has')} no meld."
+    # "Bidders' meld", "Ann's meld"; but a partnership's chosen name ("Us", "Them") takes no possessive: it is
+    # written as the form's label writes it, "Us meld"
+    whose = f"{who} meld" if rules.players_per_side > 1 and who not in (BIDDERS, OPPONENTS) else f"{possessive(who)} meld"
     if not rules.min_meld:
-        return meld, f"{possessive(who)} meld {number(meld)} counts."
+        return meld, f"{whose} {number(meld)} counts."
     if meld >= rules.min_meld:
-        return meld, f"{possessive(who)} meld {number(meld)} is on the board ({number(rules.min_meld)} needed)."
-    return 0, f"{possessive(who)} meld {number(meld)} is not on the board ({number(rules.min_meld)} needed)."
+        return meld, f"{whose} {number(meld)} is on the board ({number(rules.min_meld)} needed)."
+    return 0, f"{whose} {number(meld)} is not on the board ({number(rules.min_meld)} needed)."
 
 
 @dataclass

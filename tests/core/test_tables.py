@@ -361,3 +361,11 @@ def test_the_counters_of_all_sides_always_sum_to_the_hands_points(drawn, nudge):
 
 def test_the_winner_of_a_game_of_three_sides_is_named_by_number_without_names():
     assert decide_winner(THREE, (1500, 0, 0), 0, 1) == (0, "Player 1 reached 1,500 first (1,500 to 0 to 0).")
+
+
+def test_a_partnerships_meld_is_written_as_its_label_not_as_a_possessive_of_its_name():
+    """Three partnerships are called Us, Them and Others: "Us meld 30 counts", never "Us's meld"."""
+    result = score_hand(PARTNERSHIPS, Hand(0, 50, (30, 20, 10), (30, 10, 10)), names=("Us", "Them", "Others"))
+    text = " ".join(result.explanation)
+    assert "Us meld 30" in text and "Them meld 20" in text
+    assert "'s meld" not in text and "s' meld" not in text
