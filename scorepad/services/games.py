@@ -173,11 +173,8 @@ def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -
             raise NotLastHand(place + 1, len(hands))
         store.delete_hand(db, hand_id)
         rest = hands[:place] + hands[place + 1:]
-        try:
-            state = _fold(game, [h.hand for h in rest])
-        except GameOver:
-            raise EndsTooEarly("Without this hand the game would be won before the last hands on the sheet. "
-                               "Delete the later hands first.") from None
+        state = _fold_or_too_early(game, rest, "Without this hand the game would be won before the last hands "
+                                               "on the sheet. Delete the later hands first.")
         store.keep_state(db, game_id, rest, state)
         return _changed(db, game, state, number=place + 1)
 
@@ -205,11 +202,8 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
                            "played.") from None
         store.restore_hand(db, hand_id)
         restored = hands[:place] + [back] + hands[place:]
-        try:
-            state = _fold(game, [h.hand for h in restored])
-        except GameOver:
-            raise EndsTooEarly("With this hand back the game would be won before the last hands on the sheet. "
-                               "Delete the hands after it first.") from None
+        state = _fold_or_too_early(game, restored, "With this hand back the game would be won before the last "
+                                                   "hands on the sheet. Delete the hands after it first.")
         store.keep_state(db, game_id, restored, state)
         return _changed(db, game, state, number=place + 1)
 
@@ -332,6 +326,15 @@ def _check(game: Game, hand: Hand, hands_before: int, unreadable: dict[str, str]
     errors.update(unreadable or {})  # the form's own words for a field it could not read
     if errors:
         raise Refused(errors=errors)
+
+
+def _fold_or_too_early(game: Game, hands: list[StoredHand], too_early: str):
+    """The game folded over `hands` after a hand left or came back; EndsTooEarly when the game would then be
+    won before its last hand."""
+    try:
+        return _fold(game, [h.hand for h in hands])
+    except GameOver:
+        raise EndsTooEarly(too_early) from None
 
 
 def _fold(game: Game, hands: list[Hand]):

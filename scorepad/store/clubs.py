@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..rules import Rules
 from .connection import MAX_ID, now, rows
+from .games import stored_rules
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, roun
 
 def _night(row: dict) -> Night:
     return Night(id=row["id"], name=row["name"], created_at=row["created_at"], kind=row["kind"],
-                 rules=Rules.from_dict(json.loads(row["rules"]), kept=True), round_end=row["round_end"],
+                 rules=stored_rules(row["rules"]), round_end=row["round_end"],
                  round_size=row["round_size"], rounds=row["rounds"], tie_breaks=tuple(row["tie_breaks"].split(",")),
                  director_key=row["director_key"], round=row["round"], round_started_at=row["round_started_at"],
                  closed_at=row["closed_at"], version=row["version"], games_version=row["games_version"])
