@@ -23,6 +23,10 @@ class NotANumber(ValueError):
     """What was typed is not a whole number in range; `str()` is a sentence for the player."""
 
 
+class FarTooLarge(NotANumber):
+    """Digits past `MAX_DIGITS`: a number, but none a score could be (the form says so, not "not a number")."""
+
+
 def whole_number(text: object, *, low: int | None = None, high: int | None = None,
                  what: str = "This") -> int | None:
     """A whole number from what was typed, or None for a blank. Raises `NotANumber` with a player's sentence.
@@ -58,9 +62,10 @@ def _read(text: str, what: str) -> int | None:
         sign, cleaned = -1, cleaned[1:]
     elif cleaned[0] == "+":
         cleaned = cleaned[1:]
-    if not cleaned or len(cleaned) > MAX_DIGITS:
-        raise NotANumber(f"{what} must be a whole number." if not cleaned
-                         else f"{what} is far too large to be a score.")
+    if not cleaned:
+        raise NotANumber(f"{what} must be a whole number.")
+    if len(cleaned) > MAX_DIGITS:
+        raise FarTooLarge(f"{what} is far too large to be a score.")
     digits = []
     for char in cleaned:
         digit = unicodedata.decimal(char, None)

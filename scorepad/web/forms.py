@@ -15,7 +15,7 @@ from wtforms import HiddenField
 
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS, SIDE_COLUMNS
-from ..inputs import NotANumber, clean_name, name_problem, try_whole_number, whole_number
+from ..inputs import FarTooLarge, NotANumber, clean_name, name_problem, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits
 from ..scoring import Hand
 from ..seats import team_of
@@ -69,10 +69,10 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     if kind == "redeal" and rules.bidding:  # nothing else is entered for a redeal: the rest is ignored
         return HandForm(values, Hand(0, 0, (0,) * rules.sides, kind="redeal"))
     meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in sides)
+    unreadable = _far_too_large(values, rules)
     if not rules.bidding:  # each side's meld and counters are the whole hand
         hand = Hand(None, None, meld, _counters(values, rules), dix_only=_dix_only(values, rules))
-        return HandForm(values, hand, {}, _typed_counters(values, rules))
-    unreadable = {}
+        return HandForm(values, hand, unreadable, _typed_counters(values, rules))
     bidder, bidder_seat = bidder_of(values["bidder"], rules)
     if bidder is None:
         unreadable["bidder"] = "Tap the player who won the bid." if has_players or rules.players_per_side == 1 \
@@ -88,6 +88,22 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     bid = _typed(values["bid"], blank=rules.min_bid)
     hand = Hand(bidder, bid, meld, counters, kind, renege_team, forced, trump, bidder_seat, _dix_only(values, rules))
     return HandForm(values, hand, unreadable, _typed_counters(values, rules))
+
+
+def _far_too_large(values: dict, rules: Rules) -> dict[str, str]:
+    """The number fields holding more digits than any score has, each with its sentence; the core's own
+    "must be a whole number" would be wrong there."""
+    fields = {"bid": "Bid"} | {f"{kind}_{t}": kind.capitalize() for kind in ("meld", "counters")
+                               for t in range(rules.sides)}
+    found = {}
+    for name, what in fields.items():
+        try:
+            whole_number(values[name], what=what)
+        except FarTooLarge as error:
+            found[name] = str(error)
+        except NotANumber:
+            pass
+    return found
 
 
 def _dix_only(values: dict, rules: Rules) -> tuple[bool, ...]:

@@ -110,3 +110,16 @@ def test_the_form_only_opens_the_rare_choices_when_one_is_chosen(client):
     refused = parse(record(client, game_id, **{**HAND, "kind": "renege"}))
     assert refused.select_one("#rare").has_attr("open")
     assert form_of(client, game_id)["expected"] == "1"
+
+
+@pytest.mark.parametrize("field", ["bid", "meld_0", "counters_1"])
+def test_a_number_with_more_digits_than_any_score_is_called_far_too_large_and_kept(client, app, field):
+    game_id = new_game(client)
+    typed = "9" * 23
+    fields = {"bidder": "0", "bid": "50", "meld_0": "20", "counters_0": "30", field: typed}
+    response = record(client, game_id, **fields)
+    assert response.status_code == 422
+    page = parse(response)
+    assert page.select_one(f"#{field}")["value"] == typed
+    assert "far too large to be a score" in page.select_one(".error-summary").get_text()
+    assert hands_stored(app, game_id) == 0
