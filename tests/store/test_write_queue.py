@@ -1,0 +1,54 @@
+"""Writers in one process queue for the database in turn, rather than each sleeping in SQLite's busy handler
+and retrying: with a dozen phones saving at once, that left one save waiting seconds behind fresh arrivals."""
+
+import threading
+
+from scorepad import store
+
+
+def test_a_second_writer_waits_its_turn_instead_of_finding_the_database_locked(new_database):
+    path = str(new_database())
+    first, second = store.connect(path), store.connect(path)
+    second.execute("PRAGMA busy_timeout = 0")  # were it left to SQLite, the second would be refused at once
+    holding, saved, failed = threading.Event(), threading.Event(), []
+
+    def second_writer():
+        try:
+            with store.write_lock(second):
+                second.execute("INSERT INTO players (name, created_at) VALUES ('Bo', '2026-11-22T12:00:00+00:00')")
+            saved.set()
+        except Exception as exc:  # noqa: BLE001 - the failure is what the test reports
+            failed.append(exc)
+
+    try:
+        with store.write_lock(first):
+            first.execute("INSERT INTO players (name, created_at) VALUES ('Ann', '2026-11-22T12:00:00+00:00')")
+            holding.set()
+            writer = threading.Thread(target=second_writer)
+            writer.start()
+            assert not saved.wait(0.2), "the second writer wrote while the first held the lock"
+        writer.join(5)
+        assert failed == [] and saved.is_set()
+        assert [r[0] for r in first.execute("SELECT name FROM players ORDER BY id")] == ["Ann", "Bo"]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_writers_to_two_different_databases_do_not_wait_for_each_other(new_database, tmp_path):
+    one = store.connect(str(new_database(tmp_path / "one.db")))
+    other = store.connect(str(new_database(tmp_path / "other.db")))
+    wrote = threading.Event()
+
+    def other_writer():
+        with store.write_lock(other):
+            other.execute("INSERT INTO players (name, created_at) VALUES ('Cy', '2026-11-22T12:00:00+00:00')")
+        wrote.set()
+
+    try:
+        with store.write_lock(one):
+            threading.Thread(target=other_writer).start()
+            assert wrote.wait(5), "a writer to another database waited for this one"
+    finally:
+        one.close()
+        other.close()
