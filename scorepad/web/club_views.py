@@ -351,8 +351,10 @@ def _time_up(night) -> str | None:
 
 
 def _wall_context(night) -> dict:
-    tables = store.clubs.tables(get_db(), night.id, night.round) if night.round else []
-    return {"night": night, "places": _standings(night), "playing": [t.table_no for t in tables if not t.over],
+    db = get_db()
+    tables = store.clubs.tables(db, night.id)  # once: the standings and the tables still playing both read them
+    return {"night": night, "places": club.night_standings(db, night, tables=tables),
+            "playing": [t.table_no for t in tables if t.round == night.round and not t.over],
             "poll": current_app.config["POLL_SECONDS"], "round_words": round_words(night.round_end, night.round_size),
             "tie_words": [TIE_BREAKS[k] for k in night.tie_breaks], "time_up": _time_up(night)}
 

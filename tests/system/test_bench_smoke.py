@@ -12,8 +12,8 @@ pytestmark = pytest.mark.slow
 
 def test_the_benchmark_runs_end_to_end_and_prints_its_table():
     done = subprocess.run([sys.executable, "bench/run.py", "--games", "60", "--seconds", "1", "--rate", "20",
-                           "--clients", "2", "--club-tables", "3", "--no-browser"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+                           "--clients", "2", "--club-tables", "3", "--club-seconds", "2", "--no-browser"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
     for kind in ("poll", "game page", "fragment", "record hand", "history", "records"):
