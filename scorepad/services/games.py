@@ -5,6 +5,7 @@ and nothing is stored either way)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .. import store
@@ -222,9 +223,11 @@ def abandon_game(db, game_id: int) -> Change:
 
 
 def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = None,
-                 typed_counters: tuple[int, ...] | None = None) -> Preview | None:
+                 typed_counters: tuple[int, ...] | None = None, typed: Collection[str] = ()) -> Preview | None:
     """What `hand` would score as the game's next hand, against the game's kept totals (no fold, no database);
-    None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers."""
+    None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers.
+    `typed`: the fields with something in them, whose mistakes are said before Record (a blank one is still to
+    come, not a mistake)."""
     if game.winner is not None:
         return None
     if unreadable:  # not scored, but what the core would say of the counters is said all the same
@@ -233,6 +236,7 @@ def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = 
         result, problems = _scored(game, hand)
     notes = list(_counter_notes(game.rules, hand, typed_counters, problems))
     if result is None:
+        notes[:0] = _typed_mistakes(problems, unreadable or {}, typed, counters_judged=typed_counters is not None)
         reason = _early_throw_in(game.rules, hand)
         if reason:
             notes.append(("warn", reason + " No counters are needed."))
@@ -241,6 +245,15 @@ def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = 
         notes.append(("warn", result.explanation[0] + " No counters are needed."))
     totals = tuple(total + points for total, points in zip(game.totals, result.points, strict=True))
     return Preview(result, totals, tuple(notes))
+
+
+def _typed_mistakes(problems: dict[str, str], unreadable: dict[str, str], typed: Collection[str], *,
+                    counters_judged: bool):
+    """The save's own words on each field typed so far. Counters typed as numbers on every side are the counter
+    notes' to judge, together."""
+    for name, message in {**problems, **unreadable}.items():
+        if name in typed and not (counters_judged and name.startswith("counters")):
+            yield ("warn", message)
 
 
 def _counter_notes(rules: Rules, hand: Hand, typed: tuple[int, ...] | None, problems: dict[str, str]):

@@ -190,7 +190,8 @@ def _saved_from_here(sheet, token: str) -> int | None:
 def _preview(game, values):
     """What the hand would score, as typed so far (see `services.preview_hand`)."""
     form = parse_hand(values, game.rules, game.has_players)
-    return services.preview_hand(game, form.hand, unreadable=form.unreadable, typed_counters=form.typed_counters)
+    return services.preview_hand(game, form.hand, unreadable=form.unreadable, typed_counters=form.typed_counters,
+                                 typed={name for name, value in values.items() if str(value).strip()})
 
 
 @bp.route("/<int:game_id>/preview", methods=["GET", "POST"])

@@ -123,3 +123,25 @@ def test_a_number_with_more_digits_than_any_score_is_called_far_too_large_and_ke
     assert page.select_one(f"#{field}")["value"] == typed
     assert "far too large to be a score" in page.select_one(".error-summary").get_text()
     assert hands_stored(app, game_id) == 0
+
+
+@pytest.mark.parametrize(("typed", "said", "not_said"), [
+    # a bid off the steps is said as soon as it is typed; the bidder not yet tapped is still to come
+    ({"bid": "62"}, "Bids from 60 go up in steps of 5: 60 or 65, not 62.", "Choose the team"),
+    ({"bidder": "t0", "bid": "45"}, "Bid must be at least 50.", "Enter the counters"),
+    ({"bidder": "t0", "meld_0": "abc"}, "Meld must be a whole number", "Choose the team"),
+    ({"bidder": "t0", "counters_0": "x1"}, "Counters must be a whole number", "Bid must"),
+])
+def test_the_preview_says_what_is_wrong_in_a_field_as_soon_as_it_is_typed(client, typed, said, not_said):
+    game_id = new_game(client)
+    response = client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"}, query_string=typed)
+    text = parse(response).get_text(" ", strip=True)
+    assert said in text and not_said not in text
+    assert "The result shows here as you type." not in text
+
+
+def test_a_fresh_form_s_preview_finds_nothing_wrong_yet(client):
+    game_id = new_game(client)
+    response = client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"},
+                          query_string={"bidder": "", "bid": "", "meld_0": "", "meld_1": ""})
+    assert parse(response).get_text(" ", strip=True) == "The result shows here as you type."
