@@ -5,7 +5,7 @@ keeps its compass points)."""
 import pytest
 
 from tests.helpers import parse
-from tests.web.helpers import new_game, record
+from tests.web.helpers import csrf, every_table, new_game, record
 
 # (seating, rule set, one played hand in that game's fields)
 TABLES = {
@@ -51,3 +51,25 @@ def test_a_game_without_names_calls_its_players_player_1_2_3_on_every_page_and_e
     assert parse(client.get(f"/games/{game_id}")).select_one(".deal").get_text(" ", strip=True).startswith(
         "Player 2 deals")
     assert "Player 1" in shown["history"] and "Player 1" in shown["csv"]
+
+
+@pytest.mark.parametrize(("seating", "preset", "typed", "field"), [
+    ("3x1", "three-handed", {"player_0": "Player 2"}, "player_0"),
+    ("3x1", "three-handed", {"player_2": "player 1", "player_1": "Bob"}, "player_2"),
+    ("2x3", "double-deck", {"player_5": "Player 4"}, "player_5"),
+    ("2x2", "double-deck", {"player_1": "South", "player_0": "Ann"}, "player_1"),
+])
+def test_a_player_typed_in_under_an_empty_seats_name_is_refused_beside_the_name(client, app, seating, preset,
+                                                                                 typed, field):
+    before = every_table(app.config["DATABASE"])
+    response = client.post("/games/new", data={"csrf_token": csrf(client), "seating": seating, "preset": preset,
+                                               **typed})
+    assert response.status_code == 422
+    page = parse(response)
+    assert "An empty seat is called" in page.select_one(f"#{field}-error").get_text()
+    assert page.select_one(f"#{field}")["value"] == typed[field]
+    assert every_table(app.config["DATABASE"]) == before
+
+
+def test_a_player_may_take_a_seats_name_when_that_seat_is_named_too(client):
+    new_game(client, seating="3x1", preset="three-handed", player_0="Player 2", player_1="Bob", player_2="Cat")
