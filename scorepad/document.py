@@ -44,7 +44,9 @@ EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # before Scorepad: an earlier date 
 
 DOCUMENT_FIELDS = ("format", "version", "exported_at", "games")
 GAME_FIELDS = ("id", "created_at", "rules", "teams", "players", "first_dealer", "rematch_of", "finished_at",
-               "totals", "winner", "hands")
+               "totals", "winner", "hands", "abandoned_at")
+# Fields added after the first exports: a game without them was never ended unfinished.
+GAME_ADDED = ("abandoned_at",)
 HAND_FIELDS = ("seq", "token", *HAND_EXPORT_FIELDS, "created_at", "updated_at", "deleted_at", "edits")
 EDIT_FIELDS = ("at", "action", "before", "after", "summary")
 # A hand in its history, as the store writes it: the columns of the hands table, in their order.
@@ -108,6 +110,7 @@ class ImportedGame:
     rematch_index: int | None  # the place (from 0) of the earlier game in the document it is a rematch of
     hands: tuple[ImportedHand, ...]
     state: GameState  # the fold of its live hands: totals, winner, each live hand's result
+    abandoned_at: str | None = None  # ended unfinished ("End this game unfinished"): nobody won it
 
     @property
     def live_hands(self) -> list[ImportedHand]:
@@ -218,13 +221,14 @@ class _Checker:
     def game(self, data, number: int) -> ImportedGame:
         where = f"Game {number}"
         try:
-            _fields(data, GAME_FIELDS, "a game")
+            _fields(data, GAME_FIELDS, "a game", optional=GAME_ADDED)
             source_id = self.game_id(data["id"])
             rules = _rules(data["rules"])
             teams, players = _teams(data["teams"], rules.sides), _players(data["players"], rules.players)
             first_dealer = _choice(data["first_dealer"], "first_dealer", tuple(range(rules.players)))
             created_at = self.moment(data["created_at"], "created_at")
             finished_at = None if data["finished_at"] is None else self.moment(data["finished_at"], "finished_at")
+            abandoned_at = self.abandoned_at(data.get("abandoned_at"))
             rematch_of = None if data["rematch_of"] is None else _whole(data["rematch_of"], "rematch_of", 1, MAX_ID)
             totals = _pair(data["totals"], "totals", sides=rules.sides)
             winner = None if data["winner"] is None else _choice(data["winner"], "winner", tuple(range(rules.sides)))
@@ -236,12 +240,19 @@ class _Checker:
         state = _replay(rules, hands, teams, where)
         try:
             _agrees(state, totals, winner, finished_at)
+            if abandoned_at is not None and winner is not None:
+                raise _Wrong("abandoned_at must be null for a game that was won: only a game nobody has won is "
+                             "ended unfinished.")
         except _Wrong as wrong:
             raise _refused(where, wrong) from None
         self.ids[source_id] = number - 1
         # a rematch of a game that is not in the file (an export of one game) is simply a game
         return ImportedGame(number, rules, teams, players, first_dealer, created_at, finished_at,
-                            self.ids.get(rematch_of), hands, state)
+                            self.ids.get(rematch_of), hands, state, abandoned_at)
+
+    def abandoned_at(self, value) -> str | None:
+        """When the game was ended unfinished, or None (left out by a file from before games could be)."""
+        return None if value is None else self.moment(value, "abandoned_at")
 
     def game_id(self, value) -> int:
         source_id = _whole(value, "id", 1, MAX_ID)

@@ -230,11 +230,25 @@ def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
     pair = _pair(hand.counters, rules.sides)
     if pair is None:
         return {"counters": f"Enter the counters each {side_word(rules)} took (together {number(rules.hand_points)})."}
+    if rules.sides > 2 and None in pair:
+        return _blank_counters_errors(rules, pair)
     errors = _team_amount_errors(pair, "Counters", rules.counter_step, rules.hand_points,
                                  "more than the whole hand holds")
     if not errors and sum(pair) != rules.hand_points:
         errors["counters"] = (f"Counters must add up to {number(rules.hand_points)}; "
                               f"these add up to {number(sum(pair))}.")
+    return errors
+
+
+def _blank_counters_errors(rules: Rules, counters: tuple) -> dict[str, str]:
+    """Counters of three or more sides with some left blank (None). The form works out one blank side from the
+    others, so a blank field is not wrong in itself: more than one blank is said once, beside the counters, with
+    what to do; a field holding something else still says what it must hold."""
+    errors = {name: message for name, message in _team_amount_errors(
+        counters, "Counters", rules.counter_step, rules.hand_points, "more than the whole hand holds").items()
+        if counters[int(name.rsplit("_", 1)[1])] is not None}
+    if counters.count(None) > 1 or not errors:
+        errors["counters"] = f"Type the counters of all {side_word(rules)}s but one (the last is worked out)."
     return errors
 
 

@@ -30,8 +30,9 @@ def first_bidder(dealer: int, seats: int = 4) -> int:
 
 
 def seat_names(seats: int = 4) -> tuple[str, ...]:
-    """What each seat is called where no player was named: compass points at four seats, numbers at others."""
-    return SEAT_NAMES if seats == 4 else tuple(f"Seat {seat + 1}" for seat in range(seats))
+    """What each seat is called where no player was named: compass points at four seats, "Player 1", "Player 2"
+    ... at others (the name a side of one player goes by, so the deal, the bidder and the sheet agree)."""
+    return SEAT_NAMES if seats == 4 else tuple(f"Player {seat + 1}" for seat in range(seats))
 
 
 def seat_label(seat: int, players: tuple[str | None, ...] | None = None) -> str:

@@ -30,7 +30,7 @@ def _export_game(db, game_id: int) -> dict:
         "id": game.id, "created_at": game.created_at, "rules": game.rules.to_dict(), "teams": list(game.teams),
         "players": list(game.players), "first_dealer": game.first_dealer, "rematch_of": game.rematch_of,
         "finished_at": game.finished_at, "totals": list(game.totals), "winner": game.winner,
-        "hands": [_export_hand(db, h) for h in hands],
+        "hands": [_export_hand(db, h) for h in hands], "abandoned_at": game.abandoned_at,
     }
 
 

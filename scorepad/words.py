@@ -7,12 +7,28 @@ read as a dash and "Game to 1,500" sits above "1,500 to go". `inputs.whole_numbe
 
 from __future__ import annotations
 
+import re
+
 MINUS = "\u2212"
 
 
 def number(n: int) -> str:
     """A whole number as Scorepad prints it: "1,500", "0", "−80"."""
     return f"{MINUS}{-n:,}" if n < 0 else f"{n:,}"
+
+
+# A part of an edit's summary that holds only amounts ("Bid 55 → 60", "Meld 30 : 12 → 30 : 20"), and a number in
+# it written before numbers had their thousands separated: only such parts are rewritten, never a name.
+_AMOUNTS_PART = re.compile(r"(?:Bid|Meld|Counters) [0-9—:→ ,]+")
+_BARE_THOUSANDS = re.compile(r"(?<![0-9,])[0-9]{4,}(?![0-9,])")
+
+
+def edit_summary(summary: str) -> str:
+    """An edit's summary as stored ("Bid 55 → 60; Counters 25 : 25 → 28 : 22") with its amounts written as
+    `number` writes them, so that one stored before the thousands were separated reads "Bid 1,000 → 1,050"
+    like every other number. The stored text is never changed; a name in it is left as typed."""
+    return "; ".join(_BARE_THOUSANDS.sub(lambda found: number(int(found[0])), part)
+                     if _AMOUNTS_PART.fullmatch(part) else part for part in summary.split("; "))
 
 
 def signed(n: int) -> str:

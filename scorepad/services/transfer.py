@@ -38,6 +38,11 @@ CSV_COLUMNS = ["game", "started", "team_1", "team_2", "hand", "dealer", "bidder"
 # that a spreadsheet made from an older export still finds every column where it was.
 CSV_FURTHER_SIDES = [f"{what}_{side}" for what in ("team", "meld", "counters", "points", "total") for side in (3, 4)]
 CSV_COLUMNS += CSV_FURTHER_SIDES
+# What a hand's explanation turns on beyond its numbers, last for the same reason: whether the bid was forced on
+# the dealer, which side reneged (its name), and each side's "meld of only the dix" box ("yes" or "no"; empty
+# for a side the game does not have).
+CSV_FLAGS = ["forced", "reneged", *(f"dix_only_{side}" for side in (1, 2, 3, 4))]
+CSV_COLUMNS += CSV_FLAGS
 
 
 def sheets_csv(db, game_ids: list[int] | None = None) -> str:
@@ -63,7 +68,18 @@ def _rows(game: Game, hands: list[StoredHand]):
                "" if h.kind == "redeal" or h.bid is None else h.bid, h.trump or "", h.kind,
                words.outcome(result.made, h.kind, result.automatic_throw_in),
                *(value for each in sides[1:] for value in each[:2]),
-               *(each[side] if side < len(each) else "" for each in sides for side in (2, 3))]
+               *(each[side] if side < len(each) else "" for each in sides for side in (2, 3)), *_flags(game, h)]
+
+
+def _flags(game: Game, h) -> list[str]:
+    """The hand's `CSV_FLAGS` cells."""
+    reneged = "" if h.renege_team is None else game.teams[h.renege_team]
+    dix_only = [_yes_no(h.dix_only[side]) if side < len(h.dix_only) else "" for side in range(4)]
+    return [_yes_no(h.forced), reneged, *dix_only]
+
+
+def _yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
 
 
 def _bidder(game: Game, stored: StoredHand) -> str:

@@ -27,8 +27,8 @@ _PLAYER = "(SELECT id FROM players WHERE name = ?)"  # names match without regar
 _SIDES, _SEATS = 4, 8
 _GAME_INSERT = f"""INSERT INTO games (id, created_at, rules, {', '.join(f'team_{t}' for t in range(_SIDES))},
     {', '.join(f'seat_{s}' for s in range(_SEATS))}, first_dealer, rematch_of,
-    {', '.join(f'total_{t}' for t in range(_SIDES))}, hands_count, winner, finished_at)
-    VALUES (?, ?, ?, {'?, ' * _SIDES}{f'{_PLAYER}, ' * _SEATS}?, ?, {'?, ' * _SIDES}?, ?, ?)"""
+    {', '.join(f'total_{t}' for t in range(_SIDES))}, hands_count, winner, finished_at, abandoned_at)
+    VALUES (?, ?, ?, {'?, ' * _SIDES}{f'{_PLAYER}, ' * _SEATS}?, ?, {'?, ' * _SIDES}?, ?, ?, ?)"""
 _SEAT_INSERT = ("INSERT INTO game_seats (game_id, seat, team, player_id, finished, won) "
                 f"VALUES (?, ?, ?, {_PLAYER}, ?, ?)")
 _FIGURES_INSERTS = {
@@ -117,7 +117,8 @@ def _summary_rows(first: int, games: list[ImportedGame]) -> dict[str, list[tuple
         rows["games"].append((game_id, game.created_at, json.dumps(game.rules.to_dict()), *_padded(game.teams, _SIDES),
                               *_padded(game.players, _SEATS), game.first_dealer,
                               None if game.rematch_index is None else first + game.rematch_index,
-                              *_padded(game.state.totals, _SIDES), len(game.live_hands), winner, game.finished_at))
+                              *_padded(game.state.totals, _SIDES), len(game.live_hands), winner, game.finished_at,
+                              game.abandoned_at))
         rows["seats"] += [(game_id, seat, seat % sides, name, int(winner is not None), int(winner == seat % sides))
                           for seat, name in enumerate(game.players) if name]
         rows["team_results"] += [(game_id, *row) for row in _team_results(game)]

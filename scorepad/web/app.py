@@ -102,6 +102,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive
     app.jinja_env.filters["won"] = words.won
+    app.jinja_env.filters["edit_summary"] = words.edit_summary
     app.jinja_env.filters["played_on"] = _played_on
     app.jinja_env.globals["team_players"] = _team_players
     app.jinja_env.filters["local_time"] = _local_time

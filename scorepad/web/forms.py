@@ -18,7 +18,7 @@ from ..hands import HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import FarTooLarge, NotANumber, clean_name, name_problem, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits
 from ..scoring import Hand
-from ..seats import team_of
+from ..seats import seat_names, team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
 
 ECHO = 80  # what was typed, shown back beside a refusal: enough to see the slip, never a 10 MB page
@@ -310,6 +310,7 @@ def parse_new_game(form) -> NewGame:
     named = [p.casefold() for p in players if p]
     if len(named) != len(set(named)):
         errors["players"] = "Each player sits in one seat only: two seats have the same name."
+    _empty_seats_names_free(players, errors)
     if values["first_dealer"] in ("", *map(str, range(len(players)))):
         game.first_dealer = int(values["first_dealer"] or 0)
     else:
@@ -331,6 +332,17 @@ def _different_names(teams: tuple[str, ...], per_side: int, errors: dict[str, st
             errors.setdefault(f"team_{t}", "The two teams need different names." if len(teams) == 2 else
                               "Each team needs a name of its own.")
         seen.add(team.casefold())
+
+
+def _empty_seats_names_free(players: tuple[str | None, ...], errors: dict[str, str]) -> None:
+    """A seat left empty goes by its seat's name ("Player 2", "North"): a player typed in under that name at
+    another seat would put two of one name on the scoreboard and the bidder buttons."""
+    defaults = seat_names(len(players))
+    empty = {defaults[seat].casefold(): seat for seat, name in enumerate(players) if not name}
+    for seat, name in enumerate(players):
+        if name and name.casefold() in empty:
+            errors.setdefault(f"player_{seat}", f"An empty seat is called {defaults[empty[name.casefold()]]}: "
+                                                "name that seat's player too, or choose another name.")
 
 
 def _names(form, errors: dict[str, str]) -> dict[str, str]:

@@ -70,15 +70,24 @@ class Sheet:
     def finished(self) -> bool:
         return self.state.winner is not None
 
+    @property
+    def abandoned(self) -> bool:
+        """Ended unfinished ("End this game unfinished"): nobody won and no hand comes next."""
+        return self.game.abandoned_at is not None and not self.finished
+
     def to_go(self, team: int) -> int | None:
+        """How far `team` is from the target; None where no target is counted down (a game of so many hands,
+        or one ended unfinished)."""
         rules = self.game.rules
-        if rules.hands_limit is not None:
+        if rules.hands_limit is not None or self.abandoned:
             return None
         return max(0, rules.target - self.state.totals[team])
 
     def hands_left(self) -> int | None:
         limit = self.game.rules.hands_limit
-        return None if limit is None else max(0, limit - self.state.hands_scored)
+        if limit is None or self.abandoned:
+            return None
+        return max(0, limit - self.state.hands_scored)
 
     def bidder_choices(self, hands_before: int | None = None) -> list[tuple[str, str, int, bool]]:
         """(form value, label, side, bids first) for each tap target: the players in seat order (so each keeps one

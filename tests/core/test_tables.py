@@ -88,10 +88,10 @@ def test_the_deal_moves_one_seat_to_the_left_at_every_table(seats, first, before
     assert first_bidder(dealer, seats) == bidder
 
 
-def test_a_seat_without_a_name_is_a_compass_point_at_four_and_a_number_elsewhere():
+def test_a_seat_without_a_name_is_a_compass_point_at_four_and_a_numbered_player_elsewhere():
     assert seat_label(2, (None,) * 4) == "South"
-    assert [seat_label(s, (None, "Bob", None)) for s in range(3)] == ["Seat 1", "Bob", "Seat 3"]
-    assert seat_label(7, (None,) * 8) == "Seat 8"
+    assert [seat_label(s, (None, "Bob", None)) for s in range(3)] == ["Player 1", "Bob", "Player 3"]
+    assert seat_label(7, (None,) * 8) == "Player 8"
 
 
 # --- one hand with N sides -------------------------------------------------------------------------------------
