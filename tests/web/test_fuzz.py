@@ -88,13 +88,15 @@ class Table:
         return every_table(self.app.config["DATABASE"])
 
     def pages(self) -> list[str]:
-        g, h = self.game_id, self.hand_id
+        g = self.game_id
         db = self.db()
         players = [f"/players/{p['id']}" for p in store.player_choices(db)]  # merging may have taken player 1
+        # a fuzzed request may have deleted the hand, rightly: /games/1/hands/1/delete is a hostile "1" twice
+        hands = [hand.id for hand in store.live_hands(db, g)][:1]
         db.close()
-        return ["/", "/games/new", f"/games/{g}", f"/games/{g}/live", f"/games/{g}/hands/{h}/edit", "/history/",
-                f"/history/games/{g}", f"/history/games/{g}/hands/{h}", "/players/", *players, "/rules/",
-                "/meld/", "/import"]
+        return ["/", "/games/new", f"/games/{g}", f"/games/{g}/live", *(f"/games/{g}/hands/{h}/edit" for h in hands),
+                "/history/", f"/history/games/{g}", *(f"/history/games/{g}/hands/{h}" for h in hands), "/players/",
+                *players, "/rules/", "/meld/", "/import"]
 
     def still_answers(self, every: bool = False) -> None:
         """The pages that show what a change stored answer (`every`: all of them)."""
