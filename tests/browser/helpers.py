@@ -34,6 +34,8 @@ def start_game(page, live_server, preset=None, players=None, seating=None):
     page.get_by_role("link", name="New game").click()
     if seating:  # how many play, as the page offers it ("3 players, each for themselves")
         page.get_by_role("link", name=seating).click()
+        # the choice is a reload: what follows must look at the new page, not the one still showing
+        expect(page.get_by_role("link", name=seating)).to_have_attribute("aria-current", "true")
     if preset:
         page.locator(f"input[name=preset][value={preset}]").check()
     if players:
