@@ -52,3 +52,19 @@ def test_a_game_ended_unfinished_says_so_over_its_totals_and_counts_nothing_down
     expect(phone.locator("#scoreboard .total")).to_have_text(["0", "0", "0"])
     expect(phone.locator("#scoreboard .to-go, #scoreboard .deal")).to_have_count(0)
     no_sideways_scroll(phone)
+
+
+def test_the_score_sheet_heads_three_unnamed_players_in_full_not_play_dot_dot_dot(phone, live_server):
+    start_game(phone, live_server, seating=THREE)
+    phone.locator("#field-bidder .choice", has_text="Player 1").click()
+    phone.fill("#bid", "250")
+    for field, value in (("meld_0", "100"), ("counters_0", "100"), ("counters_1", "80")):
+        phone.locator(f"#{field}").press_sequentially(value)
+    phone.locator("button.save-button").click()
+    heads = phone.locator(".sheet-head [class^=team-]")
+    expect(heads).to_have_text(["Player 1", "Player 2", "Player 3"])
+    cut = heads.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight"
+                             " || e.getClientRects()[0].height > 1.5 * parseFloat(getComputedStyle(e).lineHeight))"
+                             ".map(e => e.textContent)")
+    assert cut == []  # each name whole, on one line
+    no_sideways_scroll(phone)
