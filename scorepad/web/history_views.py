@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 from flask import Blueprint, abort, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import store, words
+from .. import services, store, words
 from ..chart import score_chart
 from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
 from ..hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
@@ -101,7 +101,8 @@ def game(game_id: int):
     sheet = build_sheet(record, store.live_hands(db, game_id), store.hand_history(db, game_id),
                         store.deleted_hands(db, game_id))
     return render_template("history_game.html", game=record, sheet=sheet, chart=chart_for(sheet),
-                           rules_words=describe(record.rules), readonly=True)
+                           rules_words=describe(record.rules), readonly=True,
+                           club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
 
 
 @bp.get("/games/<int:game_id>/hands/<int:hand_id>")
