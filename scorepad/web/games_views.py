@@ -403,7 +403,10 @@ def undo_hand(game_id: int, hand_id: int):
 
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int):
-    started = services.rematch(get_db(), game_id)
+    try:
+        started = services.rematch(get_db(), game_id)
+    except Declined as refusal:
+        return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
     if started.already:
         flash("The rematch was already started (on another phone, or by a second tap): here it is.")
     return redirect(url_for("games.show", game_id=started.game_id), 303)
