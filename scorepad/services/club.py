@@ -228,6 +228,7 @@ class TableOutcome:
     table_no: int
     over: bool
     words: str = ""  # "Round 2 ended on the director's clock: Ann & Cy won, 340 to 290."
+    kept: bool = False  # its round is over (confirmed, or stopped): only the director changes its result
 
 
 def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -> TableOutcome | None:
@@ -250,7 +251,8 @@ def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -
         what = f"{teams[winner]} won, {number(points[winner])} to {number(points[1 - winner])}"
     after = (f" Confirmed by {table.confirmed_by}: only the director can change it now." if table.confirmed_at
              else " A player at the table confirms it on their seat card.")
-    return TableOutcome(night_id, table.round, table.table_no, over=True, words=f"{how}: {what}.{after}")
+    return TableOutcome(night_id, table.round, table.table_no, over=True, words=f"{how}: {what}.{after}",
+                        kept=table.ended_at is not None)
 
 
 # --- reading a night ---------------------------------------------------------------------------------------

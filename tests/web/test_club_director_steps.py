@@ -115,3 +115,6 @@ def test_the_directors_poll_makes_starting_primary_when_the_last_table_finishes(
                                                                "If-None-Match": first.headers["ETag"]}))
     assert fresh.select_one("#round-actions")["hx-swap-oob"] == "true"
     assert steps(fresh) == (["Start round 2"], ["primary"], None)
+    standings = fresh.select_one("#director-standings")
+    assert standings["hx-swap-oob"] == "true"
+    assert sum(int(row.select("td")[2].get_text()) for row in standings.select("tbody tr")) == 6  # a win a winner

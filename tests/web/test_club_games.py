@@ -69,12 +69,15 @@ def test_a_game_the_clock_stopped_says_how_its_round_ended_and_leads_back_to_the
     assert not page.select("#hand-form") and not page.select("form[action$='/rematch']")
     assert card.select_one("#back-to-seat")["href"] == "/club/1/me"
     assert {a["href"] for a in card.select("a")} >= {"/club/1/wall", "/club/1"}
+    assert "only the club night's director can change its result" in " ".join(card.get_text().split())
 
 
 def test_a_round_that_ended_by_its_own_hands_leads_back_to_the_night_not_to_a_rematch(client, app):
     game_id = night(client, app, round_end="hands", round_size="1")[0]
     card = record_card(client, game_id)
     assert "Round 1 is over: Al & Cy won, 50 to 20." in card.get_text()
+    assert "Until its score is confirmed, editing or deleting a hand below can reopen it" in " ".join(
+        card.get_text().split())
     assert not card.select("form[action$='/rematch']") and card.select_one("#back-to-seat")
     live = parse(client.get(f"/games/{game_id}/live", headers={"HX-Request": "true"}))
     fresh = live.select_one("template#fresh-record")
