@@ -222,6 +222,16 @@ def table_of_game(db, game_id: int) -> dict | None:
     return found[0] if found else None
 
 
+def tables_of_games(db, game_ids) -> dict[int, dict]:
+    """The club tables among these games are played at: game id -> {round, table_no}."""
+    ids = [i for i in game_ids if 0 < i <= MAX_ID]
+    if not ids:
+        return {}
+    found = rows(db, f"SELECT game_id, round, table_no FROM club_tables WHERE game_id IN ({', '.join('?' * len(ids))})",
+                 ids)
+    return {r["game_id"]: r for r in found}
+
+
 def end_table(db, table_id: int, score: tuple[int, int], winner: int | None) -> None:
     """The table's round is over: this result counts from now on, in the night and in its players' records."""
     db.execute("""UPDATE club_tables SET ended_at = coalesce(ended_at, ?), score_0 = ?, score_1 = ?, winner = ?

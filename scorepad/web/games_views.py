@@ -46,8 +46,9 @@ ALREADY_DELETED = ("That hand was already deleted (on another phone, or by a sec
 
 def home():
     db = get_db()
-    return render_template("home.html", playing=store.list_games(db, finished=False),
-                           finished=store.list_games(db, finished=True, limit=10))
+    finished = store.list_games(db, finished=True, limit=10)
+    return render_template("home.html", playing=store.list_games(db, finished=False), finished=finished,
+                           club_games=store.clubs.tables_of_games(db, [g.id for g in finished]))
 
 
 def manifest():

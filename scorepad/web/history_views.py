@@ -59,6 +59,7 @@ def evenings():
     nights = dict(group_by_evening(store.clubs.list_nights(db, start=_utc(start), end=_utc(end)),
                                    lambda n: datetime.fromisoformat(n.created_at).astimezone()))
     return render_template("history.html", groups=groups, club_nights=nights,
+                           club_games=store.clubs.tables_of_games(db, [g.id for g in games]),
                            players=store.player_choices(db), player_id=player_id,
                            older=_older_link(args, games[-1].created_at) if older else None,
                            values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \

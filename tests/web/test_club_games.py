@@ -110,8 +110,8 @@ def test_the_directors_change_shows_on_the_game_page_and_in_the_records(client, 
 def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(client, app):
     won, tied = night(client, app)
     post(client, "/club/1/end")
-    states = [s.get_text(" ", strip=True) for s in parse(client.get("/history/")).select(".game-state")]
-    assert len(states) == 2 and "tied: a win for neither" in states and "in progress" not in states
+    states = [" ".join(s.get_text().split()) for s in parse(client.get("/history/")).select(".game-state")]
+    assert sorted(states) == ["round 1, table 1: Al & Cy won", "round 1, table 2: a tie, a win for neither"]
     assert "tied 0 to 0" in parse(client.get(f"/history/games/{tied}")).select_one(".winner-line").get_text()
     listed = {li.select_one("strong").get_text(): li.select_one(".muted").get_text()
               for li in parse(client.get("/players/")).select(".player-list li")}
@@ -119,6 +119,9 @@ def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(clien
     home = parse(client.get("/"))
     assert "No game in progress" in home.select_one("section.card").get_text()
     assert home.select(f"a[href='/games/{won}']") and home.select(f"a[href='/games/{tied}']")  # latest finished
+    assert "won the game" not in home.get_text()
+    al = parse(client.get(f"/players/{player_id(app, 'Al')}"))
+    assert " ".join(al.select_one(".game-state").get_text().split()) == "round 1, table 1: Al & Cy won"
 
 
 ENDINGS = [
