@@ -145,11 +145,13 @@ def director(night_id: int):
 
 @bp.get("/<int:night_id>/director/live")
 def director_live(night_id: int):
-    """The director's poll: 304 while the night is as it was, else its tables, next step and standings afresh."""
-    _directed(night_id)
+    """The director's poll: 304 while the night is as it was, else its tables, next step and standings afresh.
+    Time running out on the clock changes the next step too, though nothing was written: it is in the ETag."""
+    night = _directed(night_id)
+    etag = night.etag[:-1] + ('-up"' if _clock_up(night) else '"')
     return _live(night_id, lambda night, etag: render_template(
         "_club_director_live.html", is_live_update=True, etag=etag, places=club.night_standings(get_db(), night),
-        **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))))
+        **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))), etag=etag)
 
 
 @bp.post("/<int:night_id>/register")

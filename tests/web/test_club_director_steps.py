@@ -118,3 +118,18 @@ def test_the_directors_poll_makes_starting_primary_when_the_last_table_finishes(
     standings = fresh.select_one("#director-standings")
     assert standings["hx-swap-oob"] == "true"
     assert sum(int(row.select("td")[2].get_text()) for row in standings.select("tbody tr")) == 6  # a win a winner
+
+
+def test_the_directors_poll_makes_ending_on_the_clock_primary_when_time_runs_out(client, app, monkeypatch):
+    from scorepad.web import club_views
+
+    post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
+    for name in PLAYERS:
+        post(client, "/club/1/register", player_0=name)
+    post(client, "/club/1/start")
+    first = client.get("/club/1/director/live", headers={"HX-Request": "true"})
+    assert client.get("/club/1/director/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    monkeypatch.setattr(club_views, "_clock_up", lambda night: True)  # fifty minutes on, nothing written since
+    fresh = client.get("/club/1/director/live", headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
+    assert fresh.status_code == 200
+    assert steps(parse(fresh))[0] == ["End round 1 on the clock"]
