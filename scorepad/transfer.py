@@ -14,6 +14,7 @@ from . import document, store
 from .document import FORMAT, VERSION
 from .errors import ImportRefused
 from .hands import hand_from_columns, hand_to_export
+from .scoring import play_game
 
 
 # --- out ------------------------------------------------------------------------------------------------------
@@ -26,12 +27,23 @@ def export_games(db, game_ids: list[int] | None = None) -> dict:
 def _export_game(db, game_id: int) -> dict:
     game = store.load_game(db, game_id)
     hands = store.hands_as_stored(db, game_id)
+    finished_at, winner = _own_end(db, game)
     return {
         "id": game.id, "created_at": game.created_at, "rules": game.rules.to_dict(), "teams": list(game.teams),
         "players": list(game.players), "first_dealer": game.first_dealer, "rematch_of": game.rematch_of,
-        "finished_at": game.finished_at, "totals": list(game.totals), "winner": game.winner,
+        "finished_at": finished_at, "totals": list(game.totals), "winner": winner,
         "hands": [_export_hand(db, h) for h in hands], "abandoned_at": game.abandoned_at,
     }
+
+
+def _own_end(db, game) -> tuple[str | None, int | None]:
+    """(finished_at, winner) as the game's own hands say. A club table's game keeps its table's result once its
+    round is over (the director's clock may have stopped it, or the director changed the result): the document
+    holds games, not club nights, and an import checks a game's end against its hands."""
+    if store.clubs.table_of_game(db, game.id) is None:
+        return game.finished_at, game.winner
+    state = play_game(game.rules, [h.hand for h in store.live_hands(db, game.id)], names=game.teams)
+    return (game.finished_at if state.winner is not None else None), state.winner
 
 
 def _export_hand(db, row: dict) -> dict:

@@ -26,6 +26,7 @@ from ..club import (
     standings,
 )
 from ..rules import Rules
+from ..words import number
 from ..store.clubs import ClubTable, Entrant, Night
 from .errors import Conflict, NotFound, Refused
 from .transfer import cell
@@ -215,6 +216,43 @@ def game_closed(db, game_id: int) -> str | None:
         return None
     return (f"Round {at['round']} at table {at['table_no']} is over and its score counts: only the club night's "
             "director can change it now.")
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """A club table's game as its pages tell it: the night, round and table it is played at, and once it is
+    over (its own end, or its round's), what happened, in words."""
+
+    night_id: int
+    round: int
+    table_no: int
+    over: bool
+    words: str = ""  # "Round 2 ended on the director's clock: Ann & Cy won, 340 to 290."
+    kept: bool = False  # its round is over (confirmed, or stopped): only the director changes its result
+
+
+def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -> TableOutcome | None:
+    """The club table a game is played at, or None for a game of no club night. `teams` are the game's sides'
+    names; `reached_end` says whether a fold of its hands has a winner (else a round that is over was stopped on
+    the director's clock, or by closing the night)."""
+    at = store.clubs.table_of_game(db, game_id)
+    if at is None:
+        return None
+    night_id, table = store.clubs.table(db, at["id"])
+    if not table.over:
+        return TableOutcome(night_id, table.round, table.table_no, over=False)
+    how = f"Round {table.round} is over" if reached_end else f"Round {table.round} ended on the director's clock"
+    if store.clubs.result_changes(db, night_id).get(table.id):
+        how += ", and the director changed its result"
+    points, winner = table.result
+    if winner is None:
+        what = f"tied {number(points[0])} to {number(points[1])}: a win for neither"
+    else:
+        what = f"{teams[winner]} won, {number(points[winner])} to {number(points[1 - winner])}"
+    after = (f" Confirmed by {table.confirmed_by}: only the director can change it now." if table.confirmed_at
+             else " A player at the table confirms it on their seat card.")
+    return TableOutcome(night_id, table.round, table.table_no, over=True, words=f"{how}: {what}.{after}",
+                        kept=table.ended_at is not None)
 
 
 # --- reading a night ---------------------------------------------------------------------------------------

@@ -77,9 +77,13 @@ def start_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer: 
 
 def rematch(db, game_id: int) -> Rematch:
     """The game again, same rules, teams and seats, the deal moved on. Two phones tapping Rematch together (or
-    one tapping twice) start one game."""
+    one tapping twice) start one game. Raises NotFound, and Conflict for a club table's game: the night seats
+    its players for the next round."""
     with store.write_lock(db):
         game = _game(db, game_id)
+        if store.clubs.table_of_game(db, game.id) is not None:
+            raise Conflict("This game is a table of a club night: the night seats its players for the next "
+                           "round, so it has no rematch. Go back to your seat card.")
         existing = store.rematch_for(db, game.id)
         if existing:
             return Rematch(existing, already=True)

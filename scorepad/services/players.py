@@ -38,7 +38,8 @@ def rename_player(db, player_id: int, name: str) -> Renamed:
 
 def merge_players(db, player_id: int, into: int | None) -> Merged:
     """The player and player `into` are the same person: every seat of the first becomes the second's, and the
-    first name goes. Raises NotFound, Refused (no other player chosen) and CannotMerge (both sat in one game)."""
+    first name goes. Raises NotFound, Refused (no other player chosen) and CannotMerge (both sat in one game,
+    or are both registered in one club night)."""
     with store.write_lock(db):
         me = _player(db, player_id)
         target = store.player(db, into) if into is not None else None

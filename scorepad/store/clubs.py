@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..rules import Rules
 from .connection import MAX_ID, now, rows
-from .games import stored_rules
+from .games import refresh_results, stored_rules
 
 
 @dataclass(frozen=True)
@@ -222,10 +222,38 @@ def table_of_game(db, game_id: int) -> dict | None:
     return found[0] if found else None
 
 
+def tables_of_games(db, game_ids) -> dict[int, dict]:
+    """The club tables among these games are played at: game id -> {round, table_no}."""
+    ids = [i for i in game_ids if 0 < i <= MAX_ID]
+    if not ids:
+        return {}
+    found = rows(db, f"SELECT game_id, round, table_no FROM club_tables WHERE game_id IN ({', '.join('?' * len(ids))})",
+                 ids)
+    return {r["game_id"]: r for r in found}
+
+
 def end_table(db, table_id: int, score: tuple[int, int], winner: int | None) -> None:
-    """The table's round is over: this result counts from now on."""
+    """The table's round is over: this result counts from now on, in the night and in its players' records."""
     db.execute("""UPDATE club_tables SET ended_at = coalesce(ended_at, ?), score_0 = ?, score_1 = ?, winner = ?
                   WHERE id = ?""", [now(), *score, winner, table_id])
+    settle_game(db, table_id)
+
+
+# Records read games (finished ones, and who won them), not club tables: once a table's round is over its game
+# is finished, when the round ended, and won by the table's winner (a tie by nobody), even when the director's
+# clock stopped it before its own end. A fold of the game's hands keeps that (`games.save_summary` reads the
+# table), and the database's triggers move the records' counters with the game's winner.
+def settle_game(db, table_id: int) -> None:
+    """Inside the caller's transaction: the game of an ended table is finished with the table's result, with its
+    per-team figures (a table stopped before its first hand has none yet, and records read them)."""
+    game_id = db.execute("SELECT game_id FROM club_tables WHERE id = ?", [table_id]).fetchone()[0]
+    refresh_results(db, game_id)
+    db.execute("""UPDATE games SET finished_at = coalesce(games.finished_at, t.ended_at), winner = t.winner
+                  FROM club_tables t WHERE t.id = ? AND t.ended_at IS NOT NULL AND games.id = t.game_id""",
+               [table_id])
+    db.execute("""UPDATE game_seats SET finished = 1, won = coalesce(game_seats.team = t.winner, 0)
+                  FROM club_tables t WHERE t.id = ? AND t.ended_at IS NOT NULL AND game_seats.game_id = t.game_id""",
+               [table_id])
 
 
 def confirm_table(db, table_id: int, player_id: int) -> None:
@@ -235,6 +263,7 @@ def confirm_table(db, table_id: int, player_id: int) -> None:
 def change_result(db, table_id: int, before: tuple[int, int] | None, after: tuple[int, int], winner: int | None,
                   note: str) -> None:
     db.execute("UPDATE club_tables SET score_0 = ?, score_1 = ?, winner = ? WHERE id = ?", [*after, winner, table_id])
+    settle_game(db, table_id)
     db.execute("""INSERT INTO club_result_changes (table_id, at, before_0, before_1, after_0, after_1, note)
                   VALUES (?, ?, ?, ?, ?, ?, ?)""", [table_id, now(), *(before or (None, None)), *after, note])
 

@@ -236,16 +236,22 @@ def outcome(result) -> str:
 def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None,
                  finished_at: str | None = None) -> None:
     """Keep the game's summary in step with its sheet (inside the caller's transaction). A game that has a
-    winner keeps the moment it first had one: `finished_at`, or now."""
-    was_finished = db.execute("SELECT finished_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()[0]
-    if was_finished or winner is not None:
+    winner keeps the moment it first had one: `finished_at`, or now. A club table's game whose round is over is
+    finished with its table's result (see `clubs.settle_game`), whatever a fold of its hands says."""
+    was_finished, ended_at, table_winner = db.execute(
+        """SELECT g.finished_at IS NOT NULL, t.ended_at, t.winner FROM games g
+           LEFT JOIN club_tables t ON t.game_id = g.id WHERE g.id = ?""", [game_id]).fetchone()
+    finished = winner is not None
+    if ended_at is not None:
+        winner, finished, finished_at = table_winner, True, finished_at or ended_at
+    if was_finished or finished:
         db.execute("UPDATE game_seats SET finished = ?, won = coalesce(team = ?, 0) WHERE game_id = ?",
-                   [int(winner is not None), winner, game_id])
+                   [int(finished), winner, game_id])
     columns = "".join(f"total_{side} = ?, " for side in range(len(totals)))
     db.execute(
         f"""UPDATE games SET {columns}hands_count = ?, winner = ?,
-           finished_at = CASE WHEN ? IS NULL THEN NULL ELSE COALESCE(finished_at, ?) END WHERE id = ?""",
-        [*totals, hands_count, winner, winner, finished_at or now(), game_id])
+           finished_at = CASE WHEN ? THEN COALESCE(finished_at, ?) ELSE NULL END WHERE id = ?""",
+        [*totals, hands_count, winner, finished, finished_at or now(), game_id])
 
 
 # --- hands ----------------------------------------------------------------------------------------------------

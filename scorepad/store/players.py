@@ -6,6 +6,9 @@ versions and records versions, the database's triggers change (see `schema.m007_
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from ..evenings import evening_of
 from .connection import MAX_ID, now, rows
 
 
@@ -47,8 +50,13 @@ class MergeRefused(Exception):
 
 def merge_players(db, source_id: int, target_id: int) -> None:
     """The same person typed twice: every seat of `source` becomes `target`'s, and `source` goes. Scores are
-    not touched. Refused when both sat in one game: one person cannot hold two seats."""
+    not touched. Refused when both sat in one game (one person cannot hold two seats) or are both registered in
+    one club night (one person cannot be two of its entrants). A night's entrant named after `source` (a player,
+    or a team called by its two names) is named after `target` from now on."""
     with db.atomic():
+        night = _night_of_both(db, source_id, target_id)
+        if night:
+            raise MergeRefused(f"both are registered in the club night {night[0]} ({_day(night[1])})")
         shared = db.execute("""SELECT a.game_id FROM game_seats a JOIN game_seats b ON a.game_id = b.game_id
                                WHERE a.player_id = ? AND b.player_id = ? LIMIT 1""",
                             [source_id, target_id]).fetchone()
@@ -57,7 +65,40 @@ def merge_players(db, source_id: int, target_id: int) -> None:
         db.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [target_id, source_id])
         for seat in range(8):  # every seat of the largest table, eight players
             db.execute(f"UPDATE games SET seat_{seat} = ? WHERE seat_{seat} = ?", [target_id, source_id])
+        _rename_entrants(db, source_id, target_id)
         for column in ("player_0", "player_1"):  # a club night's registration is the person's too
             db.execute(f"UPDATE club_entrants SET {column} = ? WHERE {column} = ?", [target_id, source_id])
         db.execute("UPDATE club_tables SET confirmed_by = ? WHERE confirmed_by = ?", [target_id, source_id])
         db.execute("DELETE FROM players WHERE id = ?", [source_id])
+
+
+def _night_of_both(db, a: int, b: int) -> tuple[str, str] | None:
+    """(name, created_at) of the latest club night both players are registered in, or None."""
+    return db.execute("""
+        SELECT n.name, n.created_at FROM club_nights n
+        WHERE EXISTS (SELECT 1 FROM club_entrants e WHERE e.night_id = n.id AND ?1 IN (e.player_0, e.player_1))
+          AND EXISTS (SELECT 1 FROM club_entrants e WHERE e.night_id = n.id AND ?2 IN (e.player_0, e.player_1))
+        ORDER BY n.created_at DESC LIMIT 1""", [a, b]).fetchone()
+
+
+def _day(stamp: str) -> str:
+    """The evening a night was held on, as a person says it: "1 Nov"."""
+    evening = evening_of(datetime.fromisoformat(stamp).astimezone())
+    return f"{evening.day} {evening:%b}"
+
+
+def _rename_entrants(db, source_id: int, target_id: int) -> None:
+    """Entrants named by `source`'s name (a player on their own, or a team called by its two names) take
+    `target`'s; a team's own name stays."""
+    db.execute("""
+        WITH names AS (SELECT (SELECT name FROM players WHERE id = ?1) AS old,
+                              (SELECT name FROM players WHERE id = ?2) AS new)
+        UPDATE club_entrants SET name = CASE
+            WHEN player_1 IS NULL THEN (SELECT new FROM names)
+            WHEN player_0 = ?1 THEN (SELECT new FROM names) || ' & ' || (SELECT name FROM players WHERE id = player_1)
+            ELSE (SELECT name FROM players WHERE id = player_0) || ' & ' || (SELECT new FROM names) END
+        WHERE ?1 IN (player_0, player_1) AND name = CASE
+            WHEN player_1 IS NULL THEN (SELECT old FROM names)
+            WHEN player_0 = ?1 THEN (SELECT old FROM names) || ' & ' || (SELECT name FROM players WHERE id = player_1)
+            ELSE (SELECT name FROM players WHERE id = player_0) || ' & ' || (SELECT old FROM names)
+            END COLLATE NOCASE""", [source_id, target_id])

@@ -438,6 +438,25 @@ def m012_club_nights(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m013_club_games_count_in_records(db: sqlite_utils.Database) -> None:
+    """A club table's game counts in its players' records with its table's result once its round is over: it is
+    finished when the round ended and won by the table's winner (nobody, on a tie), even when the director's
+    clock stopped it before its own end. Tables that ended before this was kept on their games are settled so."""
+    db.executescript("""
+    UPDATE games SET finished_at = coalesce(games.finished_at, t.ended_at), winner = t.winner
+    FROM club_tables t WHERE t.game_id = games.id AND t.ended_at IS NOT NULL;
+    UPDATE game_seats SET finished = 1, won = coalesce(game_seats.team = t.winner, 0)
+    FROM club_tables t WHERE t.game_id = game_seats.game_id AND t.ended_at IS NOT NULL;
+    -- a table stopped before its first hand: records read a game's per-team figures, none yet
+    INSERT INTO team_results (game_id, team, hands, sum_meld, max_points, hands_bid, made, went_set, sum_bid)
+    SELECT t.game_id, side.team, 0, 0, NULL, 0, 0, 0, 0
+    FROM club_tables t CROSS JOIN (SELECT 0 AS team UNION ALL SELECT 1) side
+    WHERE t.ended_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM team_results r WHERE r.game_id = t.game_id)
+      AND NOT EXISTS (SELECT 1 FROM hands h WHERE h.game_id = t.game_id AND h.deleted_at IS NULL);
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing. A database that needs nothing is

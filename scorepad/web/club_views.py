@@ -4,6 +4,7 @@ parses the request, calls one use case of `services.club` (or reads the store), 
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
@@ -122,10 +123,19 @@ def _director_page(night, values=None, errors=None, message=None, status=200):
 
 
 def _tables_context(night, tables, values=None, errors=None) -> dict:
-    """What the tables of the round under way need, on the page and in its poll's answer."""
-    return {"night": night, "now": [t for t in tables if t.round == night.round], "form": CsrfForm(),
+    """What the tables of the round under way and the director's next step need, on the page and in its poll's
+    answer."""
+    now = [t for t in tables if t.round == night.round]
+    return {"night": night, "now": now, "form": CsrfForm(),
             "changes": store.clubs.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
-            "poll": current_app.config["POLL_SECONDS"]}
+            "poll": current_app.config["POLL_SECONDS"], "playing": [t.table_no for t in now if not t.over],
+            "clock_up": _clock_up(night)}
+
+
+def _clock_up(night) -> bool:
+    """Whether the round under way is on the clock and its time is up."""
+    up = _time_up(night)
+    return up is not None and datetime.fromisoformat(up) <= datetime.now(UTC)
 
 
 @bp.get("/<int:night_id>/director")
@@ -135,11 +145,13 @@ def director(night_id: int):
 
 @bp.get("/<int:night_id>/director/live")
 def director_live(night_id: int):
-    """The director's poll: 304 while the night is as it was, else its tables afresh."""
-    _directed(night_id)
+    """The director's poll: 304 while the night is as it was, else its tables, next step and standings afresh.
+    Time running out on the clock changes the next step too, though nothing was written: it is in the ETag."""
+    night = _directed(night_id)
+    etag = night.etag[:-1] + ('-up"' if _clock_up(night) else '"')
     return _live(night_id, lambda night, etag: render_template(
-        "_club_director_live.html", is_live_update=True, etag=etag,
-        **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))))
+        "_club_director_live.html", is_live_update=True, etag=etag, places=club.night_standings(get_db(), night),
+        **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))), etag=etag)
 
 
 @bp.post("/<int:night_id>/register")

@@ -46,8 +46,9 @@ ALREADY_DELETED = ("That hand was already deleted (on another phone, or by a sec
 
 def home():
     db = get_db()
-    return render_template("home.html", playing=store.list_games(db, finished=False),
-                           finished=store.list_games(db, finished=True, limit=10))
+    finished = store.list_games(db, finished=True, limit=10)
+    return render_template("home.html", playing=store.list_games(db, finished=False), finished=finished,
+                           club_games=store.clubs.tables_of_games(db, [g.id for g in finished]))
 
 
 def manifest():
@@ -115,7 +116,13 @@ def _game_page(game, values=None, errors=None, message=None, status=200, fault=N
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
         saved=_saved_note(game, sheet, saved),
-        club=store.clubs.table_of_game(get_db(), game.id)), status)
+        club=_club_table(game, sheet)), status)
+
+
+def _club_table(game, sheet) -> services.club.TableOutcome | None:
+    """The club table the game is played at, and what happened there once its round is over; None for a game
+    of no club night (see `services.club.table_outcome`)."""
+    return services.club.table_outcome(get_db(), game.id, game.teams, sheet.finished)
 
 
 def _saved_note(game, sheet, saved: dict | None) -> dict | None:
@@ -172,7 +179,8 @@ def live(game_id: int):
     values = _blank_hand(game, {})
     response = vary_on_htmx(render_template(
         "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values, errors={},
-        preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"]))
+        preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"],
+        club=_club_table(game, sheet)))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -397,7 +405,10 @@ def undo_hand(game_id: int, hand_id: int):
 
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int):
-    started = services.rematch(get_db(), game_id)
+    try:
+        started = services.rematch(get_db(), game_id)
+    except Declined as refusal:
+        return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
     if started.already:
         flash("The rematch was already started (on another phone, or by a second tap): here it is.")
     return redirect(url_for("games.show", game_id=started.game_id), 303)

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 from flask import Blueprint, abort, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import store, words
+from .. import services, store, words
 from ..chart import score_chart
 from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
 from ..hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
@@ -59,6 +59,7 @@ def evenings():
     nights = dict(group_by_evening(store.clubs.list_nights(db, start=_utc(start), end=_utc(end)),
                                    lambda n: datetime.fromisoformat(n.created_at).astimezone()))
     return render_template("history.html", groups=groups, club_nights=nights,
+                           club_games=store.clubs.tables_of_games(db, [g.id for g in games]),
                            players=store.player_choices(db), player_id=player_id,
                            older=_older_link(args, games[-1].created_at) if older else None,
                            values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \
@@ -101,7 +102,8 @@ def game(game_id: int):
     sheet = build_sheet(record, store.live_hands(db, game_id), store.hand_history(db, game_id),
                         store.deleted_hands(db, game_id))
     return render_template("history_game.html", game=record, sheet=sheet, chart=chart_for(sheet),
-                           rules_words=describe(record.rules), readonly=True)
+                           rules_words=describe(record.rules), readonly=True,
+                           club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
 
 
 @bp.get("/games/<int:game_id>/hands/<int:hand_id>")

@@ -57,9 +57,11 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     me = _player_or_404(player_id)
     mates = [{**m, "record": m} for m in store.partners(db, player_id)]
     others = [p for p in store.player_choices(db) if p["id"] != player_id]
+    recent = store.history_games(db, player_id, limit=10)
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
                            teams=store.team_records(db, player_id),
-                           others=others, recent=store.history_games(db, player_id, limit=10),
+                           others=others, recent=recent,
+                           club_games=store.clubs.tables_of_games(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status
 

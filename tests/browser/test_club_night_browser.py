@@ -80,6 +80,8 @@ def create_night(director, live_server) -> str:
 def play_round(round_no, phones, director):
     director.get_by_role("button", name=f"Start round {round_no}").click()
     expect(director.locator("#tables .club-table-line")).to_have_count(3)
+    # while tables play, nothing on the director's page looks like the next step
+    expect(director.locator("#round-actions button.primary")).to_have_count(0)
     for table_no, (north, east, _, _) in enumerate(SEATING[round_no], start=1):
         recorder, opponent = phones[north], phones[east]
         for page, name in ((recorder, north), (opponent, east)):
@@ -95,8 +97,12 @@ def play_round(round_no, phones, director):
         recorder.go_back()
         opponent.locator("#confirm").click()
         expect(opponent.locator("#confirmed")).to_contain_text(f"Confirmed by {east}")
-    director.reload()
+        if table_no < 3:  # a table still plays: still no next step
+            expect(director.locator("#round-actions button.primary")).to_have_count(0)
+    # no reload: the director's poll brings the confirmed tables, and the next step becomes the primary button
     expect(director.locator("#tables .state-confirmed")).to_have_count(3)
+    next_step = f"Start round {round_no + 1}" if round_no < len(SEATING) else "Close the night"
+    expect(director.locator("#round-actions button.primary")).to_have_text(next_step)
 
 
 def test_a_three_table_progressive_night_of_two_rounds_from_registration_to_the_final_standings(

@@ -176,10 +176,11 @@ def test_a_night_on_the_clock_shows_when_time_is_up_and_the_director_calls_it(cl
         post(client, "/club/1/register", player_0=name)
     post(client, "/club/1/start")
     assert "time is up at" in parse(client.get("/club/1/wall")).select_one(".wall-state").get_text()
+    game_id = game_of_table(app, 1).game_id
+    form = form_of(client, game_id)  # the hand form a phone had open when time was called
     assert post(client, "/club/1/end").status_code == 303
     assert "Time: 1 table(s) stopped" in parse(client.get("/club/1/director")).select_one(".flash").get_text()
-    game_id = game_of_table(app, 1).game_id
-    assert client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0}).status_code == 409
+    assert client.post(f"/games/{game_id}/hands", data={**form, **WIN_0}).status_code == 409
 
 
 def test_the_directors_page_follows_its_tables_with_a_cheap_poll(client, app, started):

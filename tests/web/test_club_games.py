@@ -1,0 +1,149 @@
+"""A club table's game through the web once its round is over: the game page says in words how the round ended
+and offers the way back to the night (never a rematch), history lists it as finished, and the records pages
+count it with its table's result."""
+
+import pytest
+
+from scorepad import store
+from tests.helpers import parse
+from tests.web.helpers import csrf, form_of
+
+PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]  # table 1: Al & Cy against Bo & Di
+NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", "round_end": "time",
+         "round_size": "50", "rounds": "2"}
+WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
+         "counters_0": "30", "counters_1": "20"}  # Al & Cy 50, Bo & Di 20
+
+
+def post(client, url, **data):
+    return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})
+
+
+def tables(app):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return store.clubs.tables(db, 1, 1)
+    finally:
+        db.close()
+
+
+def player_id(app, name):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return store.player_for(db, name)
+    finally:
+        db.close()
+
+
+def night(client, app, **changes):
+    """A night of two tables, round 1 started, this client its director and Bo's phone; table 1 has played a
+    hand Al & Cy won, table 2 none. Returns the two tables' games."""
+    post(client, "/club/new", **{**NIGHT, **changes})
+    for name in PLAYERS:
+        post(client, "/club/1/register", player_0=name)
+    post(client, "/club/1/start")
+    post(client, "/club/1/me", player=str(player_id(app, "Bo")))
+    first, second = (t.game_id for t in tables(app))
+    client.post(f"/games/{first}/hands", data={**form_of(client, first), **WIN_0})
+    return first, second
+
+
+def record_card(client, game_id):
+    return parse(client.get(f"/games/{game_id}")).select_one("#record")
+
+
+STOPPED = [
+    ("won on the clock", 0, "Round 1 ended on the director's clock: Al & Cy won, 50 to 20."),
+    ("tied on the clock", 1, "Round 1 ended on the director's clock: tied 0 to 0: a win for neither."),
+]
+
+
+@pytest.mark.parametrize(("table", "words"), [s[1:] for s in STOPPED], ids=[s[0] for s in STOPPED])
+def test_a_game_the_clock_stopped_says_how_its_round_ended_and_leads_back_to_the_night(client, app, table, words):
+    game_id = night(client, app)[table]
+    post(client, "/club/1/end")
+    page = parse(client.get(f"/games/{game_id}"))
+    card = page.select_one("#record")
+    assert words in card.select_one(".outcome-words").get_text()
+    assert "won the game" not in page.get_text() and "to go" not in page.get_text()
+    assert not page.select("#hand-form") and not page.select("form[action$='/rematch']")
+    assert card.select_one("#back-to-seat")["href"] == "/club/1/me"
+    assert {a["href"] for a in card.select("a")} >= {"/club/1/wall", "/club/1"}
+    assert "only the club night's director can change its result" in " ".join(card.get_text().split())
+
+
+def test_a_round_that_ended_by_its_own_hands_leads_back_to_the_night_not_to_a_rematch(client, app):
+    game_id = night(client, app, round_end="hands", round_size="1")[0]
+    card = record_card(client, game_id)
+    assert "Round 1 is over: Al & Cy won, 50 to 20." in card.get_text()
+    assert "Until its score is confirmed, editing or deleting a hand below can reopen it" in " ".join(
+        card.get_text().split())
+    assert not card.select("form[action$='/rematch']") and card.select_one("#back-to-seat")
+    live = parse(client.get(f"/games/{game_id}/live", headers={"HX-Request": "true"}))
+    fresh = live.select_one("template#fresh-record")
+    assert "Round 1 is over" in fresh.decode_contents() and "/rematch" not in fresh.decode_contents()
+
+
+def test_a_rematch_of_a_club_table_is_refused_in_words_and_starts_nothing(client, app):
+    game_id = night(client, app, round_end="hands", round_size="1")[0]
+    response = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf(client, f"/games/{game_id}")})
+    assert response.status_code == 409
+    assert "club night" in parse(response).select_one("#form-message").get_text()
+    db = store.connect(app.config["DATABASE"])
+    try:
+        assert store.rematch_for(db, game_id) is None
+    finally:
+        db.close()
+
+
+def test_the_directors_change_shows_on_the_game_page_and_in_the_records(client, app):
+    game_id = night(client, app)[0]
+    post(client, "/club/1/end")
+    table_id = tables(app)[0].id
+    post(client, f"/club/1/tables/{table_id}/result", score_0="40", score_1="90", note="Counted again")
+    words = record_card(client, game_id).select_one(".outcome-words").get_text()
+    assert "the director changed its result: Bo & Di won, 90 to 40." in words
+    bo = parse(client.get(f"/players/{player_id(app, 'Bo')}"))
+    assert [dd.get_text() for dd in bo.select(".record-grid dd")][:2] == ["1", "1"]  # games, wins
+
+
+def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(client, app):
+    won, tied = night(client, app)
+    post(client, "/club/1/end")
+    states = [" ".join(s.get_text().split()) for s in parse(client.get("/history/")).select(".game-state")]
+    assert sorted(states) == ["round 1, table 1: Al & Cy won", "round 1, table 2: a tie, a win for neither"]
+    assert "tied 0 to 0" in parse(client.get(f"/history/games/{tied}")).select_one(".winner-line").get_text()
+    listed = {li.select_one("strong").get_text(): li.select_one(".muted").get_text()
+              for li in parse(client.get("/players/")).select(".player-list li")}
+    assert listed["Al"] == "1 game · 1 won" and listed["Bo"] == "1 game · 0 won" and listed["Ed"] == "1 game · 0 won"
+    home = parse(client.get("/"))
+    assert "No game in progress" in home.select_one("section.card").get_text()
+    assert home.select(f"a[href='/games/{won}']") and home.select(f"a[href='/games/{tied}']")  # latest finished
+    assert "won the game" not in home.get_text()
+    al = parse(client.get(f"/players/{player_id(app, 'Al')}"))
+    assert " ".join(al.select_one(".game-state").get_text().split()) == "round 1, table 1: Al & Cy won"
+
+
+ENDINGS = [
+    ("stopped on the clock", {}, False),
+    ("finished by its hands, then changed by the director", {"round_end": "hands", "round_size": "1"}, True),
+]
+
+
+@pytest.mark.parametrize(("changes", "changed"), [e[1:] for e in ENDINGS], ids=[e[0] for e in ENDINGS])
+def test_a_club_nights_games_export_as_their_hands_say_and_import_back(client, app, make_app, tmp_path, changes,
+                                                                       changed):
+    import io
+    import json
+
+    night(client, app, **changes)
+    post(client, "/club/1/end")
+    if changed:
+        post(client, f"/club/1/tables/{tables(app)[0].id}/result", score_0="40", score_1="90", note="Recount")
+    exported = client.get("/export.json")
+    games = json.loads(exported.data)["games"]
+    assert [(g["winner"], g["finished_at"] is None) for g in games] == [
+        (0 if changed else None, not changed), (None, True)]
+    fresh = make_app(DATABASE=tmp_path / "fresh.db").test_client()
+    upload = {"csrf_token": csrf(fresh), "file": (io.BytesIO(exported.data), "scorepad.json")}
+    assert fresh.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
