@@ -111,12 +111,17 @@ def _sheet(game):
 def _game_page(game, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None):
     values = values if values is not None else _blank_hand(game, request.args)
     sheet = _sheet(game)
+    club = _club_table(game, sheet)
     return vary_on_htmx(render_template(
         "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
-        saved=_saved_note(game, sheet, saved),
-        club=_club_table(game, sheet)), status)
+        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club)), status)
+
+
+def _kept(club) -> bool:
+    """A club table's game whose round is over: its hands are shown, with nothing offered to change them."""
+    return club is not None and club.kept
 
 
 def _club_table(game, sheet) -> services.club.TableOutcome | None:
@@ -177,10 +182,11 @@ def live(game_id: int):
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
     news = session.get("wrote") != [game_id, version] and saved_here is None
     values = _blank_hand(game, {})
+    club = _club_table(game, sheet)
     response = vary_on_htmx(render_template(
         "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values, errors={},
         preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"],
-        club=_club_table(game, sheet)))
+        club=club, readonly=_kept(club)))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -282,8 +288,10 @@ def _hand_in_game(game_id: int, hand_id: int):
 def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None):
     """The edit form; `edits_seen` is how many edits the hand had when the form was first opened, kept
     through refusals so that a change made meanwhile on another phone is noticed."""
+    # a club table's game whose round is over shows its hand, but no form to change it with
+    closed = services.club.game_closed(get_db(), game.id)
     return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
-                           errors=errors or {}, message=message, fault=fault, form=CsrfForm(),
+                           errors=errors or {}, message=message, fault=fault, form=CsrfForm(), closed=closed,
                            edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
 
 
@@ -329,13 +337,13 @@ def _stale_edit(game_id: int, hand_id: int, stale: Declined):
 def hand_detail(game_id: int, hand_id: int):
     """One sheet row's story, for htmx to put in when the row is opened."""
     game, sheet, row = _hand_in_game(game_id, hand_id)
-    return vary_on_htmx(render_template("_hand_detail.html", game=game, sheet=sheet, row=row,
-                                        readonly=request.args.get("readonly") == "1"))
+    readonly = request.args.get("readonly") == "1" or services.club.game_closed(get_db(), game_id) is not None
+    return vary_on_htmx(render_template("_hand_detail.html", game=game, sheet=sheet, row=row, readonly=readonly))
 
 
 def _delete_page(game, sheet, row, message=None, status=200, fault=None):
     return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(),
-                           message=message, fault=fault), status
+                           message=message, fault=fault, closed=services.club.game_closed(get_db(), game.id)), status
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/delete")

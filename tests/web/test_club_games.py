@@ -147,3 +147,20 @@ def test_a_club_nights_games_export_as_their_hands_say_and_import_back(client, a
     fresh = make_app(DATABASE=tmp_path / "fresh.db").test_client()
     upload = {"csrf_token": csrf(fresh), "file": (io.BytesIO(exported.data), "scorepad.json")}
     assert fresh.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
+
+
+def test_a_kept_games_hands_show_no_edit_or_delete_and_their_pages_say_why(client, app):
+    game_id = night(client, app)[0]
+    hand_id = store.live_hands(store.connect(app.config["DATABASE"]), game_id)[0].id
+    open_sheet = parse(client.get(f"/games/{game_id}")).select_one("#sheet")
+    assert open_sheet.select(f"a[href='/games/{game_id}/hands/{hand_id}/edit']")  # still playing: editable
+    post(client, "/club/1/end")
+    sheet = parse(client.get(f"/games/{game_id}")).select_one("#sheet")
+    detail = parse(client.get(f"/games/{game_id}/hands/{hand_id}/detail", headers={"HX-Request": "true"}))
+    for shown in (sheet, detail):
+        assert not shown.select("a[href$='/edit'], a[href$='/delete']")
+    for page_url in (f"/games/{game_id}/hands/{hand_id}/edit", f"/games/{game_id}/hands/{hand_id}/delete"):
+        page = parse(client.get(page_url))
+        assert "only the club night's director can change it now" in page.select_one("#closed").get_text()
+        assert not page.select("form button[type=submit]"), page_url
+        assert page.select_one(".button.primary")["href"].startswith(f"/games/{game_id}")
