@@ -184,8 +184,8 @@ def live(game_id: int):
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
     response = vary_on_htmx(render_template(
-        "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values, errors={},
-        preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"],
+        "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values,
+        errors={}, preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"],
         club=club, readonly=_kept(club)))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
