@@ -55,6 +55,15 @@ class Seat:
     partner: str = ""
     opponents: tuple[str, ...] = ()
 
+    @property
+    def may_confirm(self) -> bool:
+        """Whether this player's tap confirms the table's score (see `may_confirm`)."""
+        return self.table is not None and may_confirm(self.table, SEATS.index(self.seat) % 2)
+
+    @property
+    def confirmers(self) -> str:
+        return confirmers(self.table) if self.table else ""
+
 
 @dataclass(frozen=True)
 class Confirmed:
@@ -189,23 +198,43 @@ def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note
 # --- at a table --------------------------------------------------------------------------------------------
 
 def confirm(db, table_id: int, player_id: int | None) -> Confirmed:
-    """A player at the table confirms its final score with one tap: from then on only the director can change
-    it. Raises NotFound, Refused (not a player of this table) and Conflict (the table still plays)."""
+    """An opponent confirms the table's final score with one tap (a player of the side that did not win; after
+    a tie, of either side): from then on only the director can change it. Raises NotFound, Refused (not a
+    player of this table, or of the side that won) and Conflict (the table still plays)."""
     with store.write_lock(db):
         found = store.clubs.table(db, table_id)
         if found is None:
             raise NotFound("There is no such table.")
         night_id, table = found
-        if player_id is None or player_id not in store.seated_players(db, table.game_id):
+        sides = store.clubs.table_sides(db, table.game_id)
+        if player_id is None or player_id not in sides:
             raise Refused("Only a player at this table can confirm its score.")
         if table.confirmed_at:
             return Confirmed(night_id, table.table_no, already=True)
         if not table.over:
             raise Conflict(f"Table {table.table_no} is still playing: confirm the score when its round is over.")
+        if not may_confirm(table, sides[player_id]):
+            raise Refused(f"The score is for the other side to confirm: waiting for {confirmers(table)} to "
+                          "confirm.")
         if table.ended_at is None:
             store.clubs.end_table(db, table.id, table.totals, table.game_winner)
         store.clubs.confirm_table(db, table.id, player_id)
         return Confirmed(night_id, table.table_no)
+
+
+def may_confirm(table: ClubTable, side: int) -> bool:
+    """Whether a player of `side` (0: North and South) may confirm the table's score: the side that did not win
+    does, as the opponents sign a paper card; after a tie, either side."""
+    winner = table.result[1]
+    return winner is None or side != winner
+
+
+def confirmers(table: ClubTable) -> str:
+    """Who may confirm the table's score, in words: 'Bo or Di' (after a tie, any of the four)."""
+    winner = table.result[1]
+    seats = range(4) if winner is None else (seat for seat in range(4) if seat % 2 != winner)
+    names = [table.players[seat] for seat in seats if table.players[seat]]
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def game_closed(db, game_id: int) -> str | None:

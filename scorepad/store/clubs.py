@@ -222,6 +222,11 @@ def table_of_game(db, game_id: int) -> dict | None:
     return found[0] if found else None
 
 
+def table_sides(db, game_id: int) -> dict[int, int]:
+    """Which side (0: North and South, 1: East and West) each player of a table's game sits on: player id -> side."""
+    return {r[0]: r[1] for r in db.execute("SELECT player_id, team FROM game_seats WHERE game_id = ?", [game_id])}
+
+
 def end_table(db, table_id: int, score: tuple[int, int], winner: int | None) -> None:
     """The table's round is over: this result counts from now on."""
     db.execute("""UPDATE club_tables SET ended_at = coalesce(ended_at, ?), score_0 = ?, score_1 = ?, winner = ?

@@ -253,21 +253,37 @@ def _expected_tables(night) -> int:
 @bp.get("/<int:night_id>/tables/<int:table_no>")
 def table(night_id: int, table_no: int):
     """What a table card's QR code opens: tap who you are, and the phone follows you all night."""
-    night = _night(night_id)
-    here = next((t for t in store.clubs.tables(get_db(), night_id, night.round) if t.table_no == table_no), None)
-    return render_template("club_table.html", night=night, table_no=table_no, here=here,
-                           entrants=store.clubs.entrants(get_db(), night_id), form=CsrfForm())
+    return _table_page(_night(night_id), table_no)
+
+
+def _table_page(night, table_no: int, message: str | None = None, status: int = 200):
+    here = next((t for t in store.clubs.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
+    return render_template("club_table.html", night=night, table_no=table_no, here=here, message=message,
+                           entrants=store.clubs.entrants(get_db(), night.id), form=CsrfForm()), status
 
 
 @bp.post("/<int:night_id>/me")
 def choose_me(night_id: int):
-    _night(night_id)
+    night = _night(night_id)
     player_id = record_id(request.form.get("player"))
-    if player_id is None or store.player(get_db(), player_id) is None:
+    player = store.player(get_db(), player_id) if player_id is not None else None
+    if player is None:
         abort(404)
+    if not _registered(night_id, player_id):
+        # the phone keeps whoever it followed before: a stranger's tap changes nothing
+        return _not_registered(night, player["name"], record_id(request.form.get("table")) or 1)
     kept = {k: v for k, v in session.get("club_me", {}).items() if k != str(night_id)}
     session["club_me"] = {**dict(list(kept.items())[-9:]), str(night_id): player_id}  # the latest ten nights
     return redirect(url_for("club.me", night_id=night_id), 303)
+
+
+def _registered(night_id: int, player_id: int) -> bool:
+    return any(player_id in e.player_ids for e in store.clubs.entrants(get_db(), night_id))
+
+
+def _not_registered(night, name: str, table_no: int):
+    return _table_page(night, table_no, f"{name} is not registered tonight: tap a name the director registered, "
+                                        "or ask the director to register you.", 422)
 
 
 def _me(night_id: int) -> int | None:
@@ -289,6 +305,8 @@ def me(night_id: int):
     context = _me_context(night)
     if context["player"] is None:
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
+    if not _registered(night_id, context["player"]["id"]):
+        return _not_registered(night, context["player"]["name"], 1)
     return render_template("club_me.html", etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)),
                            **context)
 

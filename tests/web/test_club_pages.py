@@ -241,3 +241,34 @@ def test_a_phones_seat_card_is_not_sent_again_for_a_hand_at_another_table(client
     client.post(f"/games/{own}/hands", data={**form_of(client, own), **WIN_0})
     fresh = phone.get("/club/1/me/live", headers={"If-None-Match": etag, "HX-Request": "true"})
     assert fresh.status_code == 200 and "50 – 20" in parse(fresh).select_one(".seat-score").get_text()
+
+
+def test_the_winners_phone_waits_for_an_opponent_and_its_confirmation_is_refused_in_words(client, app, started):
+    game_id = game_of_table(app, 1).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})  # Al & Cy win
+    winner, loser = app.test_client(), app.test_client()
+    post(winner, "/club/1/me", player=store_id(app, "Al"))
+    post(loser, "/club/1/me", player=store_id(app, "Di"))
+    card = parse(winner.get("/club/1/me"))
+    assert card.select_one("#confirm") is None
+    assert card.select_one("#waiting-confirm").get_text() == "Waiting for Bo or Di to confirm."
+    assert parse(loser.get("/club/1/me")).select_one("#confirm")
+    before = every_table(app.config["DATABASE"])
+    refused = post(winner, f"/club/1/tables/{game_of_table(app, 1).id}/confirm")
+    assert refused.status_code == 422
+    assert "waiting for Bo or Di to confirm" in parse(refused).select_one("#form-message").get_text()
+    assert every_table(app.config["DATABASE"]) == before
+
+
+def test_a_player_not_registered_tonight_is_refused_by_name_and_the_phone_keeps_its_choice(client, app, started):
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Bo"))
+    zed = store_id(app, "Zed")
+    before = every_table(app.config["DATABASE"])
+    refused = post(phone, "/club/1/me", player=zed, table="2")
+    assert refused.status_code == 422
+    page = parse(refused)
+    assert page.select_one("#form-message").get_text().startswith("Zed is not registered tonight")
+    assert page.select_one("h1").get_text() == "Tuesday · Table 2"
+    assert every_table(app.config["DATABASE"]) == before
+    assert "You: East" in parse(phone.get("/club/1/me")).select_one(".seat-line").get_text()
