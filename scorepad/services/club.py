@@ -24,6 +24,7 @@ from ..club import (
     movement,
     round_rules,
     standings,
+    time_up,
 )
 from ..rules import Rules
 from ..store.clubs import ClubTable, Entrant, Night
@@ -235,6 +236,31 @@ def confirmers(table: ClubTable) -> str:
     seats = range(4) if winner is None else (seat for seat in range(4) if seat % 2 != winner)
     names = [table.players[seat] for seat in seats if table.players[seat]]
     return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """A game played at a club table, as its page shows it: where, whether its round is over, and when the
+    director's clock ends the round under way (None: its round does not end by the clock, or is over)."""
+
+    night_id: int
+    round: int
+    table_no: int
+    over: bool
+    time_up: str | None = None
+
+
+def at_table(db, game_id: int) -> AtTable | None:
+    """The club table a game is played at, or None for a game of its own."""
+    at = store.clubs.table_of_game(db, game_id)
+    if at is None:
+        return None
+    over = at["ended_at"] is not None
+    clock = None if over else store.clubs.clock_of_game(db, game_id)
+    ends = None
+    if clock and clock["round"] == clock["night_round"] and not clock["closed_at"]:
+        ends = time_up(clock["round_started_at"], clock["round_end"], clock["round_size"])
+    return AtTable(at["night_id"], at["round"], at["table_no"], over, ends)
 
 
 def game_closed(db, game_id: int) -> str | None:

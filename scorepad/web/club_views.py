@@ -4,6 +4,7 @@ parses the request, calls one use case of `services.club` (or reads the store), 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
@@ -359,6 +360,13 @@ def _live(night_id: int, render, etag=None):
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.app_template_filter("clock_time")
+def clock_time(stamp: str) -> str:
+    """A time of tonight as a clock on the wall says it ("13:53", local); another day's with its date."""
+    when = datetime.fromisoformat(stamp).astimezone()
+    return when.strftime("%H:%M" if when.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 
 
 def _time_up(night) -> str | None:

@@ -115,7 +115,7 @@ def _game_page(game, values=None, errors=None, message=None, status=200, fault=N
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
         saved=_saved_note(game, sheet, saved),
-        club=store.clubs.table_of_game(get_db(), game.id)), status)
+        club=services.club.at_table(get_db(), game.id)), status)
 
 
 def _saved_note(game, sheet, saved: dict | None) -> dict | None:
@@ -172,7 +172,8 @@ def live(game_id: int):
     values = _blank_hand(game, {})
     response = vary_on_htmx(render_template(
         "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values, errors={},
-        preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"]))
+        preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"],
+        club=services.club.at_table(get_db(), game_id)))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
     return response

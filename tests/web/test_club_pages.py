@@ -2,8 +2,10 @@
 the standings wall's cheap poll, the exports, and the night in history and on a player's page."""
 
 import json
+import re
 
 import pytest
+from bs4 import BeautifulSoup
 
 from scorepad import store
 from tests.helpers import parse
@@ -176,10 +178,11 @@ def test_a_night_on_the_clock_shows_when_time_is_up_and_the_director_calls_it(cl
         post(client, "/club/1/register", player_0=name)
     post(client, "/club/1/start")
     assert "time is up at" in parse(client.get("/club/1/wall")).select_one(".wall-state").get_text()
+    game_id = game_of_table(app, 1).game_id
+    form = form_of(client, game_id)  # a phone that opened the form before time was called
     assert post(client, "/club/1/end").status_code == 303
     assert "Time: 1 table(s) stopped" in parse(client.get("/club/1/director")).select_one(".flash").get_text()
-    game_id = game_of_table(app, 1).game_id
-    assert client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0}).status_code == 409
+    assert client.post(f"/games/{game_id}/hands", data={**form, **WIN_0}).status_code == 409
 
 
 def test_the_directors_page_follows_its_tables_with_a_cheap_poll(client, app, started):
@@ -272,3 +275,54 @@ def test_a_player_not_registered_tonight_is_refused_by_name_and_the_phone_keeps_
     assert page.select_one("h1").get_text() == "Tuesday · Table 2"
     assert every_table(app.config["DATABASE"]) == before
     assert "You: East" in parse(phone.get("/club/1/me")).select_one(".seat-line").get_text()
+
+
+def parse_html(html):
+    return BeautifulSoup(html, "html.parser")
+
+
+def clock_night(client, app):
+    post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
+    for name in PLAYERS[:4]:
+        post(client, "/club/1/register", player_0=name)
+    post(client, "/club/1/start")
+    return game_of_table(app, 1).game_id
+
+
+def test_a_table_on_the_clock_shows_when_its_round_ends_on_the_game_page_and_the_seat_card(client, app):
+    game_id = clock_night(client, app)
+    clock = parse(client.get(f"/games/{game_id}")).select_one("#club-clock").get_text(" ", strip=True)
+    assert re.fullmatch(r"Round 1 ends at \d\d:\d\d \(the director's clock\), or when a side reaches 500", clock)
+    post(client, "/club/1/me", player=store_id(app, "Al"))
+    seat = parse(client.get("/club/1/me")).select_one("#seat-clock").get_text(" ", strip=True)
+    assert seat == clock
+    assert re.search(r"time is up at \d\d:\d\d ·", parse(client.get("/club/1/wall")).select_one(".wall-state").text)
+
+
+def test_time_called_replaces_the_open_form_through_the_game_pages_poll(client, app):
+    game_id = clock_night(client, app)
+    etag = client.get(f"/games/{game_id}/live").headers["ETag"]
+    assert client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag}).status_code == 304
+    post(client, "/club/1/end")
+    fresh = client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert fresh.status_code == 200
+    card = parse(fresh).select_one("template#fresh-record").decode_contents()
+    record = parse_html(card).select_one("#record")
+    assert record.select_one("h2").get_text() == "Round 1 is over: confirm the score"
+    assert record.select_one("#to-seat-card")["href"] == "/club/1/me"
+    assert record.select_one("[data-if-typed]").has_attr("hidden")
+    assert parse(fresh).select_one("#club-clock").has_attr("hidden")
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one("#hand-form") is None and page.select_one(".round-over-card")
+
+
+def test_a_hand_sent_after_time_was_called_is_said_not_recorded(client, app):
+    game_id = clock_night(client, app)
+    form = form_of(client, game_id)
+    post(client, "/club/1/end")
+    before = every_table(app.config["DATABASE"])
+    refused = client.post(f"/games/{game_id}/hands", data={**form, **WIN_0})
+    assert refused.status_code == 409
+    note = parse(refused).select_one(".round-over-card [data-if-typed]")
+    assert not note.has_attr("hidden") and "not recorded" in note.get_text()
+    assert every_table(app.config["DATABASE"]) == before
