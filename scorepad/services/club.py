@@ -404,6 +404,16 @@ class NightPlace:
     of: int  # how many were ranked
 
 
+def place_of(db, night: Night, player_id: int) -> NightPlace | None:
+    """The player's place in the night's standings as they stand, or None for someone not registered."""
+    entrants = store.clubs.entrants(db, night.id)
+    mine = next((e.number for e in entrants if player_id in e.player_ids), None)
+    if mine is None:
+        return None
+    places = night_standings(db, night, entrants)
+    return NightPlace(night, next(p for p in places if p.number == mine), len(places))
+
+
 def places_of_player(db, player_id: int) -> list[NightPlace]:
     """Each club night the player registered for, newest first, with their place in it."""
     found = []

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
-from .. import store
+from .. import store, words
 from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
 from ..inputs import NotANumber, clean_name, name_problem, record_id, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
@@ -296,8 +296,9 @@ def _me_context(night) -> dict:
     db = get_db()
     player = store.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
+    finished = club.place_of(db, night, me) if player and night.closed_at else None
     return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
-            "form": CsrfForm(), "time_up": _time_up(night)}
+            "form": CsrfForm(), "time_up": _time_up(night), "finished": finished}
 
 
 @bp.get("/<int:night_id>/me")
@@ -360,6 +361,9 @@ def _live(night_id: int, render, etag=None):
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+bp.add_app_template_filter(words.ordinal, "ordinal")
 
 
 @bp.app_template_filter("clock_time")
