@@ -326,3 +326,24 @@ def test_a_hand_sent_after_time_was_called_is_said_not_recorded(client, app):
     note = parse(refused).select_one(".round-over-card [data-if-typed]")
     assert not note.has_attr("hidden") and "not recorded" in note.get_text()
     assert every_table(app.config["DATABASE"]) == before
+
+
+def test_after_the_night_is_closed_the_seat_card_says_the_players_place(client, app, started):
+    game_id = game_of_table(app, 1).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})  # Al & Cy 50, Bo & Di 20
+    post(client, "/club/1/close")
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Bo"))
+    said = parse(phone.get("/club/1/me")).select_one("#finished").get_text()
+    assert said == "You finished 3rd of 12, 0 wins, 20 points"
+
+
+def test_the_wall_explains_the_best_round_once_however_many_columns_it_has(client, app):
+    post(client, "/club/new", **NIGHT)
+    for number in range(30):
+        post(client, "/club/1/register", player_0=f"Player {number}")
+    wall = parse(client.get("/club/1/wall"))
+    assert len(wall.select(".wall-columns table")) == 3
+    assert {t.select("th")[-1].get_text() for t in wall.select(".wall-columns table")} == {"Best"}
+    assert [p.get_text() for p in wall.select(".standings-legend")] == [
+        "Best: the most points a player scored in one round."]
