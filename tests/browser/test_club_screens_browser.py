@@ -42,11 +42,12 @@ def post(page, url, data):
     return answer.headers["location"]
 
 
-def make_night(page, live_server, kind, entrants, rounds="1"):
-    """A night of `entrants`, round 1 started and one hand recorded at table 1; returns its address."""
+def make_night(page, live_server, kind, entrants, end=("hands", "4"), record=True):
+    """A night of `entrants`, round 1 started and (`record`) one hand recorded at table 1; returns the night's
+    address and table 1's game's."""
     page.goto(f"{live_server}/club/")
     director = post(page, f"{live_server}/club/new", {"name": "Tuesday club", "kind": kind, "preset": "double-deck",
-                                                      "round_end": "hands", "round_size": "4", "rounds": rounds})
+                                                      "round_end": end[0], "round_size": end[1], "rounds": "1"})
     night = re.search(r"/club/(\d+)/", director)[0].rstrip("/")
     page.goto(live_server + director)
     for entrant in entrants:
@@ -57,9 +58,10 @@ def make_night(page, live_server, kind, entrants, rounds="1"):
     page.goto(f"{live_server}{night}/director")
     game = page.locator("#tables .game-item").first.get_attribute("href")
     page.goto(live_server + game)
-    hidden = {name: page.locator(f"#hand-form input[name={name}]").get_attribute("value")
-              for name in ("token", "expected")}
-    post(page, f"{live_server}{game}/hands", {**hidden, **HAND})
+    if record:
+        hidden = {name: page.locator(f"#hand-form input[name={name}]").get_attribute("value")
+                  for name in ("token", "expected")}
+        post(page, f"{live_server}{game}/hands", {**hidden, **HAND})
     return live_server + night, live_server + game
 
 
@@ -137,3 +139,32 @@ def test_the_partners_wall_shows_whole_team_names_while_there_is_room(screen, li
     for cell in page.locator("td.standing-name").all():  # at 390: between words, never "Xa…"
         assert cell.evaluate(WORDS_BROKEN) == []
     assert page.locator("td.standing-name", has_text="Zed").evaluate("c => c.scrollWidth <= c.clientWidth")
+
+
+@pytest.mark.parametrize("typing", [True, False], ids=["a hand half typed", "nothing typed"])
+def test_time_called_takes_the_form_away_at_the_table_and_says_a_half_typed_hand_was_not_recorded(
+        screen, live_server, typing):
+    director = screen(390)
+    night, game = make_night(director, live_server, "progressive", ["Ada", "Ben", "Cleo", "Dan"],
+                             end=("time", "20"), record=False)
+    phone = screen(390)
+    phone.goto(game)
+    clock = phone.locator("#club-clock")
+    assert re.fullmatch(r"Round 1 ends at \d\d:\d\d \(the director's clock\), or when a side reaches 500",
+                        clock.inner_text())
+    assert clock.bounding_box()["y"] < 200  # above the score, where the players look
+    if typing:
+        phone.locator("#field-bidder .choice", has_text="Ben").click()
+        phone.fill("#meld_1", "40")
+    director.goto(f"{night}/director")
+    post(director, f"{night}/end", {})
+    over = phone.locator(".round-over-card")
+    over.wait_for()  # the poll brought it: nobody reloaded
+    assert over.locator("h2").inner_text() == "Round 1 is over: confirm the score"
+    assert phone.locator("#hand-form").count() == 0 and not clock.is_visible()
+    assert "round 1 is over" in phone.locator("#live-notice").inner_text()
+    note = over.locator("[data-if-typed]")
+    assert note.is_visible() == typing
+    phone.screenshot(path=f"/tmp/shots-clubtable/test-time-called-{'typed' if typing else 'fresh'}-390.png")
+    over.get_by_role("link", name="The seat card").click()
+    phone.wait_for_url(f"{night}/**")
