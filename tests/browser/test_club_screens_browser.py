@@ -94,6 +94,11 @@ def test_on_a_phone_no_header_figure_or_name_breaks_inside_a_word(screen, live_s
         names = page.locator("table.standings td.standing-name")
         short = names.filter(has_text="Zed & Yara")  # a name that fits is never cut
         assert short.evaluate("c => c.scrollWidth <= c.clientWidth"), address
+    page.goto(f"{night}/tables/1")  # who holds this phone: a button a name
+    no_sideways_scroll(page)
+    for button in page.locator(".who-am-i button").all():
+        assert button.evaluate(WORDS_BROKEN) == [], button.inner_text()
+        assert button.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), button.inner_text()
     page.goto(game)
     no_sideways_scroll(page)
     for button in page.locator("#field-bidder .choice").all():
