@@ -128,7 +128,8 @@ def test_the_wall_fills_a_big_screen_in_large_type_without_the_sites_nav(screen,
           const r = document.createRange(); r.selectNodeContents(c); return [c, r.getBoundingClientRect()]; });
         return cells.slice(1).map(([c, r], i) => r.left - cells[i][1].right); }""")
     assert min(gaps) >= 16, gaps  # room between the figures of a row
-    assert re.fullmatch(r"Round 1 of 1 · still playing: tables? [\d, ]+· .*", page.locator(".wall-state").inner_text())
+    state = page.locator(".wall-state").inner_text()
+    assert re.fullmatch(r"Round 1 of 1 · still playing: tables? [\d, ]+· .*", state)
     page.screenshot(path="/tmp/shots-clubtable/test-wall-1920.png")
 
 

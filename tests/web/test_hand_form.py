@@ -42,7 +42,8 @@ def test_undo_takes_back_the_hand_just_recorded_and_its_record_stays(client, app
 
 def typed(page) -> dict:
     form = page.select_one("#hand-form")
-    values = {i["name"]: i.get("value", "") for i in form.select("input[type=number], input[type=text], input:not([type])")}
+    fields = form.select("input[type=number], input[type=text], input:not([type])")
+    values = {i["name"]: i.get("value", "") for i in fields}
     values.update({i["name"]: i["value"] for i in form.select("input[type=radio][checked]")})
     return {name: values.get(name) for name in ("bidder", "bid", "trump", "meld_0", "meld_1", "counters_0",
                                                  "counters_1")}
