@@ -117,3 +117,9 @@ MELD_TABLE_NAMES = {
 }
 # The same names standing alone, as a heading or a choice in a list.
 MELD_TABLE_TITLES = {key: capitalized(name) for key, name in MELD_TABLE_NAMES.items()}
+
+
+def ordinal(n: int) -> str:
+    """A place as said aloud: "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -97,7 +97,11 @@
       patch(form, freshForm);
       return true;
     }
+    var lost = Boolean(form && typedIn(form));
     replace(record, fresh);
+    // a card that takes the place of a form typed in (a club round's time called) says the hand was not saved
+    var note = lost && document.querySelector("#record [data-if-typed]");
+    if (note) note.hidden = false;
     return false;
   }
 

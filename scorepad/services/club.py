@@ -24,6 +24,7 @@ from ..club import (
     movement,
     round_rules,
     standings,
+    time_up,
 )
 from ..rules import Rules
 from ..words import number
@@ -55,6 +56,15 @@ class Seat:
     seat: str = ""
     partner: str = ""
     opponents: tuple[str, ...] = ()
+
+    @property
+    def may_confirm(self) -> bool:
+        """Whether this player's tap confirms the table's score (see `may_confirm`)."""
+        return self.table is not None and may_confirm(self.table, SEATS.index(self.seat) % 2)
+
+    @property
+    def confirmers(self) -> str:
+        return confirmers(self.table) if self.table else ""
 
 
 @dataclass(frozen=True)
@@ -190,23 +200,43 @@ def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note
 # --- at a table --------------------------------------------------------------------------------------------
 
 def confirm(db, table_id: int, player_id: int | None) -> Confirmed:
-    """A player at the table confirms its final score with one tap: from then on only the director can change
-    it. Raises NotFound, Refused (not a player of this table) and Conflict (the table still plays)."""
+    """An opponent confirms the table's final score with one tap (a player of the side that did not win; after
+    a tie, of either side): from then on only the director can change it. Raises NotFound, Refused (not a
+    player of this table, or of the side that won) and Conflict (the table still plays)."""
     with store.write_lock(db):
         found = store.clubs.table(db, table_id)
         if found is None:
             raise NotFound("There is no such table.")
         night_id, table = found
-        if player_id is None or player_id not in store.seated_players(db, table.game_id):
+        sides = store.clubs.table_sides(db, table.game_id)
+        if player_id is None or player_id not in sides:
             raise Refused("Only a player at this table can confirm its score.")
         if table.confirmed_at:
             return Confirmed(night_id, table.table_no, already=True)
         if not table.over:
             raise Conflict(f"Table {table.table_no} is still playing: confirm the score when its round is over.")
+        if not may_confirm(table, sides[player_id]):
+            raise Refused(f"The score is for the other side to confirm: waiting for {confirmers(table)} to "
+                          "confirm.")
         if table.ended_at is None:
             store.clubs.end_table(db, table.id, table.totals, table.game_winner)
         store.clubs.confirm_table(db, table.id, player_id)
         return Confirmed(night_id, table.table_no)
+
+
+def may_confirm(table: ClubTable, side: int) -> bool:
+    """Whether a player of `side` (0: North and South) may confirm the table's score: the side that did not win
+    does, as the opponents sign a paper card; after a tie, either side."""
+    winner = table.result[1]
+    return winner is None or side != winner
+
+
+def confirmers(table: ClubTable) -> str:
+    """Who may confirm the table's score, in words: 'Bo or Di' (after a tie, any of the four)."""
+    winner = table.result[1]
+    seats = range(4) if winner is None else (seat for seat in range(4) if seat % 2 != winner)
+    names = [table.players[seat] for seat in seats if table.players[seat]]
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def game_closed(db, game_id: int) -> str | None:
@@ -229,6 +259,8 @@ class TableOutcome:
     over: bool
     words: str = ""  # "Round 2 ended on the director's clock: Ann & Cy won, 340 to 290."
     kept: bool = False  # its round is over (confirmed, or stopped): only the director changes its result
+    confirmed: bool = False
+    time_up: str | None = None  # when the director's clock ends the round under way (None: not by the clock)
 
 
 def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -> TableOutcome | None:
@@ -240,7 +272,7 @@ def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -
         return None
     night_id, table = store.clubs.table(db, at["id"])
     if not table.over:
-        return TableOutcome(night_id, table.round, table.table_no, over=False)
+        return TableOutcome(night_id, table.round, table.table_no, over=False, time_up=_round_ends(db, game_id))
     how = f"Round {table.round} is over" if reached_end else f"Round {table.round} ended on the director's clock"
     if store.clubs.result_changes(db, night_id).get(table.id):
         how += ", and the director changed its result"
@@ -252,7 +284,15 @@ def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -
     after = (f" Confirmed by {table.confirmed_by}: only the director can change it now." if table.confirmed_at
              else " A player at the table confirms it on their seat card.")
     return TableOutcome(night_id, table.round, table.table_no, over=True, words=f"{how}: {what}.{after}",
-                        kept=table.ended_at is not None)
+                        kept=table.ended_at is not None, confirmed=table.confirmed_at is not None)
+
+
+def _round_ends(db, game_id: int) -> str | None:
+    """When the director's clock ends the round a game is played in, while that round is under way."""
+    clock = store.clubs.clock_of_game(db, game_id)
+    if clock and clock["round"] == clock["night_round"] and not clock["closed_at"]:
+        return time_up(clock["round_started_at"], clock["round_end"], clock["round_size"])
+    return None
 
 
 # --- reading a night ---------------------------------------------------------------------------------------
@@ -385,6 +425,16 @@ class NightPlace:
     night: Night
     place: Place
     of: int  # how many were ranked
+
+
+def place_of(db, night: Night, player_id: int) -> NightPlace | None:
+    """The player's place in the night's standings as they stand, or None for someone not registered."""
+    entrants = store.clubs.entrants(db, night.id)
+    mine = next((e.number for e in entrants if player_id in e.player_ids), None)
+    if mine is None:
+        return None
+    places = night_standings(db, night, entrants)
+    return NightPlace(night, next(p for p in places if p.number == mine), len(places))
 
 
 def places_of_player(db, player_id: int) -> list[NightPlace]:

@@ -232,6 +232,20 @@ def tables_of_games(db, game_ids) -> dict[int, dict]:
     return {r["game_id"]: r for r in found}
 
 
+def table_sides(db, game_id: int) -> dict[int, int]:
+    """Which side (0: North and South, 1: East and West) each player of a table's game sits on: player id -> side."""
+    return {r[0]: r[1] for r in db.execute("SELECT player_id, team FROM game_seats WHERE game_id = ?", [game_id])}
+
+
+def clock_of_game(db, game_id: int) -> dict | None:
+    """How the round of the club table a game is played at ends: {round, night_round, round_end, round_size,
+    round_started_at, closed_at}, or None for a game at no club table."""
+    found = rows(db, """SELECT t.round, n.round AS night_round, n.round_end, n.round_size, n.round_started_at,
+                               n.closed_at FROM club_tables t JOIN club_nights n ON n.id = t.night_id
+                        WHERE t.game_id = ?""", [game_id])
+    return found[0] if found else None
+
+
 def end_table(db, table_id: int, score: tuple[int, int], winner: int | None) -> None:
     """The table's round is over: this result counts from now on, in the night and in its players' records."""
     db.execute("""UPDATE club_tables SET ended_at = coalesce(ended_at, ?), score_0 = ?, score_1 = ?, winner = ?

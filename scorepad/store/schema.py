@@ -457,6 +457,17 @@ def m013_club_games_count_in_records(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m014_club_table_end_moves_its_game(db: sqlite_utils.Database) -> None:
+    """A club table whose round ends (time called, a confirmation, the next round) takes no more hands: its
+    game's page must change, so the game's version (its ETag) moves and the phones' polls fetch it afresh."""
+    db.executescript("""
+    CREATE TRIGGER club_table_ended AFTER UPDATE OF ended_at ON club_tables
+    WHEN OLD.ended_at IS NULL AND NEW.ended_at IS NOT NULL
+    BEGIN UPDATE games SET version = version + 1 WHERE id = NEW.game_id; END;
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing. A database that needs nothing is

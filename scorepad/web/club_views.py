@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
-from .. import store
+from .. import store, words
 from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
 from ..inputs import NotANumber, clean_name, name_problem, record_id, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
@@ -265,21 +265,37 @@ def _expected_tables(night) -> int:
 @bp.get("/<int:night_id>/tables/<int:table_no>")
 def table(night_id: int, table_no: int):
     """What a table card's QR code opens: tap who you are, and the phone follows you all night."""
-    night = _night(night_id)
-    here = next((t for t in store.clubs.tables(get_db(), night_id, night.round) if t.table_no == table_no), None)
-    return render_template("club_table.html", night=night, table_no=table_no, here=here,
-                           entrants=store.clubs.entrants(get_db(), night_id), form=CsrfForm())
+    return _table_page(_night(night_id), table_no)
+
+
+def _table_page(night, table_no: int, message: str | None = None, status: int = 200):
+    here = next((t for t in store.clubs.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
+    return render_template("club_table.html", night=night, table_no=table_no, here=here, message=message,
+                           entrants=store.clubs.entrants(get_db(), night.id), form=CsrfForm()), status
 
 
 @bp.post("/<int:night_id>/me")
 def choose_me(night_id: int):
-    _night(night_id)
+    night = _night(night_id)
     player_id = record_id(request.form.get("player"))
-    if player_id is None or store.player(get_db(), player_id) is None:
+    player = store.player(get_db(), player_id) if player_id is not None else None
+    if player is None:
         abort(404)
+    if not _registered(night_id, player_id):
+        # the phone keeps whoever it followed before: a stranger's tap changes nothing
+        return _not_registered(night, player["name"], record_id(request.form.get("table")) or 1)
     kept = {k: v for k, v in session.get("club_me", {}).items() if k != str(night_id)}
     session["club_me"] = {**dict(list(kept.items())[-9:]), str(night_id): player_id}  # the latest ten nights
     return redirect(url_for("club.me", night_id=night_id), 303)
+
+
+def _registered(night_id: int, player_id: int) -> bool:
+    return any(player_id in e.player_ids for e in store.clubs.entrants(get_db(), night_id))
+
+
+def _not_registered(night, name: str, table_no: int):
+    return _table_page(night, table_no, f"{name} is not registered tonight: tap a name the director registered, "
+                                        "or ask the director to register you.", 422)
 
 
 def _me(night_id: int) -> int | None:
@@ -291,8 +307,9 @@ def _me_context(night) -> dict:
     db = get_db()
     player = store.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
+    finished = club.place_of(db, night, me) if player and night.closed_at else None
     return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
-            "form": CsrfForm(), "time_up": _time_up(night)}
+            "form": CsrfForm(), "time_up": _time_up(night), "finished": finished}
 
 
 @bp.get("/<int:night_id>/me")
@@ -301,6 +318,8 @@ def me(night_id: int):
     context = _me_context(night)
     if context["player"] is None:
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
+    if not _registered(night_id, context["player"]["id"]):
+        return _not_registered(night, context["player"]["name"], 1)
     return render_template("club_me.html", etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)),
                            **context)
 
@@ -353,6 +372,16 @@ def _live(night_id: int, render, etag=None):
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+bp.add_app_template_filter(words.ordinal, "ordinal")
+
+
+@bp.app_template_filter("clock_time")
+def clock_time(stamp: str) -> str:
+    """A time of tonight as a clock on the wall says it ("13:53", local); another day's with its date."""
+    when = datetime.fromisoformat(stamp).astimezone()
+    return when.strftime("%H:%M" if when.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 
 
 def _time_up(night) -> str | None:

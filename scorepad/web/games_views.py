@@ -160,7 +160,17 @@ def _blank_hand(game, args) -> dict:
 @bp.get("/<int:game_id>")
 def show(game_id: int):
     game = _load(game_id)
-    return _game_page(game, saved=session.pop("saved", None))
+    return _game_page(game, values=_taken_back(game, request.args.get("undone")), saved=session.pop("saved", None))
+
+
+def _taken_back(game, undone) -> dict | None:
+    """The form after Undo: the hand taken back, as it was stored (never what a cookie says), to fix and record
+    again; None (a blank form) once it is not the next hand any more, or for a hand not undone."""
+    hand_id = record_id(undone)
+    stored = store.deleted_hand(get_db(), game.id, hand_id) if hand_id is not None else None
+    if stored is None or any(live.seq > stored.seq for live in store.live_hands(get_db(), game.id)):
+        return None
+    return {**BLANK_HAND, **hand_values(stored.hand)}
 
 
 @bp.get("/<int:game_id>/live")
@@ -185,7 +195,8 @@ def live(game_id: int):
     club = _club_table(game, sheet)
     response = vary_on_htmx(render_template(
         "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values,
-        errors={}, preview=_preview(game, values), token=secrets.token_urlsafe(16), poll=current_app.config["POLL_SECONDS"],
+        errors={}, preview=_preview(game, values), token=secrets.token_urlsafe(16),
+        poll=current_app.config["POLL_SECONDS"],
         club=club, readonly=_kept(club)))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
@@ -406,9 +417,10 @@ def undo_hand(game_id: int, hand_id: int):
         return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
     except sqlite3.OperationalError as error:
         return _game_page(_load(game_id), **_not_saved(error, "the hand was NOT undone", "tap Undo again"))
-    _wrote(change, ALREADY_DELETED, f"Hand {change.number} undone: it is off the sheet; its record stays in the "
-                                    "history below the sheet.")
-    return redirect(url_for("games.show", game_id=game_id), 303)
+    _wrote(change, ALREADY_DELETED, f"Hand {change.number} taken back: fix it and record it again. Its record "
+                                    "stays in the history below the sheet.")
+    # the form comes back filled with the hand taken back, read from the store by its id
+    return redirect(url_for("games.show", game_id=game_id, undone=hand_id), 303)
 
 
 @bp.post("/<int:game_id>/rematch")

@@ -1,5 +1,5 @@
 """A club night in real browsers: a director at a phone, six players' phones and the standings wall. Three
-tables, twelve players, two rounds of two hands: the tables record, the opponents confirm with one tap, the
+tables, twelve players, two rounds of two hands: the tables record, the losers confirm with one tap, the
 players move by the plan, and the wall's final standings are the ones worked out by hand below."""
 
 import re
@@ -95,8 +95,11 @@ def play_round(round_no, phones, director):
         expect(recorder.locator("#total-1")).to_have_text(str(score[1]))
         no_sideways_scroll(recorder)
         recorder.go_back()
-        opponent.locator("#confirm").click()
-        expect(opponent.locator("#confirmed")).to_contain_text(f"Confirmed by {east}")
+        # the side that did not win confirms: East's, or North's where East's side won
+        confirmer, name = (opponent, east) if score[0] > score[1] else (recorder, north)
+        (recorder if confirmer is opponent else opponent).locator("#waiting-confirm").wait_for()
+        confirmer.locator("#confirm").click()
+        expect(confirmer.locator("#confirmed")).to_contain_text(f"Confirmed by {name}")
         if table_no < 3:  # a table still plays: still no next step
             expect(director.locator("#round-actions button.primary")).to_have_count(0)
     # no reload: the director's poll brings the confirmed tables, and the next step becomes the primary button

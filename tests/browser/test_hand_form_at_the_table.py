@@ -75,7 +75,9 @@ def test_a_save_is_said_where_the_eye_is_and_undo_takes_the_hand_back_keeping_it
     toast.get_by_role("button", name="Undo").click()
     expect(phone.locator(".hands details")).to_have_count(0)
     expect(phone.locator("#total-0")).to_have_text("0")
-    expect(phone.locator(".flash")).to_contain_text("Hand 1 undone")
+    expect(phone.locator(".flash")).to_contain_text("Hand 1 taken back: fix it and record it again")
+    expect(phone.locator("#bid")).to_have_value("55")  # the hand taken back, to fix and record again
+    expect(phone.locator("#meld_1")).to_have_value("12")
     expect(phone.locator("#sheet .deleted")).to_contain_text("1 deleted hand")  # its record stays
     assert phone.js_errors == []
 

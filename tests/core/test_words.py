@@ -109,3 +109,10 @@ def test_the_chart_writes_its_numbers_as_the_pages_do():
 def test_teams_are_numbered_once_from_0_in_data_and_from_1_for_people():
     assert words.TEAM_NAMES == (words.team_name(0), words.team_name(1)) == ("Team 1", "Team 2")
     assert words.team_in_data(1) == "team 1 (Team 2)"
+
+
+@pytest.mark.parametrize(("place", "said"), [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"),
+                                             (12, "12th"), (13, "13th"), (21, "21st"), (22, "22nd"), (101, "101st"),
+                                             (111, "111th")])
+def test_a_place_reads_as_it_is_said(place, said):
+    assert words.ordinal(place) == said

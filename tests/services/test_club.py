@@ -110,6 +110,35 @@ def test_a_player_at_the_table_confirms_once_and_then_the_game_takes_no_more_cha
         services.edit_hand(db, table.game_id, hand_id, WIN_1)
 
 
+CONFIRMERS = [
+    ("the side that won is refused", WIN_0, "Al", False),
+    ("its partner too", WIN_0, "Cy", False),
+    ("an opponent confirms", WIN_0, "Di", True),
+    ("after the other side won, the first side confirms", WIN_1, "Cy", True),
+    ("after the other side won, it is refused", WIN_1, "Bo", False),
+    ("after a tie (no hand before time), North and South", None, "Al", True),
+    ("after a tie, East and West", None, "Di", True),
+]
+
+
+@pytest.mark.parametrize(("hand", "who", "allowed"), [c[1:] for c in CONFIRMERS], ids=[c[0] for c in CONFIRMERS])
+def test_only_a_player_of_the_side_that_did_not_win_confirms_the_tables_score(db, hand, who, allowed):
+    night_id = night(db, end="time", size=50)
+    club.start_round(db, night_id)
+    table = round_tables(db, night_id, 1)[0]
+    if hand:
+        play(db, table, hand)
+    club.end_round(db, night_id)
+    if allowed:
+        assert club.confirm(db, table.id, store.player_for(db, who)) == club.Confirmed(night_id, 1)
+        return
+    before = everything(db)
+    waiting = "Bo or Di" if hand is WIN_0 else "Al or Cy"
+    with pytest.raises(services.Refused, match=f"waiting for {waiting} to confirm"):
+        club.confirm(db, table.id, store.player_for(db, who))
+    assert everything(db) == before
+
+
 def test_only_the_director_changes_a_confirmed_score_and_the_change_is_kept(db):
     night_id = night(db)
     club.start_round(db, night_id)

@@ -2,8 +2,10 @@
 the standings wall's cheap poll, the exports, and the night in history and on a player's page."""
 
 import json
+import re
 
 import pytest
+from bs4 import BeautifulSoup
 
 from scorepad import store
 from tests.helpers import parse
@@ -242,3 +244,106 @@ def test_a_phones_seat_card_is_not_sent_again_for_a_hand_at_another_table(client
     client.post(f"/games/{own}/hands", data={**form_of(client, own), **WIN_0})
     fresh = phone.get("/club/1/me/live", headers={"If-None-Match": etag, "HX-Request": "true"})
     assert fresh.status_code == 200 and "50 – 20" in parse(fresh).select_one(".seat-score").get_text()
+
+
+def test_the_winners_phone_waits_for_an_opponent_and_its_confirmation_is_refused_in_words(client, app, started):
+    game_id = game_of_table(app, 1).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})  # Al & Cy win
+    winner, loser = app.test_client(), app.test_client()
+    post(winner, "/club/1/me", player=store_id(app, "Al"))
+    post(loser, "/club/1/me", player=store_id(app, "Di"))
+    card = parse(winner.get("/club/1/me"))
+    assert card.select_one("#confirm") is None
+    assert card.select_one("#waiting-confirm").get_text() == "Waiting for Bo or Di to confirm."
+    assert parse(loser.get("/club/1/me")).select_one("#confirm")
+    before = every_table(app.config["DATABASE"])
+    refused = post(winner, f"/club/1/tables/{game_of_table(app, 1).id}/confirm")
+    assert refused.status_code == 422
+    assert "waiting for Bo or Di to confirm" in parse(refused).select_one("#form-message").get_text()
+    assert every_table(app.config["DATABASE"]) == before
+
+
+def test_a_player_not_registered_tonight_is_refused_by_name_and_the_phone_keeps_its_choice(client, app, started):
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Bo"))
+    zed = store_id(app, "Zed")
+    before = every_table(app.config["DATABASE"])
+    refused = post(phone, "/club/1/me", player=zed, table="2")
+    assert refused.status_code == 422
+    page = parse(refused)
+    assert page.select_one("#form-message").get_text().startswith("Zed is not registered tonight")
+    assert page.select_one("h1").get_text() == "Tuesday · Table 2"
+    assert every_table(app.config["DATABASE"]) == before
+    assert "You: East" in parse(phone.get("/club/1/me")).select_one(".seat-line").get_text()
+
+
+def parse_html(html):
+    return BeautifulSoup(html, "html.parser")
+
+
+def clock_night(client, app):
+    post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
+    for name in PLAYERS[:4]:
+        post(client, "/club/1/register", player_0=name)
+    post(client, "/club/1/start")
+    return game_of_table(app, 1).game_id
+
+
+def test_a_table_on_the_clock_shows_when_its_round_ends_on_the_game_page_and_the_seat_card(client, app):
+    game_id = clock_night(client, app)
+    clock = parse(client.get(f"/games/{game_id}")).select_one("#club-clock").get_text(" ", strip=True)
+    assert re.fullmatch(r"Round 1 ends at \d\d:\d\d \(the director's clock\), or when a side reaches 500", clock)
+    post(client, "/club/1/me", player=store_id(app, "Al"))
+    seat = parse(client.get("/club/1/me")).select_one("#seat-clock").get_text(" ", strip=True)
+    assert seat == clock
+    assert re.search(r"time is up at \d\d:\d\d ·", parse(client.get("/club/1/wall")).select_one(".wall-state").text)
+
+
+def test_time_called_replaces_the_open_form_through_the_game_pages_poll(client, app):
+    game_id = clock_night(client, app)
+    etag = client.get(f"/games/{game_id}/live").headers["ETag"]
+    assert client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag}).status_code == 304
+    post(client, "/club/1/end")
+    fresh = client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert fresh.status_code == 200
+    card = parse(fresh).select_one("template#fresh-record").decode_contents()
+    record = parse_html(card).select_one("#record")
+    assert record.select_one("h2").get_text() == "Round 1 is over: confirm the score"
+    assert record.select_one("#back-to-seat")["href"] == "/club/1/me"
+    assert record.select_one("[data-if-typed]").has_attr("hidden")
+    assert parse(fresh).select_one("#club-clock").has_attr("hidden")
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one("#hand-form") is None and page.select_one(".round-over-card")
+
+
+def test_a_hand_sent_after_time_was_called_is_said_not_recorded(client, app):
+    game_id = clock_night(client, app)
+    form = form_of(client, game_id)
+    post(client, "/club/1/end")
+    before = every_table(app.config["DATABASE"])
+    refused = client.post(f"/games/{game_id}/hands", data={**form, **WIN_0})
+    assert refused.status_code == 409
+    note = parse(refused).select_one(".round-over-card [data-if-typed]")
+    assert not note.has_attr("hidden") and "not recorded" in note.get_text()
+    assert every_table(app.config["DATABASE"]) == before
+
+
+def test_after_the_night_is_closed_the_seat_card_says_the_players_place(client, app, started):
+    game_id = game_of_table(app, 1).game_id
+    client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **WIN_0})  # Al & Cy 50, Bo & Di 20
+    post(client, "/club/1/close")
+    phone = app.test_client()
+    post(phone, "/club/1/me", player=store_id(app, "Bo"))
+    said = parse(phone.get("/club/1/me")).select_one("#finished").get_text()
+    assert said == "You finished 3rd of 12, 0 wins, 20 points"
+
+
+def test_the_wall_explains_the_best_round_once_however_many_columns_it_has(client, app):
+    post(client, "/club/new", **NIGHT)
+    for number in range(30):
+        post(client, "/club/1/register", player_0=f"Player {number}")
+    wall = parse(client.get("/club/1/wall"))
+    assert len(wall.select(".wall-columns table")) == 3
+    assert {t.select("th")[-1].get_text() for t in wall.select(".wall-columns table")} == {"Best"}
+    assert [p.get_text() for p in wall.select(".standings-legend")] == [
+        "Best: the most points a player scored in one round."]

@@ -65,13 +65,13 @@ def test_named_players_deal_in_turn_and_bid_by_tap(client):
 
 
 def bidder_buttons(page) -> list[str]:
-    return [span.contents[0].strip() for span in page.select("#field-bidder .choice span")]
+    return [span.select_one(".bidder-name").get_text(strip=True) for span in page.select("#field-bidder .choice span")]
 
 
 def first_to_bid(page) -> str:
     marked = [span for span in page.select("#field-bidder .choice span") if span.select_one(".bids-first")]
     assert len(marked) == 1
-    return marked[0].contents[0].strip()
+    return marked[0].select_one(".bidder-name").get_text(strip=True)
 
 
 def test_house_rules_are_kept_with_the_game_and_shown_in_words(client, app):

@@ -36,8 +36,35 @@ def test_undo_takes_back_the_hand_just_recorded_and_its_record_stays(client, app
     assert response.status_code == 303
     page = parse(client.get(response.headers["Location"]))
     assert hands_stored(app, game_id) == 0 and totals(page) == (0, 0)
-    assert "Hand 1 undone" in page.select_one(".flash").get_text()
+    assert "Hand 1 taken back: fix it and record it again" in page.select_one(".flash").get_text()
     assert "1 deleted hand" in page.select_one("#sheet .deleted").get_text()
+
+
+def typed(page) -> dict:
+    form = page.select_one("#hand-form")
+    fields = form.select("input[type=number], input[type=text], input:not([type])")
+    values = {i["name"]: i.get("value", "") for i in fields}
+    values.update({i["name"]: i["value"] for i in form.select("input[type=radio][checked]")})
+    return {name: values.get(name) for name in ("bidder", "bid", "trump", "meld_0", "meld_1", "counters_0",
+                                                 "counters_1")}
+
+
+def test_after_undo_the_form_comes_back_filled_with_the_hand_taken_back_not_saved(client, app):
+    game_id = new_game(client)
+    record(client, game_id, **HAND, trump="S")
+    page = parse(client.get(undo(client, game_id, last_hand_id(client, game_id)).headers["Location"]))
+    assert typed(page) == {**HAND, "trump": "S"}
+    assert hands_stored(app, game_id) == 0
+    assert page.select_one("#expected")["value"] == "1"
+
+
+def test_the_form_is_blank_again_once_the_hand_taken_back_is_not_the_next_one(client, app):
+    game_id = new_game(client)
+    record(client, game_id, **HAND)
+    location = undo(client, game_id, last_hand_id(client, game_id)).headers["Location"]
+    record(client, game_id, **{**HAND, "bid": "60", "counters_0": "40", "counters_1": "10"})
+    assert typed(parse(client.get(location)))["bid"] == ""
+    assert typed(parse(client.get(f"/games/{game_id}?undone=99999999999999999999999")))["bid"] == ""
 
 
 def test_undo_is_refused_once_another_hand_was_recorded_after_it(client, app):
