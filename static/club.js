@@ -32,8 +32,9 @@
     }
   });
 
-  // After a registration, or a refused one, the cursor is where the next name goes.
-  document.addEventListener("DOMContentLoaded", function () {
+  // After a registration, or a refused one, the cursor is where the next name goes: once the page is loaded,
+  // when the browser has gone to the form's #anchor (which takes the focus away from a field focused before).
+  window.addEventListener("load", function () {
     var form = document.getElementById("register-form");
     if (!form) return;
     var wrong = form.querySelector("[aria-invalid=true]");

@@ -317,8 +317,11 @@ def table(night_id: int, table_no: int):
         return render_template("error.html", title="No such table",
                                message=_no_table_words(night, table_no, count)), 404
     here = next((t for t in store.clubs.tables(get_db(), night_id, night.round) if t.table_no == table_no), None)
-    return render_template("club_table.html", night=night, table_no=table_no, here=here,
-                           entrants=store.clubs.entrants(get_db(), night_id), form=CsrfForm())
+    entrants = store.clubs.entrants(get_db(), night_id)
+    # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
+    byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
+    return render_template("club_table.html", night=night, table_no=table_no, here=here, byes=byes,
+                           entrants=entrants, form=CsrfForm())
 
 
 @bp.post("/<int:night_id>/me")
