@@ -357,7 +357,8 @@ def _as_seen(night: Night, seen: int | None, unchanged: str) -> None:
 
 def _open(night: Night) -> None:
     if night.closed_at:
-        raise Conflict("The night is closed: its standings are final.")
+        raise Conflict("The night is closed: these are its final standings (a result the director corrects is "
+                       "shown beside its table).")
 
 
 def _table(db, night_id: int, table_id: int) -> ClubTable:

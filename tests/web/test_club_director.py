@@ -174,6 +174,9 @@ def test_a_result_corrected_after_the_close_is_kept_and_the_page_says_correction
     for words in (after_close.select_one("#round").get_text(" ", strip=True),
                   after_close.select_one(".flash").get_text()):
         assert "final standings" in words and "shown beside its table" in words
+    stale = post(client, "/club/1/start", round="2")  # a tab opened before the close
+    assert stale.status_code == 409
+    assert "shown beside its table" in parse(stale).select_one("#form-message").get_text()
     table_id = tables(app, 1)[1].id
     assert post(client, f"/club/1/tables/{table_id}/result", score_0="-10", score_1="20",
                 note="Recount").status_code == 303
