@@ -48,19 +48,21 @@
   // The length of a round, in the words of the way it ends.
   var SIZES = {
     hands: ["Hands a round", "4"],
-    target: ["Target score of each round's game", "500"],
+    target: ["Target score", "500"],
     time: ["Minutes a round", "50"]
   };
-  function labelSize() {
+  function labelSize(event) {
     var chosen = document.querySelector("input[name=round_end]:checked");
     var field = document.getElementById("round_size");
     var label = document.querySelector("label[for=round_size]");
     if (!chosen || !field || !label || !SIZES[chosen.value]) return;
+    // a length left at the last way's default takes this way's: not "4" minutes because hands started at 4
+    if (event.type === "change" && field.value === field.placeholder) field.value = SIZES[chosen.value][1];
     label.textContent = SIZES[chosen.value][0];
     field.placeholder = SIZES[chosen.value][1];
   }
   document.addEventListener("change", function (event) {
-    if (event.target.name === "round_end") labelSize();
+    if (event.target.name === "round_end") labelSize(event);
   });
   document.addEventListener("DOMContentLoaded", labelSize);
 

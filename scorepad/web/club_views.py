@@ -5,18 +5,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import (
-    Blueprint,
-    abort,
-    current_app,
-    flash,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from .. import store
 from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
@@ -118,7 +107,7 @@ def _directed(night_id: int):
         _direct(night)
     elif night.id not in session.get("club_director", []):
         # in words, not a bare "Forbidden": a director whose browser forgot the night must learn the way back
-        abort(make_response(render_template("club_not_director.html", night=night), 403))
+        abort(current_app.response_class(render_template("club_not_director.html", night=night), status=403))
     return night
 
 
@@ -189,7 +178,8 @@ def register(night_id: int):
     except Declined as refusal:
         return _director_page(night, typed, refusal.errors, str(refusal) or None, refusal.status_hint)
     # said beside the Player field, where the eye and the cursor are, not in the flash at the top of the page
-    session["club_registered"] = {"night": night_id, "number": number, "name": names[2] or " & ".join(filter(None, names[:2]))}
+    name = names[2] or " & ".join(filter(None, names[:2]))
+    session["club_registered"] = {"night": night_id, "number": number, "name": name}
     return redirect(url_for("club.director", night_id=night_id) + "#register-form", 303)
 
 
@@ -336,7 +326,7 @@ def choose_me(night_id: int):
 
 
 def _no_table_words(night, table_no: int, count: int) -> str:
-    tables = "one table" if count == 1 else f"tables 1 to {count}"
+    tables = "no tables yet" if not count else "one table" if count == 1 else f"tables 1 to {count}"
     return (f"{night.name} has {tables}, and no table {table_no}. Scan the code on your own table's card, or ask "
             "the director which table is yours.")
 

@@ -101,10 +101,11 @@ def test_the_length_of_a_round_is_labelled_by_how_a_round_ends(director, live_se
     label = director.locator("label[for=round_size]")
     expect(label).to_have_text("Hands a round")
     director.locator("#field-round_end .choice", has_text="target").click()
-    expect(label).to_have_text("Target score of each round's game")
+    expect(label).to_have_text("Target score")
     director.locator("#field-round_end .choice", has_text="clock").click()
     expect(label).to_have_text("Minutes a round")
     expect(director.locator("#round_size")).to_have_attribute("placeholder", "50")
+    expect(director.locator("#round_size")).to_have_value("50")  # the untouched default follows the way
 
 
 def test_the_directors_link_copies_and_fits_a_phone(director, live_server):
