@@ -108,9 +108,13 @@ def test_the_length_of_a_round_is_labelled_by_how_a_round_ends(director, live_se
     expect(director.locator("#round_size")).to_have_value("50")  # the untouched default follows the way
 
 
-def test_the_directors_link_copies_and_fits_a_phone(director, live_server):
-    night = new_night(director, live_server, ["Ann", "Ben", "Cat", "Dan"])
+def test_the_directors_link_copies_and_the_page_fits_a_phone(director, live_server):
+    night = new_night(director, live_server, ["Anneliese Wolkenstein-Brandenburg", "Bartholomew Featherstonehaugh",
+                                              "Cat", "Dan"])
     director.goto(f"{live_server}/club/{night}/director")
+    lines = director.locator("#director-standings th").evaluate_all("""cells => cells.map(cell => {
+        const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length; })""")
+    assert set(lines) == {1}, lines  # no heading broken mid-word beside a long name
     director.get_by_role("button", name="Copy").click()
     expect(director.locator("#director-address-said")).to_be_visible()
     expect(director.locator("img.director-qr")).to_be_visible()
