@@ -56,6 +56,7 @@ class Seat:
     seat: str = ""
     partner: str = ""
     opponents: tuple[str, ...] = ()
+    bye: str = ""  # on a bye: the player's or team's name, as the director's page says it
 
     @property
     def may_confirm(self) -> bool:
@@ -126,15 +127,21 @@ def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
         return store.clubs.add_entrant(db, night_id, team or " & ".join(names), ids)
 
 
-def start_round(db, night_id: int) -> int:
+def start_round(db, night_id: int, starting: int | None = None) -> int:
     """The next round starts: every table's game is made, its players seated by the movement. The tables of the
-    round before that are over keep their result from now on. Returns the round's number. Raises NotFound,
-    Conflict (tables still playing, the night over) and Refused (too few registered)."""
+    round before that are over keep their result from now on. Returns the round's number. `starting` is the
+    round the director's page offered to start: when that round has started already (from another tab or
+    phone) nothing changes. Raises NotFound, Conflict (started already, tables still playing, the night over)
+    and Refused (too few registered)."""
     with store.write_lock(db):
         night = _night(db, night_id)
         _open(night)
+        if starting is not None and night.round >= starting:
+            raise Conflict(f"Round {night.round} has already started (from another tab or phone): "
+                           "here is the night as it is now.")
         if night.round >= night.rounds:
-            raise Conflict(f"All {night.rounds} rounds are played: close the night to see the final standings.")
+            played = "The night's one round is" if night.rounds == 1 else f"All {night.rounds} rounds are"
+            raise Conflict(f"{played} played: close the night to see the final standings.")
         entrants = store.clubs.entrants(db, night_id)
         try:
             plan = _plan(night.kind, tuple(e.number for e in entrants), night.rounds)
@@ -144,8 +151,8 @@ def start_round(db, night_id: int) -> int:
             playing = [t.table_no for t in store.clubs.tables(db, night_id, night.round) if not t.over]
             if playing:
                 them = "them" if len(playing) > 1 else "it"
-                raise Conflict(f"{_tables_words(playing)} still playing: wait for {them}, or end the round on the "
-                               "clock.")
+                raise Conflict(f"{_tables_words(playing)} still playing: wait for {them}, or end the round where "
+                               "the tables stand.")
             _end_tables(db, night)
         number = night.round + 1
         rules = round_rules(night.rules, night.round_end, night.round_size)
@@ -158,24 +165,30 @@ def start_round(db, night_id: int) -> int:
         return number
 
 
-def end_round(db, night_id: int) -> int:
+def end_round(db, night_id: int, ending: int | None = None) -> int:
     """The director's clock: every table of the round under way stops where it stands (the higher total wins; a
-    tie wins for neither) and takes no more hands. Returns how many tables were still playing."""
+    tie wins for neither) and takes no more hands. Returns how many tables were still playing. `ending` is the
+    round the director's page showed: when another round is under way since, nothing changes (Conflict)."""
     with store.write_lock(db):
         night = _night(db, night_id)
         _open(night)
         if not night.round:
             raise Conflict("No round has started yet.")
+        _as_seen(night, ending, f"round {night.round} was not ended")
         return _end_tables(db, night)
 
 
-def close_night(db, night_id: int) -> bool:
+def close_night(db, night_id: int, seen: int | None = None) -> bool:
     """The night is over: the round under way ends where it stands, and the standings are final. Returns False
-    when it was closed already."""
+    when it was closed already. `seen` is the round the director's page showed: when the night has moved on
+    since (another round started, or closed from another tab or phone), nothing changes (Conflict)."""
     with store.write_lock(db):
         night = _night(db, night_id)
         if night.closed_at:
+            if seen is not None:
+                raise Conflict("The night was closed already (from another tab or phone).")
             return False
+        _as_seen(night, seen, "the night was not closed")
         if night.round:
             _end_tables(db, night)
         store.clubs.close_night(db, night_id)
@@ -336,7 +349,33 @@ def seat_of(db, night: Night, player_id: int) -> Seat | None:
         opponents = sorted(((seat + 1) % 4, (seat + 3) % 4))  # in seat order: North or East first
         return Seat(night.round, table, SEATS[seat], players[(seat + 2) % 4] or "",
                     tuple(players[other] or "" for other in opponents))
-    return Seat(night.round, None)
+    return Seat(night.round, None, bye=entrant.name)
+
+
+def round_byes(db, night: Night, entrants: list[Entrant] | None = None) -> list[Entrant]:
+    """Who sits out the round under way with a bye, by the movement; none before the first round."""
+    if not night.round:
+        return []
+    entrants = entrants if entrants is not None else store.clubs.entrants(db, night.id)
+    byes = set(_round_plan(night, entrants)[night.round - 1].byes) if _seatable(night, entrants) else set()
+    return [e for e in entrants if e.number in byes]
+
+
+def table_count(db, night: Night, entrants: list[Entrant] | None = None) -> int:
+    """How many tables the night has now: those of the round under way or last played, or before the first
+    round the number the first round will have (0 while too few are registered to fill one)."""
+    if night.round:
+        return len(store.clubs.tables(db, night.id, night.round))
+    entrants = entrants if entrants is not None else store.clubs.entrants(db, night.id)
+    return len(_round_plan(night, entrants)[0].tables) if _seatable(night, entrants) else 0
+
+
+def _seatable(night: Night, entrants: list[Entrant]) -> bool:
+    return len(entrants) >= (4 if night.kind == "progressive" else 2)
+
+
+def _round_plan(night: Night, entrants: list[Entrant]) -> list[Round]:
+    return _plan(night.kind, tuple(e.number for e in entrants), night.rounds)
 
 
 # --- in common ---------------------------------------------------------------------------------------------
@@ -386,9 +425,18 @@ def _night(db, night_id: int) -> Night:
     return night
 
 
+def _as_seen(night: Night, seen: int | None, unchanged: str) -> None:
+    """A director's page that showed round `seen` acts on that round only: a stale tab must not end or close the
+    round another tab started since."""
+    if seen is not None and seen != night.round:
+        raise Conflict(f"Round {night.round} has started since that page was opened (from another tab or phone): "
+                       f"{unchanged}. Here is the night as it is now.")
+
+
 def _open(night: Night) -> None:
     if night.closed_at:
-        raise Conflict("The night is closed: its standings are final.")
+        raise Conflict("The night is closed: these are its final standings (a result the director corrects is "
+                       "shown beside its table).")
 
 
 def _table(db, night_id: int, table_id: int) -> ClubTable:

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 
 from .. import store, words
 from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
-from ..inputs import NotANumber, clean_name, name_problem, record_id, whole_number
+from ..inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
 from ..services import Declined, club
 from .database import get_db
@@ -107,19 +107,37 @@ def _directed(night_id: int):
     if key and secrets.compare_digest(key, night.director_key):
         _direct(night)
     elif night.id not in session.get("club_director", []):
-        abort(403)
+        # in words, not a bare "Forbidden": a director whose browser forgot the night must learn the way back
+        abort(current_app.response_class(render_template("club_not_director.html", night=night), status=403))
     return night
 
 
 def _director_page(night, values=None, errors=None, message=None, status=200):
+    registered = session.pop("club_registered", None)
+    if registered and registered.get("night") != night.id:
+        registered = None
+    return render_template(
+        "club_director.html", **_director_context(night, values, errors), known_players=store.player_names(get_db()),
+        message=message, kinds=KIND_WORDS, registered=registered, director_link=_director_link(night)), status
+
+
+def _director_context(night, values=None, errors=None) -> dict:
+    """Everything on the director's page that changes as the night goes on, on the page and in its poll's answer."""
     db = get_db()
     entrants = store.clubs.entrants(db, night.id)
     tables = store.clubs.tables(db, night.id)
-    return render_template(
-        "club_director.html", **_tables_context(night, tables, values, errors), entrants=entrants,
-        places=club.night_standings(db, night, entrants, tables), known_players=store.player_names(db),
-        message=message,
-        round_words=round_words(night.round_end, night.round_size), kinds=KIND_WORDS, time_up=_time_up(night)), status
+    return {**_tables_context(night, tables, values, errors), "entrants": entrants,
+            "places": club.night_standings(db, night, entrants, tables), "byes": club.round_byes(db, night, entrants),
+            "round_words": round_words(night.round_end, night.round_size), "time_up": _time_up(night)}
+
+
+def _director_link(night) -> dict:
+    """The address that makes any browser this night's director (the key in it), as text and as a QR code: only
+    ever put on the director's own page."""
+    import segno
+
+    address = _phones_base() + url_for("club.director", night_id=night.id, key=night.director_key)
+    return {"address": address, "qr": segno.make(address, error="m").svg_data_uri(scale=4, border=2)}
 
 
 def _tables_context(night, tables, values=None, errors=None) -> dict:
@@ -145,13 +163,13 @@ def director(night_id: int):
 
 @bp.get("/<int:night_id>/director/live")
 def director_live(night_id: int):
-    """The director's poll: 304 while the night is as it was, else its tables, next step and standings afresh.
+    """The director's poll: 304 while the night is as it was, else everything on the page that moves with it
+    (the round and its next step, its tables and byes, the registered, the standings), each swapped in by its id.
     Time running out on the clock changes the next step too, though nothing was written: it is in the ETag."""
     night = _directed(night_id)
     etag = night.etag[:-1] + ('-up"' if _clock_up(night) else '"')
     return _live(night_id, lambda night, etag: render_template(
-        "_club_director_live.html", is_live_update=True, etag=etag, places=club.night_standings(get_db(), night),
-        **_tables_context(night, store.clubs.tables(get_db(), night.id, night.round))), etag=etag)
+        "_club_director_live.html", is_live_update=True, etag=etag, **_director_context(night)), etag=etag)
 
 
 @bp.post("/<int:night_id>/register")
@@ -171,33 +189,69 @@ def register(night_id: int):
         number = club.register(get_db(), night_id, tuple(names[:2]), names[2])
     except Declined as refusal:
         return _director_page(night, typed, refusal.errors, str(refusal) or None, refusal.status_hint)
-    flash(f"Registered as number {number}.")
-    return redirect(url_for("club.director", night_id=night_id) + "#register", 303)
+    # said beside the Player field, where the eye and the cursor are, not in the flash at the top of the page
+    name = names[2] or " & ".join(filter(None, names[:2]))
+    session["club_registered"] = {"night": night_id, "number": number, "name": name}
+    return redirect(url_for("club.director", night_id=night_id) + "#register-form", 303)
 
 
-def _director_action(night_id: int, action, done: str):
-    night = _directed(night_id)
+def _director_action(night_id: int, action, done):
+    """A button of the round card: `action(db, night_id, seen)` where `seen` is the round the page showed (its
+    hidden field), so a stale tab is refused instead of acting on a round it never saw."""
+    _directed(night_id)
+    seen = try_whole_number(request.form.get("round"), low=0, high=MOST_ROUNDS)
     try:
-        result = action(get_db(), night_id)
+        result = action(get_db(), night_id, seen)
     except Declined as refusal:
-        return _director_page(night, message=str(refusal), status=refusal.status_hint)
-    flash(done.format(result))
+        return _director_page(_night(night_id), message=str(refusal), status=refusal.status_hint)
+    flash(done(_night(night_id), result))
     return redirect(url_for("club.director", night_id=night_id), 303)
 
 
 @bp.post("/<int:night_id>/start")
 def start_round(night_id: int):
-    return _director_action(night_id, club.start_round, "Round {} has started: the tables are on the cards.")
+    return _director_action(night_id, club.start_round,
+                            lambda night, number: f"Round {number} has started: the tables are on the cards.")
 
 
 @bp.post("/<int:night_id>/end")
 def end_round(night_id: int):
-    return _director_action(night_id, club.end_round, "Time: {} table(s) stopped where they stood.")
+    return _director_action(night_id, club.end_round, _ended_words)
+
+
+def _ended_words(night, playing: int) -> str:
+    said = "Time: " if night.round_end == "time" else f"Round {night.round} is over: "
+    if not playing:
+        return said + "every table had finished."
+    return said + (f"{playing} tables stopped where they stood." if playing > 1 else "1 table stopped where it stood.")
 
 
 @bp.post("/<int:night_id>/close")
 def close(night_id: int):
-    return _director_action(night_id, club.close_night, "The night is closed: the standings are final.")
+    return _director_action(night_id, club.close_night, lambda night, done: (
+        "The night is closed: these are the final standings. A result you correct from now on is shown beside "
+        "its table, and the standings follow it."))
+
+
+@bp.get("/<int:night_id>/register")
+@bp.get("/<int:night_id>/start")
+@bp.get("/<int:night_id>/end")
+@bp.get("/<int:night_id>/close")
+@bp.get("/<int:night_id>/tables/<int:table_id>/result")
+def director_form_address(night_id: int, table_id: int | None = None):
+    """A director's form address opened as a page (a reload or a restored tab after a refused form): the
+    director's page, where the form is."""
+    return redirect(url_for("club.director", night_id=night_id), 303)
+
+
+@bp.get("/new")
+def new_form_address():
+    return redirect(url_for("club.nights"), 303)
+
+
+@bp.get("/<int:night_id>/tables/<int:table_id>/confirm")
+def confirm_form_address(night_id: int, table_id: int):
+    return redirect(url_for("club.me", night_id=night_id), 303)
 
 
 @bp.post("/<int:night_id>/tables/<int:table_id>/result")
@@ -233,8 +287,7 @@ def cards(night_id: int):
     import segno
 
     night = _directed(night_id)
-    count = max((t.table_no for t in store.clubs.tables(get_db(), night_id, night.round)), default=0)
-    count = count or _expected_tables(night)
+    count = club.table_count(get_db(), night)
     cards = []
     base = _phones_base()
     for number in range(1, count + 1):
@@ -255,11 +308,6 @@ def _phones_base() -> str:
     return request.host_url.rstrip("/")
 
 
-def _expected_tables(night) -> int:
-    entrants = len(store.clubs.entrants(get_db(), night.id))
-    return entrants // 4 if night.kind == "progressive" else (entrants + 1) // 2
-
-
 # --- at the table --------------------------------------------------------------------------------------------
 
 @bp.get("/<int:night_id>/tables/<int:table_no>")
@@ -269,9 +317,16 @@ def table(night_id: int, table_no: int):
 
 
 def _table_page(night, table_no: int, message: str | None = None, status: int = 200):
+    count = club.table_count(get_db(), night)
+    if not 1 <= table_no <= max(count, 1):  # table 1 always: where a phone that has chosen nobody is sent
+        return render_template("error.html", title="No such table",
+                               message=_no_table_words(night, table_no, count)), 404
     here = next((t for t in store.clubs.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
-    return render_template("club_table.html", night=night, table_no=table_no, here=here, message=message,
-                           entrants=store.clubs.entrants(get_db(), night.id), form=CsrfForm()), status
+    entrants = store.clubs.entrants(get_db(), night.id)
+    # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
+    byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
+    return render_template("club_table.html", night=night, table_no=table_no, here=here, byes=byes,
+                           message=message, entrants=entrants, form=CsrfForm()), status
 
 
 @bp.post("/<int:night_id>/me")
@@ -296,6 +351,12 @@ def _registered(night_id: int, player_id: int) -> bool:
 def _not_registered(night, name: str, table_no: int):
     return _table_page(night, table_no, f"{name} is not registered tonight: tap a name the director registered, "
                                         "or ask the director to register you.", 422)
+
+
+def _no_table_words(night, table_no: int, count: int) -> str:
+    tables = "no tables yet" if not count else "one table" if count == 1 else f"tables 1 to {count}"
+    return (f"{night.name} has {tables}, and no table {table_no}. Scan the code on your own table's card, or ask "
+            "the director which table is yours.")
 
 
 def _me(night_id: int) -> int | None:

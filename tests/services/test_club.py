@@ -244,3 +244,35 @@ def test_a_bye_waits_for_the_rounds_last_table_before_it_counts(db):
     assert bye() == (0, 0)
     play(db, second, WIN_1)  # 0 to 80: the winners average (50 + 80) / 2
     assert bye() == (1, 65)
+
+
+STALE_PAGES = [
+    ("start the round that started", lambda db, n: club.start_round(db, n, 2), "Round 2 has already started"),
+    ("end a round that is over", lambda db, n: club.end_round(db, n, 1), "round 2 was not ended"),
+    ("close from a page of round 1", lambda db, n: club.close_night(db, n, 1), "the night was not closed"),
+]
+
+
+@pytest.mark.parametrize(("act", "said"), [s[1:] for s in STALE_PAGES], ids=[s[0] for s in STALE_PAGES])
+def test_a_button_of_a_page_that_showed_another_round_is_refused_and_changes_nothing(db, act, said):
+    night_id = night(db)
+    club.start_round(db, night_id, 1)
+    for table in round_tables(db, night_id, 1):
+        play(db, table, WIN_0)
+    club.start_round(db, night_id, 2)
+    before = everything(db)
+    with pytest.raises(services.Conflict, match=said):
+        act(db, night_id)
+    assert everything(db) == before
+
+
+def test_five_teams_sit_at_two_tables_and_the_fifth_has_the_bye(db):
+    night_id = night(db, "partners", [("Al", "Cy"), ("Bo", "Di"), ("Ed", "Flo"), ("Gus", "Hal"), ("Ida", "Jo")])
+    made = store.clubs.load_night(db, night_id)
+    assert club.table_count(db, made) == 2 and club.round_byes(db, made) == []
+    club.start_round(db, night_id)
+    made = store.clubs.load_night(db, night_id)
+    seated = {number for t in round_tables(db, night_id, 1) for number in t.entrants}
+    (bye,) = club.round_byes(db, made)
+    assert bye.number not in seated and len(seated) == 4
+    assert club.seat_of(db, made, bye.player_ids[0]).bye == bye.name

@@ -181,7 +181,7 @@ def test_a_night_on_the_clock_shows_when_time_is_up_and_the_director_calls_it(cl
     game_id = game_of_table(app, 1).game_id
     form = form_of(client, game_id)  # the hand form a phone had open when time was called
     assert post(client, "/club/1/end").status_code == 303
-    assert "Time: 1 table(s) stopped" in parse(client.get("/club/1/director")).select_one(".flash").get_text()
+    assert "Time: 1 table stopped where it stood" in parse(client.get("/club/1/director")).select_one(".flash").get_text()
     assert client.post(f"/games/{game_id}/hands", data={**form, **WIN_0}).status_code == 409
 
 
@@ -202,7 +202,7 @@ def test_table_cards_carry_a_qr_code_for_each_table_at_an_address_phones_can_rea
 
     monkeypatch.setattr(club_views, "lan_addresses", lambda: ["192.168.1.20", "127.0.0.1"])
     cards = parse(client.get("/club/1/cards", base_url="http://localhost:8000"))  # opened on the server itself
-    assert [c.select_one("p").get_text() for c in cards.select(".table-card")] == [
+    assert [c.select_one(".table-card-address").get_text() for c in cards.select(".table-card")] == [
         f"http://192.168.1.20:8000/club/1/tables/{n}" for n in (1, 2, 3)]
     assert all(img["src"].startswith("data:image/svg+xml") for img in cards.select(".table-card img"))
 
