@@ -172,5 +172,5 @@ def test_time_called_takes_the_form_away_at_the_table_and_says_a_half_typed_hand
     note = over.locator("[data-if-typed]")
     assert note.is_visible() == typing
     phone.screenshot(path=f"/tmp/shots-clubtable/test-time-called-{'typed' if typing else 'fresh'}-390.png")
-    over.get_by_role("link", name="The seat card").click()
+    over.get_by_role("link", name="Back to your seat card").click()
     phone.wait_for_url(f"{night}/**")
