@@ -52,3 +52,15 @@ def every_table(path: str) -> dict:
         return {name: sorted(map(repr, db.execute(f"SELECT * FROM [{name}]").fetchall())) for name in names}
     finally:
         db.close()
+
+
+# --- club nights -----------------------------------------------------------------------------------------------
+
+# A hand North and South win at a club table: 50 to 20.
+CLUB_WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
+              "counters_0": "30", "counters_1": "20"}
+
+
+def club_post(client, url, **data):
+    """A club page's form, sent with the CSRF token the club pages carry."""
+    return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})

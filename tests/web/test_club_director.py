@@ -9,18 +9,12 @@ import pytest
 
 from scorepad import store
 from tests.helpers import parse
-from tests.web.helpers import csrf, every_table, form_of
+from tests.web.helpers import CLUB_WIN_0, club_post, every_table, form_of
 
 PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]
 NIGHT = {"name": "Tuesday", "kind": "progressive", "preset": "double-deck", "round_end": "hands", "round_size": "1",
          "rounds": "2"}
 TEAMS = [("Al", "Cy"), ("Bo", "Di"), ("Ed", "Flo"), ("Gus", "Hal"), ("Zed", "Yara")]
-WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
-         "counters_0": "30", "counters_1": "20"}
-
-
-def post(client, url, **data):
-    return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})
 
 
 def tables(app, number):
@@ -41,17 +35,17 @@ def director_key(app) -> str:
 
 def play_every_table(client, app, number):
     for table in tables(app, number):
-        response = client.post(f"/games/{table.game_id}/hands", data={**form_of(client, table.game_id), **WIN_0})
+        response = client.post(f"/games/{table.game_id}/hands", data={**form_of(client, table.game_id), **CLUB_WIN_0})
         assert response.status_code == 303
 
 
 @pytest.fixture
 def started(client):
     """A progressive night of twelve players and two rounds of one hand, round 1 started by this client."""
-    post(client, "/club/new", **NIGHT)
+    club_post(client, "/club/new", **NIGHT)
     for name in PLAYERS:
-        post(client, "/club/1/register", player_0=name)
-    assert post(client, "/club/1/start", round="1").status_code == 303
+        club_post(client, "/club/1/register", player_0=name)
+    assert club_post(client, "/club/1/start", round="1").status_code == 303
     return 1
 
 
@@ -59,14 +53,14 @@ def started(client):
 def second_round(client, app, started):
     """The same night with round 1 played and round 2 just started."""
     play_every_table(client, app, 1)
-    assert post(client, "/club/1/start", round="2").status_code == 303
+    assert club_post(client, "/club/1/start", round="2").status_code == 303
     return 2
 
 
 def partners_night(client, rounds="1"):
-    post(client, "/club/new", **{**NIGHT, "kind": "partners", "rounds": rounds})
+    club_post(client, "/club/new", **{**NIGHT, "kind": "partners", "rounds": rounds})
     for first, second in TEAMS:
-        assert post(client, "/club/1/register", player_0=first, player_1=second).status_code == 303
+        assert club_post(client, "/club/1/register", player_0=first, player_1=second).status_code == 303
 
 
 # --- 1. the director's link, and a page in words for everyone else ---------------------------------------------
@@ -125,7 +119,7 @@ STALE = [
 def test_a_stale_tabs_round_button_is_refused_in_true_words_and_changes_nothing(client, app, second_round, url,
                                                                                 said):
     before = every_table(app.config["DATABASE"])
-    response = post(client, url, round="2" if url.endswith("start") else "1")
+    response = club_post(client, url, round="2" if url.endswith("start") else "1")
     assert response.status_code == 409
     page = parse(response)
     assert said in page.select_one("#form-message").get_text()
@@ -140,8 +134,8 @@ def test_a_round_button_says_which_round_its_page_showed(client, started):
 
 
 def test_closing_from_a_page_that_is_up_to_date_still_closes_the_night(client, app, second_round):
-    assert post(client, "/club/1/close", round="2").status_code == 303
-    assert post(client, "/club/1/close", round="2").status_code == 409  # a second tab: closed already
+    assert club_post(client, "/club/1/close", round="2").status_code == 303
+    assert club_post(client, "/club/1/close", round="2").status_code == 409  # a second tab: closed already
 
 
 # --- 3. a result below zero ------------------------------------------------------------------------------------
@@ -154,7 +148,7 @@ def test_a_result_below_zero_can_be_typed_and_a_negative_prefilled_score_does_no
                                                                                                  started):
     play_every_table(client, app, 1)
     table_id = tables(app, 1)[0].id
-    assert post(client, f"/club/1/tables/{table_id}/result", score_0="-60", score_1="20",
+    assert club_post(client, f"/club/1/tables/{table_id}/result", score_0="-60", score_1="20",
                 note="Set back").status_code == 303
     assert tables(app, 1)[0].score == (-60, 20)
     fields = score_fields(parse(client.get("/club/1/director")))
@@ -169,16 +163,16 @@ def test_a_result_below_zero_can_be_typed_and_a_negative_prefilled_score_does_no
 
 def test_a_result_corrected_after_the_close_is_kept_and_the_page_says_corrections_are_shown(client, app, started):
     play_every_table(client, app, 1)
-    post(client, "/club/1/close", round="1")
+    club_post(client, "/club/1/close", round="1")
     after_close = parse(client.get("/club/1/director"))
     for words in (after_close.select_one("#round").get_text(" ", strip=True),
                   after_close.select_one(".flash").get_text()):
         assert "final standings" in words and "shown beside its table" in words
-    stale = post(client, "/club/1/start", round="2")  # a tab opened before the close
+    stale = club_post(client, "/club/1/start", round="2")  # a tab opened before the close
     assert stale.status_code == 409
     assert "shown beside its table" in parse(stale).select_one("#form-message").get_text()
     table_id = tables(app, 1)[1].id
-    assert post(client, f"/club/1/tables/{table_id}/result", score_0="-10", score_1="20",
+    assert club_post(client, f"/club/1/tables/{table_id}/result", score_0="-10", score_1="20",
                 note="Recount").status_code == 303
     assert tables(app, 1)[1].score == (-10, 20)
 
@@ -194,7 +188,7 @@ def test_the_directors_poll_brings_the_standings_and_the_round_as_well_as_the_ta
     first = [td.get_text(strip=True) for td in fresh.select("#director-standings tbody tr")[0].select("td")]
     assert first == ["1", "Al", "1", "50", "50"]
     assert fresh.select_one("#register-form") is None  # what the director types is never replaced
-    post(client, "/club/1/start", round="2")
+    club_post(client, "/club/1/start", round="2")
     later = parse(client.get("/club/1/director/live", headers={"HX-Request": "true"}))
     assert later.select_one("#round h2").get_text() == "Round 2 of 2"
 
@@ -222,7 +216,7 @@ def test_a_table_the_night_does_not_have_is_a_page_in_words_that_says_so(client,
 
 def test_the_director_and_the_bye_teams_phone_say_who_sits_out_and_what_it_scores(client, app):
     partners_night(client)
-    post(client, "/club/1/start", round="1")
+    club_post(client, "/club/1/start", round="1")
     playing = {n for t in tables(app, 1) for n in t.players}
     (bye_team,) = [team for team in TEAMS if team[0] not in playing]
     said = f"Bye: {bye_team[0]} & {bye_team[1]} (scores the average of this round's winners)"
@@ -230,22 +224,22 @@ def test_the_director_and_the_bye_teams_phone_say_who_sits_out_and_what_it_score
     phone = app.test_client()
     at_a_table = parse(phone.get("/club/1/tables/2"))  # any table's card finds the bye's players
     (button,) = at_a_table.select(f".who-am-i button[value]:-soup-contains('{bye_team[1]}')")
-    post(phone, "/club/1/me", player=button["value"])
+    club_post(phone, "/club/1/me", player=button["value"])
     assert said in parse(phone.get("/club/1/me")).select_one("#bye").get_text()
 
 
 # --- 7. words -------------------------------------------------------------------------------------------------
 
 def test_a_night_of_one_round_says_one_round(client):
-    post(client, "/club/new", **{**NIGHT, "rounds": "1"})
+    club_post(client, "/club/new", **{**NIGHT, "rounds": "1"})
     lede = parse(client.get("/club/1/director")).select_one(".lede").get_text()
     assert lede.endswith("· 1 round")
 
 
 def test_a_team_named_by_its_players_is_listed_once_and_a_named_team_with_its_players(client):
-    post(client, "/club/new", **{**NIGHT, "kind": "partners"})
-    post(client, "/club/1/register", player_0="Ann", player_1="Bo")
-    post(client, "/club/1/register", player_0="Cy", player_1="Di", team="Aces")
+    club_post(client, "/club/new", **{**NIGHT, "kind": "partners"})
+    club_post(client, "/club/1/register", player_0="Ann", player_1="Bo")
+    club_post(client, "/club/1/register", player_0="Cy", player_1="Di", team="Aces")
     lines = [li.get_text(" ", strip=True) for li in parse(client.get("/club/1/director")).select(".entrants li")]
     assert lines == ["Ann & Bo", "Aces (Cy & Di)"]
 
@@ -254,10 +248,10 @@ def test_a_team_named_by_its_players_is_listed_once_and_a_named_team_with_its_pl
                                                           ("target", "500", "End round 1 where it stands"),
                                                           ("time", "50", "Time: end round 1")])
 def test_time_is_called_only_on_a_night_on_the_clock(client, round_end, size, button):
-    post(client, "/club/new", **{**NIGHT, "round_end": round_end, "round_size": size})
+    club_post(client, "/club/new", **{**NIGHT, "round_end": round_end, "round_size": size})
     for name in PLAYERS[:4]:
-        post(client, "/club/1/register", player_0=name)
-    post(client, "/club/1/start", round="1")
+        club_post(client, "/club/1/register", player_0=name)
+    club_post(client, "/club/1/start", round="1")
     assert parse(client.get("/club/1/director")).select_one("#end-round").get_text() == button
 
 
@@ -269,8 +263,8 @@ def test_the_length_of_a_round_is_labelled_for_all_three_ways_a_round_ends_witho
 # --- 8. registration ------------------------------------------------------------------------------------------
 
 def test_after_registering_the_number_is_said_beside_the_player_field(client):
-    post(client, "/club/new", **NIGHT)
-    response = post(client, "/club/1/register", player_0="Al")
+    club_post(client, "/club/new", **NIGHT)
+    response = club_post(client, "/club/1/register", player_0="Al")
     assert response.headers["Location"].endswith("/club/1/director#register-form")
     page = parse(client.get("/club/1/director"))
     said = page.select_one("#register-form #registered")
@@ -287,7 +281,7 @@ FORM_ADDRESSES = [("/club/1/register", "/club/1/director"), ("/club/1/start", "/
 
 @pytest.mark.parametrize(("url", "to"), FORM_ADDRESSES)
 def test_a_form_address_opened_as_a_page_leads_to_the_page_of_its_form(client, url, to):
-    post(client, "/club/new", **NIGHT)
-    assert post(client, "/club/1/register", player_0="").status_code == 422  # a refused form: its address stays
+    club_post(client, "/club/new", **NIGHT)
+    assert club_post(client, "/club/1/register", player_0="").status_code == 422  # a refused form: its address stays
     response = client.get(url)
     assert response.status_code == 303 and response.headers["Location"] == to

@@ -6,17 +6,11 @@ import pytest
 
 from scorepad import store
 from tests.helpers import parse
-from tests.web.helpers import csrf, form_of
+from tests.web.helpers import CLUB_WIN_0, club_post, form_of
 
 PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]  # three tables
 NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", "round_end": "hands",
          "round_size": "1", "rounds": "2"}
-WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
-         "counters_0": "30", "counters_1": "20"}
-
-
-def post(client, url, **data):
-    return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})
 
 
 def with_db(app, work):
@@ -31,7 +25,7 @@ def finish(client, app, *table_nos):
     night = with_db(app, lambda db: store.clubs.load_night(db, 1))
     for t in with_db(app, lambda db: store.clubs.tables(db, 1, night.round)):
         if t.table_no in table_nos:
-            client.post(f"/games/{t.game_id}/hands", data={**form_of(client, t.game_id), **WIN_0})
+            client.post(f"/games/{t.game_id}/hands", data={**form_of(client, t.game_id), **CLUB_WIN_0})
 
 
 def time_is_up(client, app):
@@ -63,11 +57,11 @@ STATES = [
 @pytest.mark.parametrize(("night", "finished", "late", "expected"), [s[1:] for s in STATES],
                          ids=[s[0] for s in STATES])
 def test_the_one_primary_button_is_the_directors_real_next_step(client, app, night, finished, late, expected):
-    post(client, "/club/new", **{**NIGHT, **night})
+    club_post(client, "/club/new", **{**NIGHT, **night})
     for name in PLAYERS:
-        post(client, "/club/1/register", player_0=name)
+        club_post(client, "/club/1/register", player_0=name)
     if finished != ():
-        post(client, "/club/1/start")
+        club_post(client, "/club/1/start")
         finish(client, app, *(finished or ()))
     if late:
         time_is_up(client, app)
@@ -76,12 +70,12 @@ def test_the_one_primary_button_is_the_directors_real_next_step(client, app, nig
 
 @pytest.fixture
 def last_round(client, app):
-    post(client, "/club/new", **NIGHT)
+    club_post(client, "/club/new", **NIGHT)
     for name in PLAYERS:
-        post(client, "/club/1/register", player_0=name)
-    post(client, "/club/1/start")
+        club_post(client, "/club/1/register", player_0=name)
+    club_post(client, "/club/1/start")
     finish(client, app, 1, 2, 3)
-    post(client, "/club/1/start")
+    club_post(client, "/club/1/start")
 
 
 def test_after_the_last_round_closing_the_night_is_the_next_step(client, app, last_round):
@@ -92,21 +86,21 @@ def test_after_the_last_round_closing_the_night_is_the_next_step(client, app, la
 
 
 def test_starting_while_tables_play_is_still_refused_in_words(client, app):
-    post(client, "/club/new", **NIGHT)
+    club_post(client, "/club/new", **NIGHT)
     for name in PLAYERS:
-        post(client, "/club/1/register", player_0=name)
-    post(client, "/club/1/start")
+        club_post(client, "/club/1/register", player_0=name)
+    club_post(client, "/club/1/start")
     finish(client, app, 1)
-    refused = post(client, "/club/1/start")
+    refused = club_post(client, "/club/1/start")
     assert refused.status_code == 409
     assert "Tables 2 and 3 are still playing" in parse(refused).select_one("#form-message").get_text()
 
 
 def test_the_directors_poll_makes_starting_primary_when_the_last_table_finishes(client, app):
-    post(client, "/club/new", **NIGHT)
+    club_post(client, "/club/new", **NIGHT)
     for name in PLAYERS:
-        post(client, "/club/1/register", player_0=name)
-    post(client, "/club/1/start")
+        club_post(client, "/club/1/register", player_0=name)
+    club_post(client, "/club/1/start")
     finish(client, app, 1, 2)
     first = client.get("/club/1/director/live", headers={"HX-Request": "true"})
     assert steps(parse(first))[0] == []
@@ -125,10 +119,10 @@ def test_the_directors_poll_makes_starting_primary_when_the_last_table_finishes(
 def test_the_directors_poll_makes_ending_on_the_clock_primary_when_time_runs_out(client, app, monkeypatch):
     from scorepad.web import club_views
 
-    post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
+    club_post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
     for name in PLAYERS:
-        post(client, "/club/1/register", player_0=name)
-    post(client, "/club/1/start")
+        club_post(client, "/club/1/register", player_0=name)
+    club_post(client, "/club/1/start")
     first = client.get("/club/1/director/live", headers={"HX-Request": "true"})
     assert client.get("/club/1/director/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
     monkeypatch.setattr(club_views, "_clock_up", lambda night: True)  # fifty minutes on, nothing written since

@@ -6,17 +6,11 @@ import pytest
 
 from scorepad import store
 from tests.helpers import parse
-from tests.web.helpers import csrf, form_of
+from tests.web.helpers import CLUB_WIN_0, club_post, csrf, form_of
 
 PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]  # table 1: Al & Cy against Bo & Di
 NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", "round_end": "time",
          "round_size": "50", "rounds": "2"}
-WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
-         "counters_0": "30", "counters_1": "20"}  # Al & Cy 50, Bo & Di 20
-
-
-def post(client, url, **data):
-    return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})
 
 
 def tables(app):
@@ -38,13 +32,13 @@ def player_id(app, name):
 def night(client, app, **changes):
     """A night of two tables, round 1 started, this client its director and Bo's phone; table 1 has played a
     hand Al & Cy won, table 2 none. Returns the two tables' games."""
-    post(client, "/club/new", **{**NIGHT, **changes})
+    club_post(client, "/club/new", **{**NIGHT, **changes})
     for name in PLAYERS:
-        post(client, "/club/1/register", player_0=name)
-    post(client, "/club/1/start")
-    post(client, "/club/1/me", player=str(player_id(app, "Bo")))
+        club_post(client, "/club/1/register", player_0=name)
+    club_post(client, "/club/1/start")
+    club_post(client, "/club/1/me", player=str(player_id(app, "Bo")))
     first, second = (t.game_id for t in tables(app))
-    client.post(f"/games/{first}/hands", data={**form_of(client, first), **WIN_0})
+    client.post(f"/games/{first}/hands", data={**form_of(client, first), **CLUB_WIN_0})
     return first, second
 
 
@@ -61,7 +55,7 @@ STOPPED = [
 @pytest.mark.parametrize(("table", "words"), [s[1:] for s in STOPPED], ids=[s[0] for s in STOPPED])
 def test_a_game_the_clock_stopped_says_how_its_round_ended_and_leads_back_to_the_night(client, app, table, words):
     game_id = night(client, app)[table]
-    post(client, "/club/1/end")
+    club_post(client, "/club/1/end")
     page = parse(client.get(f"/games/{game_id}"))
     card = page.select_one("#record")
     assert words in card.select_one(".outcome-words").get_text()
@@ -98,9 +92,9 @@ def test_a_rematch_of_a_club_table_is_refused_in_words_and_starts_nothing(client
 
 def test_the_directors_change_shows_on_the_game_page_and_in_the_records(client, app):
     game_id = night(client, app)[0]
-    post(client, "/club/1/end")
+    club_post(client, "/club/1/end")
     table_id = tables(app)[0].id
-    post(client, f"/club/1/tables/{table_id}/result", score_0="40", score_1="90", note="Counted again")
+    club_post(client, f"/club/1/tables/{table_id}/result", score_0="40", score_1="90", note="Counted again")
     words = record_card(client, game_id).select_one(".outcome-words").get_text()
     assert "the director changed its result: Bo & Di won, 90 to 40." in words
     bo = parse(client.get(f"/players/{player_id(app, 'Bo')}"))
@@ -109,7 +103,7 @@ def test_the_directors_change_shows_on_the_game_page_and_in_the_records(client, 
 
 def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(client, app):
     won, tied = night(client, app)
-    post(client, "/club/1/end")
+    club_post(client, "/club/1/end")
     states = [" ".join(s.get_text().split()) for s in parse(client.get("/history/")).select(".game-state")]
     assert sorted(states) == ["round 1, table 1: Al & Cy won", "round 1, table 2: a tie, a win for neither"]
     assert "tied 0 to 0" in parse(client.get(f"/history/games/{tied}")).select_one(".winner-line").get_text()
@@ -137,9 +131,9 @@ def test_a_club_nights_games_export_as_their_hands_say_and_import_back(client, a
     import json
 
     night(client, app, **changes)
-    post(client, "/club/1/end")
+    club_post(client, "/club/1/end")
     if changed:
-        post(client, f"/club/1/tables/{tables(app)[0].id}/result", score_0="40", score_1="90", note="Recount")
+        club_post(client, f"/club/1/tables/{tables(app)[0].id}/result", score_0="40", score_1="90", note="Recount")
     exported = client.get("/export.json")
     games = json.loads(exported.data)["games"]
     assert [(g["winner"], g["finished_at"] is None) for g in games] == [
@@ -154,7 +148,7 @@ def test_a_kept_games_hands_show_no_edit_or_delete_and_their_pages_say_why(clien
     hand_id = store.live_hands(store.connect(app.config["DATABASE"]), game_id)[0].id
     open_sheet = parse(client.get(f"/games/{game_id}")).select_one("#sheet")
     assert open_sheet.select(f"a[href='/games/{game_id}/hands/{hand_id}/edit']")  # still playing: editable
-    post(client, "/club/1/end")
+    club_post(client, "/club/1/end")
     sheet = parse(client.get(f"/games/{game_id}")).select_one("#sheet")
     detail = parse(client.get(f"/games/{game_id}/hands/{hand_id}/detail", headers={"HX-Request": "true"}))
     for shown in (sheet, detail):

@@ -2,14 +2,10 @@
 
 from scorepad import store
 from tests.helpers import parse
-from tests.web.helpers import csrf, every_table
+from tests.web.helpers import club_post, csrf, every_table
 
 NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", "round_end": "hands",
          "round_size": "1", "rounds": "2"}
-
-
-def post(client, url, **data):
-    return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})
 
 
 def ids(app, *names):
@@ -21,9 +17,9 @@ def ids(app, *names):
 
 
 def test_two_names_in_one_night_are_refused_beside_the_field_naming_the_night(client, app):
-    post(client, "/club/new", **NIGHT)
+    club_post(client, "/club/new", **NIGHT)
     for name in ("Ann", "Annie", "Bo", "Cy"):
-        post(client, "/club/1/register", player_0=name)
+        club_post(client, "/club/1/register", player_0=name)
     ann, annie = ids(app, "Ann", "Annie")
     before = every_table(app.config["DATABASE"])
     refused = client.post(f"/players/{annie}/merge", data={"csrf_token": csrf(client), "into": str(ann)})
@@ -34,9 +30,9 @@ def test_two_names_in_one_night_are_refused_beside_the_field_naming_the_night(cl
 
 
 def test_a_merged_name_shows_in_the_night_it_was_registered_in(client, app):
-    post(client, "/club/new", **NIGHT)
+    club_post(client, "/club/new", **NIGHT)
     for name in ("Annie", "Bo", "Cy", "Di"):
-        post(client, "/club/1/register", player_0=name)
+        club_post(client, "/club/1/register", player_0=name)
     ann, annie = ids(app, "Ann", "Annie")
     merged = client.post(f"/players/{annie}/merge", data={"csrf_token": csrf(client), "into": str(ann)})
     assert merged.status_code == 303
