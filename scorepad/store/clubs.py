@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 
 from ..rules import Rules
-from .connection import MAX_ID, now, rows
+from .connection import MAX_ID, created_within, now, rows
 from .games import refresh_results, stored_rules
 
 
@@ -130,13 +130,7 @@ def seat_etag(db, night_id: int, player_id: int | None) -> str | None:
 
 def list_nights(db, limit: int = 50, start: str | None = None, end: str | None = None) -> list[Night]:
     """Nights newest first, optionally only those created within [start, end) (UTC ISO)."""
-    where, params = [], []
-    if start:
-        where.append("created_at >= ?")
-        params.append(start)
-    if end:
-        where.append("created_at < ?")
-        params.append(end)
+    where, params = created_within("created_at", start, end)
     sql = "SELECT * FROM club_nights" + (" WHERE " + " AND ".join(where) if where else "")
     return [_night(r) for r in rows(db, sql + " ORDER BY created_at DESC, id DESC LIMIT ?", [*params, limit])]
 

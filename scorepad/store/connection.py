@@ -102,6 +102,19 @@ def analyze(db) -> None:
     db.execute("ANALYZE")
 
 
+def created_within(column: str, start: str | None, end: str | None) -> tuple[list[str], list[str]]:
+    """The conditions (and their parameters) for rows whose `column` falls within [start, end), UTC ISO; a
+    bound left out is no condition."""
+    where, params = [], []
+    if start:
+        where.append(f"{column} >= ?")
+        params.append(start)
+    if end:
+        where.append(f"{column} < ?")
+        params.append(end)
+    return where, params
+
+
 def rows(db, sql: str, params=()) -> list[dict]:
     """Every row `sql` gives, each as column name -> value."""
     cursor = db.execute(sql, params)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from ..hands import hand_from_columns, hand_to_columns, hand_to_history
 from ..rules import Rules
 from ..scoring import Hand, play_game
-from .connection import MAX_ID, now, rows
+from .connection import MAX_ID, created_within, now, rows
 from .players import player_for
 
 # --- games ----------------------------------------------------------------------------------------------------
@@ -138,12 +138,8 @@ def history_games(db, player_id: int | None = None, start: str | None = None, en
         # EXISTS lets SQLite walk games newest first and stop at the page's end, however long the history
         where.append("EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.player_id = ?)")
         params.append(player_id)
-    if start:
-        where.append("g.created_at >= ?")
-        params.append(start)
-    if end:
-        where.append("g.created_at < ?")
-        params.append(end)
+    within, dates = created_within("g.created_at", start, end)
+    where, params = where + within, params + dates
     sql = _GAME_SELECT + (" WHERE " + " AND ".join(where) if where else "") + \
         " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
     return [_game(r) for r in rows(db, sql, [*params, limit])]
