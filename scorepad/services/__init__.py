@@ -13,6 +13,7 @@ from .errors import (
     HandChangedElsewhere,
     HandGone,
     HandTaken,
+    LooksRepeated,
     NotFound,
     NotLastHand,
     Refused,
@@ -20,12 +21,15 @@ from .errors import (
 )
 from .games import (
     Change,
+    Difference,
     Preview,
     Rematch,
     abandon_game,
+    compare_hands,
     delete_hand,
     describe_change,
     edit_hand,
+    preview_edit,
     preview_hand,
     record_hand,
     rematch,
@@ -37,8 +41,8 @@ from .transfer import import_games, sheets_csv
 
 __all__ = [
     "CannotMerge", "Change", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
-    "HandChangedElsewhere", "HandGone", "HandTaken", "Merged", "NotFound", "NotLastHand", "Preview", "Refused",
-    "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "delete_hand", "describe_change", "edit_hand",
-    "import_games", "merge_players", "preview_hand", "record_hand", "rematch", "rename_player", "restore_hand",
+    "Difference", "HandChangedElsewhere", "HandGone", "HandTaken", "LooksRepeated", "Merged", "NotFound", "NotLastHand", "Preview", "Refused",
+    "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "compare_hands", "delete_hand", "describe_change", "edit_hand",
+    "import_games", "merge_players", "preview_edit", "preview_hand", "record_hand", "rematch", "rename_player", "restore_hand",
     "sheets_csv", "start_game",
 ]

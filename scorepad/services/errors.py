@@ -51,14 +51,29 @@ class HandTaken(Conflict):
     """A new hand was offered as hand `expected`, but the sheet has `count` hands now."""
 
     def __init__(self, count: int, expected: int):
-        self.count = count
-        if count + 1 > expected:
+        self.count, self.expected = count, expected
+        if self.recorded_elsewhere:
             message = (f"Hand {expected} was just recorded on another phone: it is on the sheet below. If yours "
                        f"is a different hand, save it again as hand {count + 1}.")
         else:
             message = (f"A hand was just deleted on another phone, so this one is now hand {count + 1}. Check the "
                        f"sheet below, then save it again as hand {count + 1}.")
         super().__init__(message)
+
+    @property
+    def recorded_elsewhere(self) -> bool:
+        """Whether the hand the form was started for is on the sheet now (recorded on another phone), rather
+        than the sheet having lost a hand."""
+        return self.count + 1 > self.expected
+
+
+class LooksRepeated(Conflict):
+    """A new hand equal to the hand recorded just before it, a few minutes ago: most likely the same hand typed
+    twice (on two phones, or once more after a save whose answer was lost). Asked, never refused."""
+
+    def __init__(self, number: int):
+        self.number = number
+        super().__init__(f"This looks like hand {number} again — record it anyway?")
 
 
 class NotLastHand(Conflict):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from .. import store
 from ..errors import GameOver, InvalidHand
@@ -25,6 +26,7 @@ from .errors import (
     HandChangedElsewhere,
     HandGone,
     HandTaken,
+    LooksRepeated,
     NotFound,
     NotLastHand,
     Refused,
@@ -94,12 +96,17 @@ def rematch(db, game_id: int) -> Rematch:
 
 # --- the hands ----------------------------------------------------------------------------------------------
 
+# A hand the same as the one before it, typed within this long after it, is asked about before it is stored.
+REPEAT_WINDOW = timedelta(minutes=10)
+
+
 def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | None,
-                unreadable: dict[str, str] | None = None) -> Change:
+                unreadable: dict[str, str] | None = None, repeat_ok: bool = False) -> Change:
     """`hand` as hand number `expected`, stored once for its form's one-time `token` (a token already used
     comes back `already`). Raises NotFound, GameIsOver, Refused (every wrong field: the core's, and the ones the
-    form could not read, `unreadable`), FormIncomplete (no token or number) and HandTaken (the sheet has
-    another number of hands than the form was opened on)."""
+    form could not read, `unreadable`), FormIncomplete (no token or number), HandTaken (the sheet has
+    another number of hands than the form was opened on) and, unless `repeat_ok`, LooksRepeated (the hand is
+    the one just before it again)."""
     with store.write_lock(db):
         game = _game(db, game_id)
         if token and store.hand_by_token(db, token):
@@ -115,6 +122,8 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
             raise FormIncomplete()
         if game.hands_count + 1 != expected:
             raise HandTaken(game.hands_count, expected)
+        if not repeat_ok:
+            _not_a_repeat(db, game_id, hand, expected)
         hand_id = store.insert_hand(db, game_id, token, hand)
         hands = store.live_hands(db, game_id)
         try:
@@ -234,10 +243,39 @@ def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = 
     come, not a mistake)."""
     if game.winner is not None:
         return None
+    preview = _preview(game, hand, _next_dealer(game), unreadable, typed_counters, typed)
+    if preview.result is None:
+        return preview
+    totals = tuple(total + points for total, points in zip(game.totals, preview.result.points, strict=True))
+    return Preview(preview.result, totals, preview.notes)
+
+
+def preview_edit(db, game_id: int, hand_id: int, hand: Hand, *, unreadable: dict[str, str] | None = None,
+                 typed_counters: tuple[int, ...] | None = None, typed: Collection[str] = ()) -> Preview:
+    """What `hand` in place of hand `hand_id` would score, and the game's totals once every later hand is
+    scored again after it (nothing is stored). Raises NotFound and HandGone, as `edit_hand`."""
+    game = _game(db, game_id)
+    hands = store.live_hands(db, game_id)
+    place = _place(db, game_id, hands, hand_id)
+    preview = _preview(game, hand, dealer_for(game.first_dealer, place, game.rules.players), unreadable,
+                       typed_counters, typed)
+    if preview.result is None:
+        return preview
+    try:
+        state = _fold(game, [hand if i == place else h.hand for i, h in enumerate(hands)])
+    except GameOver:
+        return Preview(preview.result, None, (*preview.notes, ("warn", "With this change the game would be won "
+                                                                       "before the last hands on the sheet.")))
+    return Preview(preview.result, state.totals, preview.notes)
+
+
+def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | None,
+             typed_counters: tuple[int, ...] | None, typed: Collection[str]) -> Preview:
+    """The hand's result dealt by `dealer` (None while it cannot be scored) and the notes on the way."""
     if unreadable:  # not scored, but what the core would say of the counters is said all the same
-        result, problems = None, validate_hand(game.rules, hand, dealer=_next_dealer(game))
+        result, problems = None, validate_hand(game.rules, hand, dealer=dealer)
     else:
-        result, problems = _scored(game, hand)
+        result, problems = _scored(game, hand, dealer)
     notes = list(_counter_notes(game.rules, hand, typed_counters, problems))
     if result is None:
         notes[:0] = _typed_mistakes(problems, unreadable or {}, typed, counters_judged=typed_counters is not None)
@@ -247,8 +285,7 @@ def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = 
         return Preview(notes=tuple(notes))
     if result.automatic_throw_in:
         notes.append(("warn", result.explanation[0] + " No counters are needed."))
-    totals = tuple(total + points for total, points in zip(game.totals, result.points, strict=True))
-    return Preview(result, totals, tuple(notes))
+    return Preview(result, None, tuple(notes))
 
 
 def _typed_mistakes(problems: dict[str, str], unreadable: dict[str, str], typed: Collection[str], *,
@@ -302,6 +339,29 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
         "Counters": (counters, _pair_words(counters)),
         "Meld only the dix": (h.dix_only, ", ".join(t for t, flag in zip(teams, h.dix_only) if flag) or "no"),
     }
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One line of two hands side by side: what it is, each hand's value in words, and whether they differ."""
+
+    label: str
+    theirs: str
+    mine: str
+    differs: bool
+
+
+# The lines always shown when two hands are set side by side; the rarer ones only where either hand has them.
+_ALWAYS_COMPARED = ("Bidder", "Bid", "Trump", "Meld", "Counters")
+
+
+def compare_hands(theirs: Hand, mine: Hand, game: Game) -> list[Difference]:
+    """The hand another phone recorded beside the one typed here, line by line, for the two-phone question."""
+    old, new = _facts(theirs, game), _facts(mine, game)
+    shown = [label for label in old if label in _ALWAYS_COMPARED or old[label][0] != new[label][0]]
+    if not game.rules.bidding:
+        shown = [label for label in shown if label not in ("Bidder", "Bid", "Trump")]
+    return [Difference(label, old[label][1], new[label][1], old[label][0] != new[label][0]) for label in shown]
 
 
 def _pair_words(pair) -> str:
@@ -371,11 +431,32 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
             f"change was NOT saved. Make it again if it is still needed.")
 
 
-def _scored(game: Game, hand: Hand) -> tuple[HandResult | None, dict[str, str]]:
-    """(The hand's result as the game's next hand, or None; what the core refuses in it)."""
+def _not_a_repeat(db, game_id: int, hand: Hand, number: int) -> None:
+    """LooksRepeated when `hand` is the hand recorded just before it, again, within REPEAT_WINDOW."""
+    if number < 2:
+        return
+    last = store.live_hands(db, game_id)[-1]
+    if same_hand(last.hand, hand) and _since(last.created_at) < REPEAT_WINDOW:
+        raise LooksRepeated(number - 1)
+
+
+def same_hand(a: Hand, b: Hand) -> bool:
+    """Whether two hands were typed alike: the same bidder (and seat), bid, kind, and every meld and counter."""
+    return (a.kind, a.bidder, a.bidder_seat, a.bid, a.meld, a.counters) == \
+        (b.kind, b.bidder, b.bidder_seat, b.bid, b.meld, b.counters)
+
+
+def _since(stamp: str) -> timedelta:
     try:
-        return score_hand(game.rules, hand, dealer=_next_dealer(game), bidder_seat=hand.bidder_seat,
-                          names=game.teams), {}
+        return datetime.fromisoformat(store.now()) - datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):  # a time no clock wrote (an import's): not "just now"
+        return REPEAT_WINDOW
+
+
+def _scored(game: Game, hand: Hand, dealer: int) -> tuple[HandResult | None, dict[str, str]]:
+    """(The hand's result dealt by `dealer`, or None; what the core refuses in it)."""
+    try:
+        return score_hand(game.rules, hand, dealer=dealer, bidder_seat=hand.bidder_seat, names=game.teams), {}
     except InvalidHand as refused:
         return None, refused.errors
 

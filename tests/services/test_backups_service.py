@@ -51,7 +51,8 @@ def backups(live, tmp_path) -> Backups:
 
 def record(db, game_id: int) -> services.Change:
     count = store.load_game(db, game_id).hands_count
-    return services.record_hand(db, game_id, MADE, token=secrets.token_hex(8), expected=count + 1)
+    return services.record_hand(db, game_id, MADE, token=secrets.token_hex(8), expected=count + 1,
+                                 repeat_ok=True)
 
 
 def backups_in(folder: Path) -> list[str]:

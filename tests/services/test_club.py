@@ -25,7 +25,7 @@ def night(db, kind="progressive", entrants=NAMES[:12], rounds=2, end="hands", si
 
 def play(db, table, hand):
     change = services.record_hand(db, table.game_id, hand, token=f"t{table.id}-{table.hands_count}",
-                                  expected=table.hands_count + 1)
+                                  expected=table.hands_count + 1, repeat_ok=True)
     return change
 
 

@@ -29,7 +29,8 @@ def table(db, night_id, table_no):
 
 def play(db, night_id, table_no, hand=WIN_0):
     t = table(db, night_id, table_no)
-    services.record_hand(db, t.game_id, hand, token=f"t{t.id}-{t.hands_count}", expected=t.hands_count + 1)
+    services.record_hand(db, t.game_id, hand, token=f"t{t.id}-{t.hands_count}", expected=t.hands_count + 1,
+                            repeat_ok=True)
 
 
 def ids(db, *names):

@@ -2,6 +2,7 @@
 validation, one fold each, a typed error for every refusal, and nothing stored on a refusal."""
 
 import random
+from datetime import UTC, datetime, timedelta
 import secrets
 from dataclasses import replace
 
@@ -27,8 +28,9 @@ def start(db, rules=DD, players=(None,) * 4, first_dealer=0) -> int:
 
 def record(db, game_id, entry=MADE, **given):
     count = store.load_game(db, game_id).hands_count
+    # hands alike one after another are what these tests mean: the repeat question has tests of its own
     return services.record_hand(db, game_id, entry, **{"token": secrets.token_hex(8), "expected": count + 1,
-                                                       **given})
+                                                       "repeat_ok": True, **given})
 
 
 def hand_ids(db, game_id) -> list[int]:
@@ -328,3 +330,66 @@ def test_after_any_changes_the_kept_sheet_is_the_fold_of_its_hands(db, changes):
     state = play_game(game.rules, [h.hand for h in hands])
     assert (game.totals, game.winner, game.hands_count) == (state.totals, state.winner, len(hands))
     assert [h.kept[:2] for h in hands] == [r.points for r in state.results]
+
+
+# --- the same hand twice --------------------------------------------------------------------------------------
+
+def test_the_hand_just_recorded_typed_again_is_asked_about_and_stored_only_when_meant(db):
+    game_id = start(db)
+    record(db, game_id, Hand(0, 55, (30, 12), (28, 22)))
+    with pytest.raises(services.LooksRepeated) as asked:
+        record(db, game_id, Hand(0, 55, (30, 12), (28, 22)), repeat_ok=False)
+    assert (asked.value.number, str(asked.value)) == (1, "This looks like hand 1 again — record it anyway?")
+    assert store.load_game(db, game_id).hands_count == 1
+    record(db, game_id, Hand(0, 55, (30, 12), (28, 22)), repeat_ok=True)
+    assert store.load_game(db, game_id).hands_count == 2
+
+
+@pytest.mark.parametrize("other", [Hand(1, 55, (30, 12), (28, 22)), Hand(0, 60, (30, 12), (28, 22)),
+                                   Hand(0, 55, (30, 10), (28, 22)), Hand(0, 55, (30, 12), (30, 20)),
+                                   Hand(0, 55, (30, 12), None, kind="throw_in")])
+def test_a_hand_differing_in_anything_typed_is_not_a_repeat(db, other):
+    game_id = start(db)
+    record(db, game_id, Hand(0, 55, (30, 12), (28, 22)))
+    record(db, game_id, other, repeat_ok=False)
+    assert store.load_game(db, game_id).hands_count == 2
+
+
+def test_the_same_numbers_long_after_are_a_new_hand(db, monkeypatch):
+    game_id = start(db)
+    record(db, game_id, MADE)
+    later = (datetime.now(UTC) + services.games.REPEAT_WINDOW + timedelta(seconds=5)).isoformat(timespec="seconds")
+    monkeypatch.setattr(store, "now", lambda: later)
+    record(db, game_id, MADE, repeat_ok=False)
+    assert store.load_game(db, game_id).hands_count == 2
+
+
+def test_two_hands_side_by_side_mark_what_differs(db):
+    game = store.load_game(db, start(db))
+    lines = services.compare_hands(Hand(0, 50, (20, 10), (30, 20), trump="H"),
+                                   Hand(0, 55, (20, 10), (30, 20), trump="H", renege_team=1), game)
+    assert [(d.label, d.theirs, d.mine, d.differs) for d in lines] == [
+        ("Bidder", "Us", "Us", False), ("Bid", "50", "55", True), ("Trump", "H", "H", False),
+        ("Reneged", "—", "Them", True), ("Meld", "20 : 10", "20 : 10", False),
+        ("Counters", "30 : 20", "30 : 20", False)]
+
+
+def test_an_edits_preview_scores_the_hand_in_its_place_and_the_totals_after_every_later_hand(db):
+    game_id = start(db)
+    record(db, game_id, MADE)
+    record(db, game_id, OTHERS_MADE)
+    first = hand_ids(db, game_id)[0]
+    preview = services.preview_edit(db, game_id, first, Hand(0, 50, (0, 0), (20, 30)))
+    assert preview.result.points == (-50, 30)
+    assert preview.totals == (-50, 80)
+    assert store.load_game(db, game_id).totals == (50, 50)  # nothing stored
+
+
+def test_an_edits_preview_says_when_the_change_would_end_the_game_early(db):
+    game_id = start(db, replace(DD, target=100))
+    record(db, game_id, MADE)
+    record(db, game_id, OTHERS_MADE)
+    first = hand_ids(db, game_id)[0]
+    preview = services.preview_edit(db, game_id, first, Hand(0, 50, (60, 0), (50, 0)))
+    assert preview.totals is None
+    assert ("warn", "With this change the game would be won before the last hands on the sheet.") in preview.notes

@@ -21,7 +21,7 @@ def start(db, rules=DD, players=(None,) * 4) -> int:
 
 def record(db, game_id, hand) -> None:
     count = store.load_game(db, game_id).hands_count
-    services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1)
+    services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1, repeat_ok=True)
 
 
 def made_by(team: int, bid: int) -> Hand:
