@@ -105,6 +105,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.filters["edit_summary"] = words.edit_summary
     app.jinja_env.filters["played_on"] = _played_on
     app.jinja_env.globals["team_players"] = _team_players
+    app.jinja_env.globals["outcome"] = words.outcome
     app.jinja_env.filters["local_time"] = _local_time
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)

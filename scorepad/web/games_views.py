@@ -12,7 +12,7 @@ from .. import services, store, words
 from ..inputs import record_id
 from ..rules import PRESETS, describe
 from ..seats import seat_names
-from ..services import Declined, HandChangedElsewhere, HandGone
+from ..services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated
 from .assets import asset_url
 from .database import get_db
 from .faults import refused
@@ -108,15 +108,37 @@ def _sheet(game):
                        store.deleted_hands(db, game.id))
 
 
-def _game_page(game, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None):
+def _game_page(game, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
+               clash=None, repeat=None):
+    """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
+    (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
+    (the form asks whether to record it anyway)."""
     values = values if values is not None else _blank_hand(game, request.args)
     sheet = _sheet(game)
     club = _club_table(game, sheet)
+    token = token or secrets.token_urlsafe(16)
     return vary_on_htmx(render_template(
         "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
-        token=token or secrets.token_urlsafe(16), form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
-        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club)), status)
+        token=token, form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
+        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
+        clash=_clash(game, sheet, clash, values, token, club) if clash else None), status)
+
+
+def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | None:
+    """The two-phone question about hand `number`: the hand on the sheet beside the one typed here, and what
+    each answer sends. None when the sheet has no such hand (any more)."""
+    if not 1 <= number <= len(sheet.rows):
+        return None
+    row = sheet.rows[number - 1]
+    typed = parse_hand(values, game.rules, game.has_players).hand
+    lines = services.compare_hands(row.hand, typed, game)
+    open_for_more = not (sheet.finished or game.abandoned_at or (club and club.over))
+    # a hand still being typed (no counters yet) is not saved by "keep it as the next hand": it goes on in the form
+    complete = _preview(game, values).result is not None
+    return {"number": number, "row": row, "lines": lines, "differs": any(line.differs for line in lines),
+            "values": {name: value for name, value in values.items() if value}, "token": token,
+            "next": sheet.next_number, "open": open_for_more, "complete": complete}
 
 
 def _kept(club) -> bool:
@@ -212,11 +234,31 @@ def _saved_from_here(sheet, token: str) -> int | None:
     return next((row.number for row in sheet.rows if row.stored.id == found["id"]), None)
 
 
-def _preview(game, values):
-    """What the hand would score, as typed so far (see `services.preview_hand`)."""
+def _preview(game, values, hand_id: int | None = None):
+    """What the hand would score, as typed so far: as the next hand (see `services.preview_hand`), or in place
+    of hand `hand_id` (`services.preview_edit`)."""
     form = parse_hand(values, game.rules, game.has_players)
-    return services.preview_hand(game, form.hand, unreadable=form.unreadable, typed_counters=form.typed_counters,
-                                 typed={name for name, value in values.items() if str(value).strip()})
+    typed = {"unreadable": form.unreadable, "typed_counters": form.typed_counters,
+             "typed": {name for name, value in values.items() if str(value).strip()}}
+    if hand_id is None:
+        return services.preview_hand(game, form.hand, **typed)
+    return services.preview_edit(get_db(), game.id, hand_id, form.hand, **typed)
+
+
+@bp.get("/<int:game_id>/hands/compare")
+def compare(game_id: int):
+    """The two-phone question for a form being typed in whose hand (`expected`) another phone recorded, asked
+    by live.js when the poll brings that hand: 204 while the sheet has no such hand."""
+    game = _load(game_id)
+    number = record_id(request.args.get("expected"))
+    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
+    sheet = _sheet(game)
+    clash = _clash(game, sheet, number, values, request.args.get("token", "")[:64] or secrets.token_urlsafe(16),
+                   _club_table(game, sheet)) if number else None
+    if clash is None:
+        return "", 204
+    return vary_on_htmx(render_template("_two_phones.html", game=game, sheet=sheet, clash=clash,
+                                        form=CsrfForm()))
 
 
 @bp.route("/<int:game_id>/preview", methods=["GET", "POST"])
@@ -228,7 +270,20 @@ def preview(game_id: int):
     values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in source.items() if k in BLANK_HAND}}
     if not is_htmx():
         return _game_page(game, values=values)
-    return vary_on_htmx(render_template("_preview_body.html", game=game, preview=_preview(game, values)))
+    return vary_on_htmx(render_template("_preview_body.html", game=game, preview=_preview(game, values),
+                                        preview_oob=True))
+
+
+@bp.get("/<int:game_id>/hands/<int:hand_id>/preview")
+def edit_preview(game_id: int, hand_id: int):
+    """The edit form's live preview (htmx): the hand as typed in its place, and the totals after it."""
+    game = _load(game_id)
+    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
+    try:
+        preview = _preview(game, values, hand_id)
+    except (HandGone, services.NotFound):
+        abort(404)
+    return vary_on_htmx(render_template("_preview_body.html", game=game, preview=preview, preview_oob=True))
 
 
 # --- recording, editing, deleting ----------------------------------------------------------------------------
@@ -240,9 +295,19 @@ def record(game_id: int):
     token = request.form.get("token", "")[:64]
     try:
         change = services.record_hand(get_db(), game_id, form.hand, token=token, unreadable=form.unreadable,
-                                      expected=record_id(request.form.get("expected")))
+                                      expected=record_id(request.form.get("expected")),
+                                      repeat_ok=request.form.get("repeat") == "1")
+    except HandTaken as taken:
+        if not taken.recorded_elsewhere:
+            return _game_page(_load(game_id), form.values, token=token, **_said(taken))
+        # the hand this form was started for is on the sheet: which hand is this one? (nothing is moved on)
+        return _game_page(_load(game_id), form.values, token=token, clash=taken.expected,
+                          status=taken.status_hint)
+    except LooksRepeated as repeated:
+        return _game_page(_load(game_id), form.values, token=token, repeat=repeated.number,
+                          status=repeated.status_hint)
     except Declined as refusal:
-        return _game_page(_load(game_id), form.values, **_said(refusal))
+        return _game_page(_load(game_id), form.values, token=token or None, **_said(refusal))
     except sqlite3.OperationalError as error:  # the same token: tapping again stores the hand once
         return _game_page(game, form.values, token=token, **_not_saved(error, "this hand was NOT saved",
                                                                        "tap Record again — it will be saved once"))
@@ -301,15 +366,20 @@ def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, 
     through refusals so that a change made meanwhile on another phone is noticed."""
     # a club table's game whose round is over shows its hand, but no form to change it with
     closed = services.club.game_closed(get_db(), game.id)
+    preview = None if closed else _preview(game, values, row.stored.id)
     return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
                            errors=errors or {}, message=message, fault=fault, form=CsrfForm(), closed=closed,
-                           edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
+                           preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
 def edit_hand(game_id: int, hand_id: int):
+    """The edit form: the hand as stored, or as it was left for the meld calculator (its fields and the edits
+    it was opened on come back in the address)."""
     game, sheet, row = _hand_in_game(game_id, hand_id)
-    return _edit_page(game, sheet, row, hand_values(row.hand))
+    carried = {k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}
+    seen, _ = edits_seen(request.args)
+    return _edit_page(game, sheet, row, {**hand_values(row.hand), **carried}, edits_seen=seen)
 
 
 @bp.post("/<int:game_id>/hands/<int:hand_id>/edit")

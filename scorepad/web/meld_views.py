@@ -65,14 +65,24 @@ def start():
     if game is None:
         abort(404)
     team = {str(side): side for side in range(game.rules.sides)}.get(request.form.get("count_meld"), 0)
-    state = urlencode([(k, request.form.get(k, "")[:40]) for k in HAND_FIELDS if request.form.get(k)])
+    fields = [(k, request.form.get(k, "")[:40]) for k in HAND_FIELDS if request.form.get(k)]
+    hand_id = record_id(request.form.get("hand_id"))
+    if hand_id is not None:  # from the edit form: back to it, with the edits it was opened on
+        back = url_for("games.edit_hand", game_id=game.id, hand_id=hand_id)
+        fields.append(("edits_seen", request.form.get("edits_seen", "")[:20]))
+    else:
+        back = url_for("games.show", game_id=game.id)
+    state = urlencode(fields)
     trump = request.form.get("trump", "")
-    args = {"back": url_for("games.show", game_id=game.id), "field": f"meld_{team}", "team_name": game.teams[team],
+    args = {"back": back, "field": f"meld_{team}", "team_name": game.teams[team],
             "table": game.rules.meld_table, "state": state, "lock": "1", "players": game.rules.players}
     if game.rules.players_per_side == 1:
         args["lone"] = "1"  # a player on their own has no partner's hand to add
     if trump in SUITS:
         args["trump"] = trump
+    hand = record_id(request.form.get("expected") or request.form.get("hand_number"))
+    if hand is not None:
+        args["hand"] = hand  # "Back to hand 7"
     return redirect(url_for("meld.calculator", **args), 303)
 
 
@@ -84,8 +94,13 @@ def calculator():
         return action
     template = "_meld_calculator.html" if is_htmx() else "meld.html"
     status = 422 if calc.error else 200
-    return vary_on_htmx(render_template(template, calc=calc, suits=SUITS, symbols=SUIT_SYMBOLS,
-                                        suit_names=SUIT_NAMES, tables=TABLE_TITLES), status)
+    response = vary_on_htmx(render_template(template, calc=calc, suits=SUITS, symbols=SUIT_SYMBOLS,
+                                            suit_names=SUIT_NAMES, tables=TABLE_TITLES), status)
+    if request.headers.get("HX-Boosted") == "true":
+        # opened by Count cards from a hand form, which pushes no address of its own: this page gets one, so the
+        # phone's Back button goes back to the hand (whose typed values the phone keeps), not past it
+        response.headers["HX-Push-Url"] = request.full_path
+    return response
 
 
 def _read(args) -> Calculator:
@@ -141,10 +156,14 @@ def _read_carry(args) -> dict:
     target = args.get("field") if args.get("field") in MELD_FIELDS else "meld_0"
     carried = try_whole_number(args.get("carried"), low=0, high=100_000) or 0  # partners' meld counted so far
     players = try_whole_number(args.get("players"), low=2, high=8) or 4  # the table: how many cards a hand has
-    return {"back": back, "field": target, "carried": carried, "state": args.get("state", "")[:4000],
+    state = args.get("state", "")[:4000]
+    return {"back": back, "field": target, "carried": carried, "state": state,
             "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1", "players": players,
             "lone": args.get("lone") == "1",
-            "plain": args.get("plain") == "1"}  # partners' meld counted so far holds more than the dix
+            "plain": args.get("plain") == "1",  # partners' meld counted so far holds more than the dix
+            "hand": try_whole_number(args.get("hand"), low=1, high=100_000),
+            # the way back with nothing counted: the form as it was left, every field kept
+            "return_to": f"{back}?{urlencode(parse_qsl(state))}#record" if state else f"{back}#record"}
 
 
 def _only_dix(calc: Calculator) -> bool:

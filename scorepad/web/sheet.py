@@ -100,6 +100,17 @@ class Sheet:
             return [(f"s{s}", self.seat(s), team_of(s, sides), s == leads) for s in range(seats)]
         return [(f"t{t}", self.game.teams[t], t, t == team_of(leads, sides)) for t in self.sides]
 
+    def ahead(self, count: int = 8) -> list[dict]:
+        """The next `count` hands' heading facts (number, who deals, the bidder button that bids first), for a
+        phone that keeps hands while Scorepad cannot be reached and must number the next form by itself."""
+        upcoming = []
+        for number in range(self.next_number, self.next_number + count):
+            dealer = dealer_for(self.game.first_dealer, number - 1, self.seats)
+            first = next(value for value, _, _, leads in self.bidder_choices(number - 1) if leads) \
+                if self.game.rules.bidding else ""
+            upcoming.append({"n": number, "dealer": self.seat(dealer), "first": first})
+        return upcoming
+
     def deal_after_deleting(self, row: Row) -> list[tuple[int, str, str]]:
         """What deleting `row` does to the deal, which follows the hands on the sheet: for each later hand, (its
         number now, who dealt it, who will be shown dealing it one place up)."""

@@ -226,11 +226,117 @@ def test_two_phones_recording_the_same_hand_store_it_once(client, app):
     assert client.post(f"/games/{game_id}/hands", data={**phone_a, **hand}).status_code == 303
     response = client.post(f"/games/{game_id}/hands", data={**phone_b, **hand, "bid": "55"})
     assert response.status_code == 409
-    page = parse(response)
-    assert "Hand 1 was just recorded on another phone" in page.select_one("#form-message").get_text()
-    assert page.select_one("input[name=bid]")["value"] == "55"  # what phone B typed is kept
-    assert page.select_one("#expected")["value"] == "2"
     assert hands_stored(app, game_id) == 1
+    # nothing typed is moved on to hand 2 unasked: the question takes the form's place
+    page = parse(response)
+    question = page.select_one("#record.clash")
+    assert question.select_one("h2").get_text() == "Hand 1 was just recorded on another phone"
+    assert page.select_one("input[name=bid][type=number]") is None
+    differs = [row.select_one("th").get_text() for row in question.select("tr.differs")]
+    assert differs == ["Bid"]
+    assert question.select_one("tr.differs mark").get_text() == "55"
+    answers = [a.get_text(" ", strip=True) for a in question.select(".clash-choices a, .clash-choices button")]
+    assert answers == ["Same hand: discard mine", "Same hand, mine is right: change hand 1 to mine",
+                       "Mine is the next hand: keep it as hand 2"]
+
+
+def _answer(page, label: str) -> tuple[str, dict]:
+    """The form behind one of the two-phone question's answers: its address and what it sends."""
+    button = next(b for b in page.select(".clash-choices button") if label in b.get_text())
+    form = button.find_parent("form")
+    return form["action"], {i["name"]: i["value"] for i in form.select("input[type=hidden]")}
+
+
+def _a_clash(client, game_id, mine: dict):
+    phone_a, phone_b = form_of(client, game_id), form_of(client, game_id)
+    theirs = {"kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"}
+    assert client.post(f"/games/{game_id}/hands", data={**phone_a, **theirs}).status_code == 303
+    response = client.post(f"/games/{game_id}/hands", data={**phone_b, **mine})
+    assert response.status_code == 409
+    return parse(response)
+
+
+def test_mine_is_the_next_hand_keeps_what_was_typed_as_the_next_hand(client, app):
+    game_id = new_game(client)
+    page = _a_clash(client, game_id, {"kind": "played", "bidder": "t1", "bid": "60", "counters_1": "50"})
+    action, sent = _answer(page, "keep it as hand 2")
+    assert client.post(action, data=sent).status_code == 303
+    assert hands_stored(app, game_id) == 2
+    db = store.connect(app.config["DATABASE"])
+    try:
+        assert [row.hand.bid for row in store.live_hands(db, game_id)] == [50, 60]
+    finally:
+        db.close()
+    # sent twice (a double tap), it is still one hand
+    assert client.post(action, data=sent).status_code == 303
+    assert hands_stored(app, game_id) == 2
+
+
+def test_mine_is_right_changes_the_recorded_hand_and_keeps_it_in_its_history(client, app):
+    game_id = new_game(client)
+    page = _a_clash(client, game_id, {"kind": "played", "bidder": "t0", "bid": "55", "counters_0": "50"})
+    action, sent = _answer(page, "change hand 1 to mine")
+    assert client.post(action, data=sent).status_code == 303
+    assert hands_stored(app, game_id) == 1
+    sheet = parse(client.get(f"/games/{game_id}"))
+    story = sheet.select_one(".hands details").get_text(" ", strip=True)
+    assert "55" in story and "edited" in story.lower()
+
+
+def test_discard_mine_leaves_the_hand_as_the_other_phone_recorded_it(client, app):
+    game_id = new_game(client)
+    page = _a_clash(client, game_id, {"kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"})
+    assert page.select_one(".clash p").get_text().endswith("Every number is the same.")
+    assert [b.get_text() for b in page.select(".clash-choices button")] == [
+        "Mine is the next hand: keep it as hand 2"]  # nothing to change hand 1 to
+    link = page.select_one(".clash-choices a")
+    assert link.get_text() == "Same hand: discard mine" and "primary" in link["class"]
+    assert client.get(link["href"]).status_code == 200
+    assert hands_stored(app, game_id) == 1
+
+
+def test_the_question_is_asked_for_a_form_still_being_typed(client):
+    game_id = new_game(client)
+    phone_b = form_of(client, game_id)
+    assert client.get(f"/games/{game_id}/hands/compare", query_string={**phone_b, "bid": "55"}).status_code == 204
+    assert record(client, game_id, kind="played", bidder="t0", bid="50", counters_0="50").status_code == 303
+    answer = client.get(f"/games/{game_id}/hands/compare", query_string={**phone_b, "bid": "55"},
+                        headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    page = parse(answer)
+    assert page.find("html") is None and page.select_one("#record.clash")["data-clash"] == "1"
+    # still being typed (no counters): "the next hand" puts it back in the form as hand 2, it saves nothing
+    button = next(b for b in page.select(".clash-choices button") if "go on with it as hand 2" in b.get_text())
+    form = button.find_parent("form")
+    assert form["method"] == "get"
+    carried = {i["name"]: i["value"] for i in form.select("input[type=hidden]")}
+    again = parse(client.get(form["action"], query_string=carried))
+    assert again.select_one("input[name=bid]")["value"] == "55"
+    assert again.select_one("#expected")["value"] == "2"
+    # a finished hand is saved by it, as hand 2, with the token of its form
+    whole = {**phone_b, "kind": "played", "bidder": "t1", "bid": "55", "counters_1": "50"}
+    page = parse(client.get(f"/games/{game_id}/hands/compare", query_string=whole, headers={"HX-Request": "true"}))
+    _, sent = _answer(page, "keep it as hand 2")
+    assert sent["bid"] == "55" and sent["expected"] == "2" and sent["token"] == phone_b["token"]
+
+
+def test_the_same_numbers_as_the_hand_before_are_asked_about_before_they_are_stored(client, app):
+    game_id = new_game(client)
+    hand = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "counters_0": "30", "counters_1": "20"}
+    assert client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **hand}).status_code == 303
+    response = client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **hand})
+    assert response.status_code == 409
+    assert hands_stored(app, game_id) == 1
+    page = parse(response)
+    question = page.select_one(".repeat-question")
+    assert "This looks like hand 1 again" in question.get_text()
+    assert page.select_one("input[name=meld_0]")["value"] == "20"  # what was typed is kept
+    button = question.select_one("button[name=repeat]")
+    assert button.get_text() == "Yes, record it as hand 2"
+    form = button.find_parent("form")
+    sent = {i["name"]: i.get("value", "") for i in form.select("input") if i.get("name")}
+    assert client.post(form["action"], data={**sent, "repeat": "1"}).status_code == 303
+    assert hands_stored(app, game_id) == 2
 
 
 # --- fragments and polling -----------------------------------------------------------------------------------
@@ -415,6 +521,53 @@ def test_the_meld_calculator_carries_a_count_back_into_the_hand_form(client):
     assert form.select_one("input[name=meld_1]")["value"] == "12"
     assert form.select_one("input[name=bid]")["value"] == "55"
     assert "csrf_token" not in back.headers["Location"]
+
+
+def test_the_meld_calculator_leads_back_to_the_hand_it_was_opened_from_with_everything_kept(client):
+    game_id = new_game(client)
+    data = {**form_of(client, game_id), "bidder": "t0", "bid": "55", "meld_1": "12", "count_meld": "0"}
+    calc = parse(client.get(client.post("/meld/start", data=data).headers["Location"]))
+    link = calc.select_one(".back-link a")
+    assert link.get_text() == "← Back to hand 1"
+    form = parse(client.get(link["href"]))
+    assert (form.select_one("input[name=bid]")["value"], form.select_one("input[name=meld_1]")["value"]) == \
+        ("55", "12")
+
+
+def test_counting_meld_for_an_edit_goes_back_to_the_edit_with_its_changes(client):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    hand_id = parse(client.get(f"/games/{game_id}")).select_one(".hands details")["id"].split("-")[1]
+    edit = parse(client.get(f"/games/{game_id}/hands/{hand_id}/edit"))
+    assert edit.select_one("button[name=count_meld]") is not None  # Count cards, as when recording
+    sent = {i["name"]: i.get("value", "") for i in edit.select("#hand-form input") if i.get("name")}
+    calc = client.post("/meld/start", data={**sent, "bid": "60", "count_meld": "1"})
+    page = parse(client.get(calc.headers["Location"]))
+    link = page.select_one(".back-link a")
+    assert link.get_text() == "← Back to hand 1"
+    back = parse(client.get(link["href"]))
+    assert back.select_one("input[name=bid]")["value"] == "60"
+    assert back.select_one("input[name=edits_seen]")["value"] == "0"
+    counted = client.get(calc.headers["Location"] + "&cards=QS+JD&use=1")
+    form = parse(client.get(counted.headers["Location"]))
+    assert form.select_one("input[name=meld_1]")["value"] == "4"
+    assert f"/hands/{hand_id}/edit" in counted.headers["Location"]
+
+
+def test_an_edit_has_a_live_preview_of_the_hand_in_its_place(client):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    record(client, game_id, bidder="t1", bid=50, counters_1=50)
+    hand_id = parse(client.get(f"/games/{game_id}")).select(".hands details")[-1]["id"].split("-")[1]  # hand 1
+    edit = parse(client.get(f"/games/{game_id}/hands/{hand_id}/edit"))
+    preview = edit.select_one("#preview")
+    assert preview["hx-get"] == f"/games/{game_id}/hands/{hand_id}/preview"
+    answer = parse(client.get(preview["hx-get"], query_string={"kind": "played", "bidder": "t0", "bid": "50",
+                                                                "meld_0": "0", "meld_1": "0", "counters_0": "20",
+                                                                "counters_1": "30"},
+                              headers={"HX-Request": "true"}))
+    assert answer.select_one(".preview-score").get_text(" ", strip=True) == "Us −50 · Them +30 → −50 : 80"
+    assert client.get(f"/games/{game_id}/hands/99999/preview").status_code == 404
 
 
 def test_only_another_phones_change_is_announced_as_news(client, app):

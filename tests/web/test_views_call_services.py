@@ -23,7 +23,7 @@ def sheet(client):
 
 
 REQUESTS = [  # (what, method, address, the form or query: read before counting, status, folds, validations)
-    ("recording a hand", "POST", "/games/{g}/hands", lambda c, g: {**form_of(c, g), **HAND}, 303, 1, 1),
+    ("recording a hand", "POST", "/games/{g}/hands", lambda c, g: {**form_of(c, g), **HAND, "bid": "60"}, 303, 1, 1),
     ("editing a hand", "POST", "/games/{g}/hands/{h}/edit",
      lambda c, g: {"csrf_token": csrf(c), **HAND, "bid": "55", "edits_seen": "0"}, 303, 1, 1),
     ("deleting a hand", "POST", "/games/{g}/hands/{h}/delete", lambda c, g: {"csrf_token": csrf(c)}, 303, 1, 0),
