@@ -105,7 +105,8 @@
   function failed(kind) {
     return function (event) {
       var detail = event.detail || {};
-      if (isAction(detail)) showAlert(sentence(kind, detail));
+      if (detail.keptOnPhone) offlineMark().hidden = false; // outbox.js keeps the hand and says so
+      else if (isAction(detail)) showAlert(sentence(kind, detail));
       else offlineMark().hidden = false;
     };
   }

@@ -45,8 +45,9 @@
     }
   });
 
-  // What the record card is about: the hand it records, or the game's end.
+  // What the record card is about: the hand it records, the two-phone question, or the game's end.
   function about(record) {
+    if (record.hasAttribute("data-clash")) return "the question about hand " + record.dataset.clash;
     var expected = record.querySelector("input[name=expected]");
     return expected ? "hand " + expected.value : "won";
   }
@@ -78,31 +79,55 @@
     freshBidders(form, freshForm);
   }
 
+  // Hands this phone keeps until Scorepad takes them: the form is numbered after them, not by the poll.
+  function keptHere(form) {
+    return Boolean(form && window.ScorepadOutbox && ScorepadOutbox.ofGame(form.dataset.game).length);
+  }
+
   function update(fresh, savedToken) {
     var record = document.getElementById("record");
     if (!record || !fresh) return false;
+    // the two-phone question waits for its answer, unless the game is won meanwhile: it takes no more hands
+    if (record.hasAttribute("data-clash") && about(fresh) !== "won") return false;
     var form = handForm();
     // a poll sent just before this phone's save was answered speaks of the form that is gone: not of this one
     if (savedToken && form && form.elements.token && form.elements.token.value === savedToken) {
       if (waiting(form)) htmx.trigger(form, "htmx:abort"); // its answer is no longer awaited: the poll told
+      document.dispatchEvent(new CustomEvent("scorepad:saved", {
+        detail: { game: form.dataset.game, hand: form.elements.expected.value } // its draft goes
+      }));
       var alert = document.getElementById("alert");
       if (alert) alert.hidden = true; // a failed save's "may not have been saved" is now known to be wrong
       replace(record, fresh);
       return false;
     }
     if (form && waiting(form)) return false; // the save's own answer will redraw the page
+    if (keptHere(form)) return false;
     if (about(record) === about(fresh)) return false;
     var freshForm = fresh.querySelector("#hand-form");
-    if (form && freshForm && typedIn(form)) {
-      patch(form, freshForm);
-      return true;
+    if (form && typedIn(form)) {
+      var mine = Number(form.elements.expected.value);
+      var next = freshForm ? Number(freshForm.elements.expected.value) : Infinity;
+      if (next > mine && window.ScorepadDrafts) {
+        // the hand this form was started for is on the sheet: never moved on silently, asked
+        ScorepadDrafts.askAbout(form, function () { cardInstead(document.getElementById("record"), fresh, true); });
+        return false;
+      }
+      if (freshForm) {
+        patch(form, freshForm);
+        return true;
+      }
     }
-    var lost = Boolean(form && typedIn(form));
+    cardInstead(record, fresh, Boolean(form && typedIn(form)));
+    return false;
+  }
+
+  // The fresh record card in place of this one; one that takes the place of a form typed in (a club round's
+  // time called) says the hand was not saved.
+  function cardInstead(record, fresh, lost) {
     replace(record, fresh);
-    // a card that takes the place of a form typed in (a club round's time called) says the hand was not saved
     var note = lost && document.querySelector("#record [data-if-typed]");
     if (note) note.hidden = false;
-    return false;
   }
 
   var hideLater = null;

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import PHONE
+from tests.browser.helpers import ARTIFACTS, PHONE
 
 CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # Without these flags Chromium tries the network at start, which this machine (and CI) refuses.
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]

@@ -105,8 +105,8 @@ def test_a_hand_that_gives_a_team_nothing_shows_its_zero_in_a_neutral_colour(pho
 
 def finish_a_game(page, live_server) -> None:
     start_game(page, live_server)
-    for _ in range(4):
-        record_played(page, "Us", 150, (100, 0), 50)
+    for i in range(4):  # hands alike one after another would be asked about (the same hand typed twice?)
+        record_played(page, "Us", 150, (100 + 5 * i, 0), 50)
     expect(page.locator(".winner-card")).to_be_visible()
 
 

@@ -107,9 +107,9 @@ def test_without_javascript_undo_is_a_plain_form(browser, live_server):
 
 def test_after_an_edit_the_confirmation_is_on_the_screen(phone, live_server):
     start_game(phone, live_server)
-    for _ in range(6):  # enough rows that the edited one sits well down the page
+    for i in range(6):  # enough rows that the edited one sits well down the page
         phone.locator("#field-bidder .choice", has_text="Us").click()
-        phone.fill("#counters_0", "50")
+        phone.fill("#counters_0", str(50 - i))  # hands alike would be asked about
         phone.locator("button.save-button").click()
         expect(phone.locator("#saved")).to_be_visible()
     oldest = phone.locator(".hands details").last

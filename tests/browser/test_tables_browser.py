@@ -4,7 +4,7 @@ and an edit on the way), a two-handed game without bidding to 1,000, and six pla
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, start_game
+from tests.browser.helpers import no_sideways_scroll, start_game, yes_the_same_numbers_again
 
 pytestmark = pytest.mark.browser
 
@@ -13,9 +13,9 @@ def totals(page, sides: int) -> list[str]:
     return [page.locator(f"#total-{side}").inner_text() for side in range(sides)]
 
 
-def record(page, meld, counters, bidder=None, bid=None, kind=None):
+def record(page, meld, counters, bidder=None, bid=None, kind=None, again=False):
     """One hand as a phone enters it: the bidder (one tap), the bid, what happened, each side's meld, and every
-    side's counters but the last, which fills itself in."""
+    side's counters but the last, which fills itself in. `again`: the same as the hand before, which is asked."""
     number = int(page.locator("#expected").get_attribute("value"))
     if bidder:
         page.locator("#field-bidder .choice", has_text=bidder).click()
@@ -30,6 +30,8 @@ def record(page, meld, counters, bidder=None, bid=None, kind=None):
     if counters:
         expect(page.locator(f"#counters_{len(meld) - 1}")).not_to_have_value("")
     page.locator("button.save-button").click()
+    if again:
+        yes_the_same_numbers_again(page)
     expect(page.locator(f"#expected[value='{number + 1}'], .winner-card").first).to_be_attached()
 
 
@@ -65,8 +67,8 @@ def test_a_two_handed_game_without_bidding_goes_to_1000(phone, live_server):
     start_game(phone, live_server, seating="2 players", players=["Ann", "Bob"])
     expect(phone.locator("#scoreboard .target")).to_contain_text("Two-handed")
     assert phone.locator("#field-bidder").count() == 0 and phone.locator("#bid").count() == 0
-    for _ in range(4):
-        record(phone, (100, 40), (150,))  # Ann 250, Bob 140 a hand
+    for i in range(4):
+        record(phone, (100, 40), (150,), again=i > 0)  # Ann 250, Bob 140 a hand
     expect(phone.locator(".winner-card h2")).to_have_text("Ann won the game")
     assert totals(phone, 2) == ["1,000", "560"]
     no_sideways_scroll(phone)

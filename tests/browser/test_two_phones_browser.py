@@ -1,0 +1,332 @@
+"""Two phones at 390×844, one hand: a hand is never recorded twice, never lost between taps, never lost to the
+Wi-Fi. Each phone is a browser context of its own (its own cookies and its own localStorage)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import ARTIFACTS, PHONE, start_game
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def other_phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    yield page
+    context.close()
+
+
+def type_hand(page, bidder="Us", bid="55", meld=("30", "12"), counters=("28", "22")):
+    page.locator("#field-bidder .choice", has_text=bidder).click()
+    page.fill("#bid", bid)
+    page.fill("#meld_0", meld[0])
+    page.fill("#meld_1", meld[1])
+    if counters:
+        page.fill("#counters_0", counters[0])
+        page.fill("#counters_1", counters[1])
+        expect(page.locator("#preview .preview-score")).to_be_visible()
+
+
+def sheet_numbers(page) -> list[str]:
+    """The hands on the sheet, as a fresh page shows them (newest first)."""
+    return page.locator(".hands details .num").all_inner_texts()
+
+
+def stored_hands(browser, url) -> list[str]:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(url)
+    summaries = page.locator(".hands details summary").all_inner_texts()
+    context.close()
+    return summaries
+
+
+# --- the same hand on two phones ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("delay", [0.0, 0.3, 5.0], ids=["together", "0.3 s apart", "after a poll"])
+@pytest.mark.parametrize("first", ["A", "B"])
+def test_the_same_hand_typed_on_two_phones_is_stored_once(browser, phone, other_phone, live_server, delay, first):
+    start_game(phone, live_server)
+    other_phone.goto(phone.url)
+    type_hand(phone)
+    type_hand(other_phone)
+    a, b = (phone, other_phone) if first == "A" else (other_phone, phone)
+    a.locator("button.save-button").click()
+    if delay:
+        time.sleep(delay)
+    if b.locator("#record.clash").count() == 0:  # the poll may have asked already
+        b.locator("button.save-button").click()
+    expect(b.locator("#record.clash h2")).to_have_text("Hand 1 was just recorded on another phone")
+    expect(a.locator("#expected")).to_have_value("2")
+    assert len(stored_hands(browser, phone.url)) == 1
+    # "same hand": nothing more is stored, and the phone is ready for hand 2
+    b.get_by_role("link", name="Same hand: discard mine").click()
+    expect(b.locator("button.save-button")).to_have_text("Record hand 2")
+    expect(b.locator("#bid")).to_have_value("")
+    b.reload()
+    expect(b.locator("#draft-note")).to_have_count(0)  # the draft went with the answer
+    assert len(stored_hands(browser, phone.url)) == 1
+
+
+def test_a_form_being_typed_is_asked_about_when_the_poll_brings_its_hand(browser, phone, other_phone, live_server):
+    start_game(phone, live_server)
+    other_phone.goto(phone.url)
+    type_hand(other_phone, bid="60", counters=None)  # the meld is in, the hand is being played
+    type_hand(phone)
+    phone.locator("button.save-button").click()
+    question = other_phone.locator("#record.clash")
+    expect(question.locator("h2")).to_have_text("Hand 1 was just recorded on another phone", timeout=10_000)
+    expect(question.locator("tr.differs th")).to_have_text(["Bid", "Counters"])
+    other_phone.screenshot(path=str(ARTIFACTS / "two-phones-question.png"))
+    # "mine is the next hand": still being played, it goes back into the form as hand 2, nothing lost
+    other_phone.get_by_role("button", name="Mine is the next hand: go on with it as hand 2").click()
+    expect(other_phone.locator("#record.clash")).to_have_count(0)
+    expect(other_phone.locator("button.save-button")).to_have_text("Record hand 2")
+    expect(other_phone.locator("#bid")).to_have_value("60")
+    expect(other_phone.locator("#meld_0")).to_have_value("30")
+    other_phone.reload()  # and its draft is hand 2's now
+    expect(other_phone.locator("#bid")).to_have_value("60")
+    other_phone.fill("#counters_0", "30")
+    other_phone.fill("#counters_1", "20")
+    other_phone.locator("button.save-button").click()
+    expect(other_phone.locator("button.save-button")).to_have_text("Record hand 3")
+    assert len(stored_hands(browser, phone.url)) == 2
+
+
+def test_mine_is_right_changes_the_recorded_hand_and_keeps_the_edit(browser, phone, other_phone, live_server):
+    start_game(phone, live_server)
+    other_phone.goto(phone.url)
+    type_hand(phone)
+    type_hand(other_phone, counters=("30", "20"))
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#expected")).to_have_value("2")
+    other_phone.locator("button.save-button").click()
+    other_phone.get_by_role("button", name="Same hand, mine is right: change hand 1 to mine").click()
+    expect(other_phone.locator("button.save-button")).to_have_text("Record hand 2")
+    assert len(stored_hands(browser, phone.url)) == 1
+    expect(phone.locator("#total-0")).to_have_text("60", timeout=10_000)  # 30 meld + 30 counters, not 28
+
+
+# --- a hand lost between taps ------------------------------------------------------------------------------
+
+def typed_values(page) -> dict:
+    return {name: page.locator(f"#{name}").input_value() for name in ("bid", "meld_0", "meld_1", "counters_0")}
+
+
+def test_a_half_typed_hand_survives_a_reload_history_the_meld_calculator_and_a_closed_tab(browser, phone,
+                                                                                          live_server):
+    start_game(phone, live_server)
+    game_url = phone.url
+    type_hand(phone, counters=None)
+    typed = typed_values(phone)
+
+    def put_back():
+        note = phone.locator("#draft-note")
+        expect(note).to_contain_text("Put back what you had typed for hand 1")
+        assert typed_values(phone) == typed
+        expect(phone.locator("#field-bidder input[value=t0]")).to_be_checked()
+
+    phone.reload()
+    put_back()
+    phone.screenshot(path=str(ARTIFACTS / "two-phones-restored-draft.png"))
+    phone.goto(f"{live_server}/history")
+    phone.go_back()
+    put_back()
+    phone.locator(".count-button").first.click()
+    expect(phone.locator("h1")).to_contain_text("Meld calculator")
+    phone.go_back()
+    put_back()
+    phone.locator(".count-button").first.click()
+    phone.get_by_role("link", name="← Back to hand 1").click()
+    expect(phone.locator("#bid")).to_have_value("55")
+    # a closed and reopened tab: a new page of the same phone
+    context = phone.context
+    phone.close()
+    again = context.new_page()
+    again.goto(game_url)
+    expect(again.locator("#draft-note")).to_contain_text("Put back what you had typed for hand 1")
+    expect(again.locator("#bid")).to_have_value("55")
+    # once saved, it is gone
+    again.fill("#counters_0", "28")
+    again.fill("#counters_1", "22")
+    again.locator("button.save-button").click()
+    expect(again.locator("#expected")).to_have_value("2")
+    again.reload()
+    expect(again.locator("#draft-note")).to_have_count(0)
+    expect(again.locator("#bid")).to_have_value("")
+
+
+def test_clear_empties_the_put_back_hand(phone, live_server):
+    start_game(phone, live_server)
+    type_hand(phone, counters=None)
+    phone.reload()
+    phone.locator("#draft-note").get_by_role("button", name="Clear").click()
+    expect(phone.locator("#bid")).to_have_value("")
+    phone.reload()
+    expect(phone.locator("#draft-note")).to_have_count(0)
+
+
+# --- a hand lost to the Wi-Fi ------------------------------------------------------------------------------
+
+def record_three_while_unreachable(page):
+    for n, (bid, counters) in enumerate([("55", ("28", "22")), ("60", ("40", "10")), ("65", ("10", "40"))], 1):
+        expect(page.locator("#expected")).to_have_value(str(n))
+        _type_fast(page, bid, counters)  # no preview: Scorepad cannot be reached
+        page.locator("button.save-button").click()
+        expect(page.locator("#outbox")).to_contain_text(f"kept on this phone")
+        expect(page.locator("#expected")).to_have_value(str(n + 1))
+    expect(page.locator("#outbox")).to_contain_text("Hands 1, 2 and 3 are kept on this phone and will be saved, in "
+                                                    "order, when Scorepad can be reached.")
+    expect(page.locator("#sheet .waiting-hand")).to_have_count(3)
+
+
+def _type_fast(page, bid, counters):
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.fill("#bid", bid)
+    page.fill("#meld_0", "30")
+    page.fill("#meld_1", "12")
+    page.fill("#counters_0", counters[0])
+    page.fill("#counters_1", counters[1])
+
+
+def test_hands_saved_with_the_network_cut_land_once_and_in_order_when_it_comes_back(browser, phone, live_server):
+    start_game(phone, live_server)
+    phone.context.set_offline(True)
+    record_three_while_unreachable(phone)
+    phone.screenshot(path=str(ARTIFACTS / "two-phones-waiting-hand.png"), full_page=True)
+    phone.context.set_offline(False)
+    expect(phone.locator("#outbox")).to_have_count(0, timeout=20_000)
+    expect(phone.locator("#sheet .waiting-hand")).to_have_count(0)
+    hands = stored_hands(browser, phone.url)
+    assert [h.split("\n")[0] for h in hands] == ["3", "2", "1"]
+    assert ["65" in hands[0], "60" in hands[1], "55" in hands[2]] == [True] * 3
+
+
+class RestartableServer:
+    """Scorepad on a fixed loopback port that a test can stop and start again (a Pi rebooting)."""
+
+    def __init__(self, folder):
+        from scorepad import create_app
+
+        self.app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(folder / "scorepad.db")})
+        self.port = None
+        self.start()
+
+    def start(self):
+        from waitress.server import create_server
+
+        self.server = create_server(self.app, host="127.0.0.1", port=self.port or 0, threads=4)
+        self.port = self.server.effective_port
+        threading.Thread(target=self.server.run, daemon=True).start()
+
+    def stop(self):
+        """Down as a rebooting Pi is: no new connection, and the phone's kept-alive ones cut too."""
+        self.server.close()
+        for channel in list(self.server._map.values()):
+            channel.close()
+        self.server.task_dispatcher.shutdown()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+def rebooting_server(tmp_path):
+    server = RestartableServer(tmp_path)
+    yield server
+    server.stop()
+
+
+def test_hands_saved_while_the_server_is_down_land_once_and_in_order_when_it_is_back(browser, phone,
+                                                                                    rebooting_server):
+    start_game(phone, rebooting_server.url)
+    rebooting_server.stop()
+    record_three_while_unreachable(phone)
+    rebooting_server.start()
+    expect(phone.locator("#outbox")).to_have_count(0, timeout=40_000)
+    hands = stored_hands(browser, phone.url)
+    assert [h.split("\n")[0] for h in hands] == ["3", "2", "1"]
+
+
+def test_a_kept_hand_goes_when_the_page_is_next_opened(browser, phone, live_server):
+    start_game(phone, live_server)
+    game_url = phone.url
+    phone.context.set_offline(True)
+    _type_fast(phone, "55", ("28", "22"))
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#outbox")).to_contain_text("Hand 1 is kept on this phone")
+    context = phone.context
+    phone.close()
+    context.set_offline(False)
+    again = context.new_page()
+    again.goto(game_url)
+    expect(again.locator("#outbox")).to_have_count(0, timeout=10_000)
+    assert len(stored_hands(browser, game_url)) == 1
+
+
+# --- where the eye is --------------------------------------------------------------------------------------
+
+KEYBOARD = 330  # an iPhone's keyboard: the page keeps its height, the part of it that shows is 330 px shorter
+
+
+def keyboard_up(page):
+    page.evaluate(f"""() => {{
+        Object.defineProperty(visualViewport, "height", {{get: () => innerHeight - {KEYBOARD}, configurable: true}});
+        visualViewport.dispatchEvent(new Event("resize"));
+    }}""")
+
+
+def assert_result_line_in_view_above_the_save_button(page, seen: str):
+    line = page.locator("#preview-line")
+    expect(line).to_contain_text(seen, timeout=10_000)
+    for keyboard in (0, KEYBOARD):
+        if keyboard:
+            keyboard_up(page)
+        box, save = line.bounding_box(), page.locator("button.save-button").bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"] - keyboard, (keyboard, box)
+        assert box["y"] + box["height"] <= save["y"] + 1, (box, save)
+
+
+@pytest.mark.parametrize("seating", [None, "3 players, each for themselves", "6 players, two teams of three",
+                                     "6 players, three partnerships"])
+def test_the_result_line_is_in_view_above_record_keyboard_up_or_down(phone, live_server, seating):
+    start_game(phone, live_server, seating=seating)
+    phone.locator("#field-bidder .choice").first.click()  # the bid left blank: the minimum
+    phone.locator("#meld_0").fill("20")
+    points = phone.locator("#hand-form").get_attribute("data-hand-points")
+    counters = phone.locator("input[name^=counters_]")
+    for i in range(counters.count()):  # the bidder takes every counter
+        counters.nth(i).click()
+        counters.nth(i).fill(points if i == 0 else "0")
+    assert_result_line_in_view_above_the_save_button(phone, "→")
+
+
+def test_an_automatic_throw_in_is_seen_in_the_result_line_before_saving(phone, live_server):
+    start_game(phone, live_server, preset="single-deck")
+    phone.locator("#field-bidder .choice").first.click()
+    phone.fill("#bid", "400")
+    phone.locator("#meld_0").click()
+    phone.locator("#meld_0").fill("100")
+    assert_result_line_in_view_above_the_save_button(phone, "−400")
+
+
+def test_an_edit_has_the_result_line_and_count_cards_as_recording_has(phone, live_server):
+    start_game(phone, live_server)
+    type_hand(phone)
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#expected")).to_have_value("2")
+    phone.goto(phone.url.split("#")[0].rstrip("/") + "/hands/" +
+               phone.locator(".hands details").first.get_attribute("id").split("-")[1] + "/edit")
+    expect(phone.locator(".count-button").first).to_be_visible()
+    phone.locator("#counters_0").click()
+    phone.fill("#counters_0", "20")
+    phone.fill("#counters_1", "30")
+    assert_result_line_in_view_above_the_save_button(phone, "−55")
