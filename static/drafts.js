@@ -338,6 +338,8 @@
     var sheet = document.getElementById("sheet");
     if (!sheet) return;
     Array.prototype.forEach.call(sheet.querySelectorAll(".waiting-hand, .waiting-list"), function (el) { el.remove(); });
+    var none = sheet.querySelector(".no-hands");
+    if (none) none.hidden = kept.length > 0; // "No hands yet" is not so while hands wait on this phone
     if (!kept.length) return;
     var list = sheet.querySelector("ol.hands");
     if (!list) {
