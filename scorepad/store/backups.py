@@ -215,8 +215,13 @@ def migrate_after_backup(live_path: str, folder: str | Path) -> Path | None:
     when there was nothing to upgrade (a new database, or one up to date). Raises BackupRefused, and changes
     nothing, when the copy cannot be made: no upgrade without a way back."""
     copy = None
-    if _needs_upgrade(Path(live_path)):
-        folder = Path(folder)
+    folder = Path(folder)
+    try:
+        needed = _needs_upgrade(Path(live_path))
+    except sqlite3.Error as exc:
+        raise BackupRefused(f"Scorepad cannot open {live_path} ({exc}). Nothing was changed. To put a backup in "
+                            f"its place: {RESTORE_COMMAND} {folder / 'scorepad-<time>.db'}") from None
+    if needed:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             copy = new_file(folder, "before-upgrade")
@@ -224,8 +229,26 @@ def migrate_after_backup(live_path: str, folder: str | Path) -> Path | None:
             raise BackupRefused(f"Scorepad was about to bring {live_path} up to date, but could not keep a copy of "
                                 f"it in {folder} first ({exc.strerror or exc}). Nothing was changed.") from None
         _fill_or_remove(live_path, copy)
-    migrate(live_path)
+    try:
+        migrate(live_path)
+    except Exception as exc:  # noqa: BLE001 - a migration is arbitrary code: whatever it raises, say the way back
+        raise BackupRefused(upgrade_failed(live_path, exc, copy)) from exc
     return copy
+
+
+# What a person types to put a backup back (README, "Backups"); the service and the container run it as theirs.
+RESTORE_COMMAND = ".venv/bin/flask --app scorepad restore"
+
+
+def upgrade_failed(live_path: str, exc: Exception, copy: Path | None) -> str:
+    """Words for an upgrade that could not finish. Each migration is one transaction with its record, so the
+    database is as the last one that finished left it; the copy kept before the upgrade is the way back."""
+    said = f"Scorepad could not bring {live_path} up to date ({exc.__class__.__name__}: {exc})."
+    if copy is None:
+        return f"{said} Nothing was changed."
+    return (f"{said} The database is as it was before the step that failed, and a copy of it as it was before "
+            f"this upgrade is kept in {copy}. To go back, return to the Scorepad you had before (for example "
+            f"git checkout of its version) and put that copy back with: {RESTORE_COMMAND} {copy}")
 
 
 def _needs_upgrade(live: Path) -> bool:
