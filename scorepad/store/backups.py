@@ -22,6 +22,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .connection import connect, write_lock
+from .readable import first_unreadable
 from .schema import migrate, migrations
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -277,6 +278,7 @@ def prepare(backup_path: str) -> Iterator[Prepared]:
         upgraded = _upgrade(source, copy, known)
         with contextlib.closing(connect(str(copy))) as db:
             _check_shape(source, db, tables)
+            _check_rows(source, db)
         yield Prepared(source, copy, upgraded, tables)
 
 
@@ -355,6 +357,13 @@ def _check_shape(source: Path, db, expected: dict[str, tuple[str, ...]]) -> None
     broken = db.execute("SELECT count(*) FROM pragma_foreign_key_check").fetchone()[0]
     if broken:
         raise _refused(source, f"is damaged (links between its rows are broken: {broken} found)")
+
+
+def _check_rows(source: Path, db) -> None:
+    """Every row read as the pages read it: a backup that would make a page fail is not put in place."""
+    unreadable = first_unreadable(db)
+    if unreadable:
+        raise _refused(source, f"holds a row Scorepad cannot read: {unreadable}")
 
 
 # --- putting it back --------------------------------------------------------------------------------------------
