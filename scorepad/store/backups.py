@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -388,6 +389,8 @@ def put_back(prepared: Prepared, live_path: str) -> Restored:
     except OSError as exc:
         raise BackupRefused(f"Could not make a safety copy next to {live} ({exc.strerror or exc}). "
                             "Nothing was changed.") from None
+    if not _takes_rows(live, prepared.tables):
+        return _put_file_back(prepared, live, safety)
     db = connect(live_path)
     copied = False
     try:
@@ -411,6 +414,44 @@ def put_back(prepared: Prepared, live_path: str) -> Restored:
     finally:
         db.close()
     return Restored(safety, held, prepared.upgraded)
+
+
+def _takes_rows(live: Path, tables: dict[str, tuple[str, ...]]) -> bool:
+    """Whether the live database has today's tables, to take the backup's rows in place of its own. One that
+    cannot be opened, or that an upgrade could not finish, is replaced as a file instead (no server runs on it:
+    it would not have started)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"{live.resolve().as_uri()}?mode=ro", uri=True, timeout=10)) as conn:
+            return _tables(conn) == tables
+    except sqlite3.Error:
+        return False
+
+
+def _put_file_back(prepared: Prepared, live: Path, safety: Path) -> Restored:
+    """The prepared backup becomes the live database file: the live one is kept first as the safety copy (as
+    SQLite reads it, with its write-ahead log, or byte for byte when it does not open), the backup is written
+    complete under a hidden name, the old log goes (it belongs to the old file), and one rename puts it in
+    place. A kill at any moment leaves the old database or the restored one, and the safety copy."""
+    try:
+        try:
+            with contextlib.closing(sqlite3.connect(live, timeout=10)) as reader:
+                copy_database(reader, safety)
+        except sqlite3.Error:
+            shutil.copyfile(live, safety)
+        incoming = new_file(live.parent, f".{live.name}.restoring")
+        try:
+            with contextlib.closing(_open_readonly(prepared.copy)) as source:
+                copy_database(source, incoming)
+            for leftover in ("-wal", "-shm"):
+                live.with_name(live.name + leftover).unlink(missing_ok=True)
+            os.replace(incoming, live)
+        finally:
+            incoming.unlink(missing_ok=True)
+        _sync_folder(live.parent)
+    except (OSError, sqlite3.Error) as exc:
+        raise BackupRefused(f"Could not restore {prepared.source} ({exc}). The database as it was is kept in "
+                            f"{safety}.") from None
+    return Restored(safety, 0.0, prepared.upgraded)
 
 
 def _copy_aside(live_path: str, safety: Path) -> None:
