@@ -70,6 +70,7 @@ from .records import (
     warm_in_background,
     warm_records,
 )
+from .readable import edit_side, first_unreadable
 from .schema import migrate, migrations, pending_migrations, rescore_stale
 
 __all__ = [
@@ -83,5 +84,5 @@ __all__ = [
     "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
     "HandRestored", "abandon_game", "deleted_hand", "restore_hand",
-    "autobackup", "pending_migrations",
+    "autobackup", "pending_migrations", "edit_side", "first_unreadable",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -22,6 +23,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .connection import connect, write_lock
+from .readable import first_unreadable
 from .schema import migrate, migrations
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -215,8 +217,13 @@ def migrate_after_backup(live_path: str, folder: str | Path) -> Path | None:
     when there was nothing to upgrade (a new database, or one up to date). Raises BackupRefused, and changes
     nothing, when the copy cannot be made: no upgrade without a way back."""
     copy = None
-    if _needs_upgrade(Path(live_path)):
-        folder = Path(folder)
+    folder = Path(folder)
+    try:
+        needed = _needs_upgrade(Path(live_path))
+    except sqlite3.Error as exc:
+        raise BackupRefused(f"Scorepad cannot open {live_path} ({exc}). Nothing was changed. To put a backup in "
+                            f"its place: {RESTORE_COMMAND} {folder / 'scorepad-<time>.db'}") from None
+    if needed:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             copy = new_file(folder, "before-upgrade")
@@ -224,8 +231,26 @@ def migrate_after_backup(live_path: str, folder: str | Path) -> Path | None:
             raise BackupRefused(f"Scorepad was about to bring {live_path} up to date, but could not keep a copy of "
                                 f"it in {folder} first ({exc.strerror or exc}). Nothing was changed.") from None
         _fill_or_remove(live_path, copy)
-    migrate(live_path)
+    try:
+        migrate(live_path)
+    except Exception as exc:  # noqa: BLE001 - a migration is arbitrary code: whatever it raises, say the way back
+        raise BackupRefused(upgrade_failed(live_path, exc, copy)) from exc
     return copy
+
+
+# What a person types to put a backup back (README, "Backups"); the service and the container run it as theirs.
+RESTORE_COMMAND = ".venv/bin/flask --app scorepad restore"
+
+
+def upgrade_failed(live_path: str, exc: Exception, copy: Path | None) -> str:
+    """Words for an upgrade that could not finish. Each migration is one transaction with its record, so the
+    database is as the last one that finished left it; the copy kept before the upgrade is the way back."""
+    said = f"Scorepad could not bring {live_path} up to date ({exc.__class__.__name__}: {exc})."
+    if copy is None:
+        return f"{said} Nothing was changed."
+    return (f"{said} The database is as it was before the step that failed, and a copy of it as it was before "
+            f"this upgrade is kept in {copy}. To go back, return to the Scorepad you had before (for example "
+            f"git checkout of its version) and put that copy back with: {RESTORE_COMMAND} {copy}")
 
 
 def _needs_upgrade(live: Path) -> bool:
@@ -254,6 +279,7 @@ def prepare(backup_path: str) -> Iterator[Prepared]:
         upgraded = _upgrade(source, copy, known)
         with contextlib.closing(connect(str(copy))) as db:
             _check_shape(source, db, tables)
+            _check_rows(source, db)
         yield Prepared(source, copy, upgraded, tables)
 
 
@@ -334,6 +360,13 @@ def _check_shape(source: Path, db, expected: dict[str, tuple[str, ...]]) -> None
         raise _refused(source, f"is damaged (links between its rows are broken: {broken} found)")
 
 
+def _check_rows(source: Path, db) -> None:
+    """Every row read as the pages read it: a backup that would make a page fail is not put in place."""
+    unreadable = first_unreadable(db)
+    if unreadable:
+        raise _refused(source, f"holds a row Scorepad cannot read: {unreadable}")
+
+
 # --- putting it back --------------------------------------------------------------------------------------------
 
 def restore(backup_path: str, live_path: str) -> Restored:
@@ -356,6 +389,8 @@ def put_back(prepared: Prepared, live_path: str) -> Restored:
     except OSError as exc:
         raise BackupRefused(f"Could not make a safety copy next to {live} ({exc.strerror or exc}). "
                             "Nothing was changed.") from None
+    if not _takes_rows(live, prepared.tables):
+        return _put_file_back(prepared, live, safety)
     db = connect(live_path)
     copied = False
     try:
@@ -379,6 +414,44 @@ def put_back(prepared: Prepared, live_path: str) -> Restored:
     finally:
         db.close()
     return Restored(safety, held, prepared.upgraded)
+
+
+def _takes_rows(live: Path, tables: dict[str, tuple[str, ...]]) -> bool:
+    """Whether the live database has today's tables, to take the backup's rows in place of its own. One that
+    cannot be opened, or that an upgrade could not finish, is replaced as a file instead (no server runs on it:
+    it would not have started)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"{live.resolve().as_uri()}?mode=ro", uri=True, timeout=10)) as conn:
+            return _tables(conn) == tables
+    except sqlite3.Error:
+        return False
+
+
+def _put_file_back(prepared: Prepared, live: Path, safety: Path) -> Restored:
+    """The prepared backup becomes the live database file: the live one is kept first as the safety copy (as
+    SQLite reads it, with its write-ahead log, or byte for byte when it does not open), the backup is written
+    complete under a hidden name, the old log goes (it belongs to the old file), and one rename puts it in
+    place. A kill at any moment leaves the old database or the restored one, and the safety copy."""
+    try:
+        try:
+            with contextlib.closing(sqlite3.connect(live, timeout=10)) as reader:
+                copy_database(reader, safety)
+        except sqlite3.Error:
+            shutil.copyfile(live, safety)
+        incoming = new_file(live.parent, f".{live.name}.restoring")
+        try:
+            with contextlib.closing(_open_readonly(prepared.copy)) as source:
+                copy_database(source, incoming)
+            for leftover in ("-wal", "-shm"):
+                live.with_name(live.name + leftover).unlink(missing_ok=True)
+            os.replace(incoming, live)
+        finally:
+            incoming.unlink(missing_ok=True)
+        _sync_folder(live.parent)
+    except (OSError, sqlite3.Error) as exc:
+        raise BackupRefused(f"Could not restore {prepared.source} ({exc}). The database as it was is kept in "
+                            f"{safety}.") from None
+    return Restored(safety, 0.0, prepared.upgraded)
 
 
 def _copy_aside(live_path: str, safety: Path) -> None:

@@ -7,15 +7,19 @@ recorded it, an import brought it or a benchmark made it up.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..errors import ScorepadError
 from ..hands import hand_from_columns, hand_to_columns, hand_to_history
 from ..rules import Rules
 from ..scoring import Hand, play_game
 from .connection import MAX_ID, created_within, now, rows
 from .players import player_for
+
+_logger = logging.getLogger(__name__)
 
 # --- games ----------------------------------------------------------------------------------------------------
 
@@ -97,11 +101,41 @@ def _game(row: dict) -> Game:
     )
 
 
+class UnreadableGame(ScorepadError):
+    """A stored game today's code cannot read (its rules are not a rule set): its page says so, in words, and
+    lists leave it out; every other game opens as usual."""
+
+    status_hint = 422
+    title = "This game cannot be read"
+
+
+def _readable_game(row: dict) -> Game:
+    try:
+        return _game(row)
+    except Exception as exc:  # noqa: BLE001 - whatever the row holds, it is one game, not the whole app
+        raise UnreadableGame(
+            f"Game {row['id']} cannot be read: its stored rules are not a rule set Scorepad knows "
+            f"({exc.__class__.__name__}). Every other game is as it was. To get it back, restore a backup made "
+            "before it was damaged.") from None
+
+
+def _readable_games(found: list[dict]) -> list[Game]:
+    """The games of a list that can be read; each one that cannot is logged and left out."""
+    games = []
+    for row in found:
+        try:
+            games.append(_readable_game(row))
+        except UnreadableGame as unreadable:
+            _logger.warning("%s", unreadable)
+    return games
+
+
 def load_game(db, game_id: int) -> Game | None:
+    """The game, None when there is none; raises UnreadableGame for one whose stored rules do not read."""
     if not 0 < game_id <= MAX_ID:
         return None
     found = rows(db, _GAME_SELECT + " WHERE g.id = ?", [game_id])
-    return _game(found[0]) if found else None
+    return _readable_game(found[0]) if found else None
 
 
 def game_version(db, game_id: int) -> int | None:
@@ -122,8 +156,7 @@ def game_ids(db, among: Sequence[int] | None = None) -> list[int]:
 def list_games(db, finished: bool, limit: int = 20) -> list[Game]:
     where = "g.finished_at IS NOT NULL" if finished else "g.finished_at IS NULL AND g.abandoned_at IS NULL"
     order = "g.finished_at DESC" if finished else "g.created_at DESC"
-    return [_game(r) for r in rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?",
-                                   [limit])]
+    return _readable_games(rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?", [limit]))
 
 
 def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
@@ -142,7 +175,7 @@ def history_games(db, player_id: int | None = None, start: str | None = None, en
     where, params = where + within, params + dates
     sql = _GAME_SELECT + (" WHERE " + " AND ".join(where) if where else "") + \
         " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
-    return [_game(r) for r in rows(db, sql, [*params, limit])]
+    return _readable_games(rows(db, sql, [*params, limit]))
 
 
 def abandon_game(db, game_id: int) -> bool:

@@ -8,6 +8,7 @@ the database keeps its own version counters with triggers: no Python writes one.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 
 import sqlite_utils
 from sqlite_utils import Migrations
@@ -474,10 +475,61 @@ def migrate(path: str) -> None:
     only read."""
     db = connect(path)
     try:
-        migrations.apply(db)
+        apply_migrations(db)
         rescore_stale(db)
     finally:
         db.close()
+
+
+# The one migration that cannot run inside a transaction: SQLite will not change the journal mode in one. It only
+# switches WAL on, which a second run does again harmlessly, so a kill before its record is made good next time.
+_OUTSIDE_A_TRANSACTION = {"m001_wal"}
+
+
+def _m010_done(db) -> bool:
+    # Until m010 ran in one transaction with its record, a kill between its commit and its record left its work
+    # done but unrecorded; its work was one transaction of its own, so a sixth side's column means all of it.
+    return any(column[1] == "team_2" for column in db.execute("PRAGMA table_info(games)"))
+
+
+# A migration whose work may have been committed without its record by an earlier Scorepad: how to tell.
+_DONE_WITHOUT_RECORD = {"m010_tables_of_every_size": _m010_done}
+
+
+def apply_migrations(db) -> list[str]:
+    """Apply the migrations the database lacks, each in one transaction with its record: a kill at any moment
+    leaves each one either done and recorded or not begun. (sqlite-utils commits a `transactional=False`
+    migration's work before writing its record.) A migration that must loosen foreign keys (m010 rebuilds
+    tables under their names) has them switched off around its transaction, where SQLite allows it, and checks
+    them itself. Returns the names applied."""
+    migrations.ensure_migrations_table(db)
+    done = []
+    for migration in migrations.pending(db):
+        if migration.name in _OUTSIDE_A_TRANSACTION:
+            migration.fn(db)
+            _record(db, migration.name)
+        else:
+            finished_before = _DONE_WITHOUT_RECORD.get(migration.name, lambda _: False)(db)
+            if not migration.transactional:
+                db.execute("PRAGMA foreign_keys = OFF")  # ignored inside a transaction: set before it begins
+            try:
+                with db.atomic():
+                    if finished_before:
+                        _logger.warning("%s was done but not recorded (an upgrade cut short): recorded now",
+                                        migration.name)
+                    else:
+                        migration.fn(db)
+                    _record(db, migration.name)
+            finally:
+                db.execute("PRAGMA foreign_keys = ON")
+        done.append(migration.name)
+    return done
+
+
+def _record(db, name: str) -> None:
+    """The row sqlite-utils' own `Migrations.apply` writes for an applied migration."""
+    db.execute(f"INSERT INTO {migrations.migrations_table} (migration_set, name, applied_at) VALUES (?, ?, ?)",
+               [migrations.name, name, str(datetime.now(UTC))])
 
 
 # Migrations are frozen history and never score: each hand's points and outcome, a game's totals and winner, and
@@ -493,8 +545,8 @@ WHERE NOT EXISTS (SELECT 1 FROM team_results t WHERE t.game_id = g.id)
 
 def rescore_stale(db) -> list[int]:
     """Re-score every game no code of today has scored, in one transaction; returns the ids re-scored. A game
-    today's rules refuse to fold is left as it was stored (and logged), so one odd old game cannot lock a
-    family out of all the others."""
+    today's code cannot read or fold (rules that are not a rule set, a hand no rule allows) is left as it was
+    stored, and logged, so one odd game cannot stop Scorepad starting and lock a family out of all the others."""
     if db.execute(_STALE_GAMES + " LIMIT 1").fetchone() is None:
         return []  # the usual start-up: no write, no lock
     done = []
@@ -504,8 +556,9 @@ def rescore_stale(db) -> list[int]:
                 with db.atomic():
                     rescore(db, load_game(db, game_id), live_hands(db, game_id))
                 done.append(game_id)
-            except ScorepadError as exc:
-                _logger.warning("Game %s kept as stored: today's rules cannot re-score it (%s)", game_id, exc)
+            except Exception as exc:  # noqa: BLE001 - whatever one stored game holds, the others still open
+                _logger.warning("Game %s kept as stored: today's code cannot re-score it (%s: %s)", game_id,
+                                exc.__class__.__name__, exc)
     return done
 
 

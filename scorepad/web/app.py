@@ -232,7 +232,8 @@ def _refused(error: ScorepadError):
     it hints."""
     if error.status_hint == 404:
         return _not_found(error)
-    return render_template("error.html", title="Not saved", message=str(error)), error.status_hint
+    title = getattr(error, "title", "Not saved")  # a refusal that is not about a change names itself
+    return render_template("error.html", title=title, message=str(error)), error.status_hint
 
 
 def _database_fault(error):

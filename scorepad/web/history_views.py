@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, date, datetime
 
 from flask import Blueprint, abort, render_template, request, url_for
@@ -130,8 +129,7 @@ FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder"
 
 def _edit_view(edit: dict, game) -> dict:
     """An edit as rows of (what, before, after), every field, the changed ones marked."""
-    before = json.loads(edit["before"]) if edit["before"] else {}
-    after = json.loads(edit["after"]) if edit["after"] else {}
+    before, after = store.edit_side(edit["before"]), store.edit_side(edit["after"])
     rows = []
     for key in HAND_COLUMNS + SIDE_COLUMNS[:2 * (len(game.teams) - 2)]:
         label = FIELD_WORDS[key]

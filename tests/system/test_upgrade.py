@@ -54,16 +54,28 @@ def applied(path: str) -> list[str]:
         return [row[0] for row in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
 
 
-def test_the_fixtures_cover_every_schema_shipped_from_games_and_hands_to_version_triggers():
-    shipped = {path.name.split("-")[0]: json.loads(path.with_suffix(".json").read_text())["migrations"][-1]
+def test_the_fixtures_cover_every_schema_shipped_from_games_and_hands_to_today():
+    shipped = {path.name.split("-")[0]: sorted(json.loads(path.with_suffix(".json").read_text())["migrations"])
                for path in HISTORIC}
-    assert shipped == {"fbb32c8": "m002_games_and_hands", "9201e01": "m003_results_and_seats",
-                       "f0058ef": "m005_records_counter", "d77360e": "m006_per_player_records",
-                       "5d39dd8": "m007_version_triggers"}
+    every = [m.name for m in store.migrations.pending(sqlite_utils.Database(memory=True))]
+
+    def upto(last: str, without=()) -> list[str]:
+        return [name for name in every[:every.index(last) + 1] if name not in without]
+
+    assert shipped == {"fbb32c8": upto("m002_games_and_hands"), "9201e01": upto("m003_results_and_seats"),
+                       "f0058ef": upto("m005_records_counter"), "d77360e": upto("m006_per_player_records"),
+                       "5d39dd8": upto("m007_version_triggers"),
+                       "08b52c5": upto("m008_restored_hands_and_abandoned_games"),
+                       "7086eed": upto("m009_dix_only_and_quad_run"),
+                       "e24fc74": upto("m012_club_nights", without=["m010_tables_of_every_size"]),
+                       "6d0c0cc": upto("m012_club_nights"), "5af2349": upto("m013_club_games_count_in_records"),
+                       "bbc0be9": upto("m014_club_table_end_moves_its_game")}
+    assert shipped["bbc0be9"] == every  # today's schema is the last one shipped: add a fixture with a new one
 
 
 def test_an_upgraded_database_has_applied_every_migration(upgraded, fresh):
-    assert applied(upgraded.old.path) == applied(fresh)
+    # in the order they came: a club night's m012 was shipped before m010, and so applied before it there
+    assert sorted(applied(upgraded.old.path)) == sorted(applied(fresh))
     assert applied(upgraded.old.path)[:len(upgraded.old.migrations)] == upgraded.old.migrations
 
 
@@ -83,7 +95,8 @@ def test_every_game_keeps_the_totals_and_winner_its_own_code_gave_it(upgraded):
         db.close()
     for game in upgraded.old.games:
         page = parse(upgraded.client.get(f"/games/{game['id']}"))
-        shown = [whole_number(page.select_one(f"#total-{t}").get_text()) for t in (0, 1)]  # "1,000", "−80"
+        shown = [whole_number(page.select_one(f"#total-{t}").get_text())  # "1,000", "−80"
+                 for t in range(len(game["totals"]))]
         assert shown == game["totals"]
 
 
@@ -97,7 +110,7 @@ def test_every_live_hand_carries_the_points_and_outcome_todays_scoring_gives_it(
             assert [h.kept for h in hands] == [(*r.points, store.outcome(r)) for r in state.results]
             if hands:  # and the game's per-team summary beside them
                 rows = db.execute("SELECT count(*) FROM team_results WHERE game_id = ?", [game["id"]]).fetchone()
-                assert rows == (2,), game
+                assert rows == (game.get("sides", 2),), game
     finally:
         db.close()
 
@@ -127,7 +140,7 @@ def expected_records(games) -> dict[str, dict]:
         for seat, name in enumerate(game["players"]):
             if name:
                 records[name]["games"] += 1
-                records[name]["wins"] += game["winner"] == seat % 2
+                records[name]["wins"] += game["winner"] == seat % game.get("sides", 2)
     return records
 
 
@@ -147,15 +160,17 @@ def test_records_count_the_finished_games_and_wins_of_every_player(upgraded):
 
 
 def a_hand(record, bidder: str) -> dict:
-    """A hand any of the presets accepts: the bidders meld 30 and take 30 of 50 counters (scaled)."""
+    """A hand any of the presets accepts: the bidders (side 0) meld 30 and take 30 of 50 counters (scaled), the
+    next side the other 20."""
     scale = record.rules.hand_points // 50
+    sides = range(record.rules.sides)
     return {"kind": "played", "bidder": bidder, "bid": str(record.rules.min_bid), "trump": "S",
-            "meld_0": str(30 * scale), "meld_1": str(10 * scale),
-            "counters_0": str(30 * scale), "counters_1": str(20 * scale)}
+            **{f"meld_{t}": str((30 if t == 0 else 10) * scale) for t in sides},
+            **{f"counters_{t}": str({0: 30, 1: 20}.get(t, 0) * scale) for t in sides}}
 
 
 def test_a_new_hand_can_be_recorded_on_every_game_in_progress(upgraded):
-    in_progress = [game for game in upgraded.old.games if not game["finished"]]
+    in_progress = [game for game in upgraded.old.games if not game["finished"] and not game.get("abandoned")]
     assert in_progress
     for game in in_progress:
         db = store.connect(upgraded.old.path)
@@ -175,7 +190,7 @@ def test_a_new_hand_can_be_recorded_on_every_game_in_progress(upgraded):
         finally:
             db.close()
         assert after.hands_count == game["hands"] + 1
-        assert list(after.totals) == [game["totals"][t] + points[t] for t in (0, 1)]
+        assert list(after.totals) == [total + points[t] for t, total in enumerate(game["totals"])]
 
 
 def test_a_second_start_finds_nothing_to_re_score_and_writes_nothing(upgraded):
@@ -245,6 +260,8 @@ def names_used(code: types.CodeType) -> set[str]:
 
 def test_m010_moves_every_game_to_the_n_side_shape_without_changing_a_hand(old):
     """Tables of every size: every kept game is two teams of two who bid, its hands exactly as they were typed."""
+    if "m010_tables_of_every_size" in old.migrations:
+        pytest.skip("made after m010")
     columns = "id, kind, bidder, bidder_seat, bid, meld_0, meld_1, counters_0, counters_1, renege_team, forced"
     with sqlite3.connect(old.path) as db:
         typed = db.execute(f"SELECT {columns} FROM hands ORDER BY id").fetchall()
