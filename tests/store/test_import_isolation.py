@@ -17,6 +17,7 @@ from scorepad import store, transfer
 from scorepad.errors import ImportRefused
 from scorepad.store import backups, imports
 from tests.helpers import ROOT
+from tests.import_kills import kill_imports, report
 from tests.store.helpers import export_of
 
 
@@ -123,3 +124,10 @@ def test_an_import_cut_off_after_any_of_its_commits_leaves_a_database_that_backs
     backups.restore(str(copy), str(target))
     assert hands_of(target) == after
 
+
+
+def test_imports_killed_and_restores_landing_meanwhile_lose_nothing_a_small_example(new_database, tmp_path):
+    """A few rounds of `tests.import_kills` (the system tests run it at full size)."""
+    figures = kill_imports(new_database(), tmp_path, rounds=6, games=30, seed=4)
+    assert (figures.lost, figures.half_imports, figures.broken) == ([], [], []), report(figures)
+    assert figures.backups == 6
