@@ -25,9 +25,11 @@ from .scoring import play_game
 
 def export_games(db, game_ids: list[int] | None = None) -> dict:
     """Every game (or those of `game_ids`); the full copy (no `game_ids`) holds every club night too."""
-    return {"format": FORMAT, "version": VERSION, "exported_at": store.now(),
-            "games": [_export_game(db, game_id) for game_id in store.game_ids(db, among=game_ids)],
-            "club_nights": [] if game_ids is not None else [_export_night(db, n) for n in store.clubs.all_nights(db)]}
+    exported = {"format": FORMAT, "version": VERSION, "exported_at": store.now(),
+                "games": [_export_game(db, game_id) for game_id in store.game_ids(db, among=game_ids)]}
+    if game_ids is None:
+        exported["club_nights"] = [_export_night(db, night) for night in store.clubs.all_nights(db)]
+    return exported
 
 
 def _export_game(db, game_id: int) -> dict:
