@@ -23,9 +23,10 @@ from .scoring import KINDS, GameState, Hand, play_game, validate_hand
 from .seats import team_of
 from .words import team_in_data
 
-FORMAT, VERSION = "scorepad", 2
+FORMAT, VERSION = "scorepad", 3
 # Version 1 is version 2 before tables of every size: two teams of two, so its rule sets have no seating.
-READS = (1, 2)
+# Version 3 is version 2 with the club nights (`scorepad.document_nights`).
+READS = (1, 2, 3)
 
 # Limits: far above what years of a family's evenings hold, far below what would tire a Raspberry Pi.
 MAX_GAMES = 20_000
@@ -42,7 +43,7 @@ MAX_DIGITS = 19  # a JSON integer longer than this is no Scorepad number (SQLite
 _HUGE = 10**MAX_DIGITS
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # before Scorepad: an earlier date is a clock that was never set
 
-DOCUMENT_FIELDS = ("format", "version", "exported_at", "games")
+DOCUMENT_FIELDS = ("format", "version", "exported_at", "games", "club_nights")
 GAME_FIELDS = ("id", "created_at", "rules", "teams", "players", "first_dealer", "rematch_of", "finished_at",
                "totals", "winner", "hands", "abandoned_at")
 # Fields added after the first exports: a game without them was never ended unfinished.
@@ -51,7 +52,7 @@ HAND_FIELDS = ("seq", "token", *HAND_EXPORT_FIELDS, "created_at", "updated_at", 
 EDIT_FIELDS = ("at", "action", "before", "after", "summary")
 # A hand in its history, as the store writes it: the columns of the hands table, in their order.
 SNAPSHOT_FIELDS = HAND_COLUMNS
-ACTIONS = ("recorded", "edited", "deleted")
+ACTIONS = ("recorded", "edited", "deleted", "restored")
 TRUMPS = (None, "S", "H", "D", "C")
 
 # Every option of a rule set, by the kind of JSON value it holds (a test keeps this in step with `Rules`).
@@ -111,6 +112,7 @@ class ImportedGame:
     hands: tuple[ImportedHand, ...]
     state: GameState  # the fold of its live hands: totals, winner, each live hand's result
     abandoned_at: str | None = None  # ended unfinished ("End this game unfinished"): nobody won it
+    source_id: int | None = None  # its id in the file, by which a club night's table names it
 
     @property
     def live_hands(self) -> list[ImportedHand]:
@@ -174,11 +176,13 @@ def check_header(document) -> None:
     version = document.get("version")
     if type(version) is not int or version not in READS:
         raise ImportRefused(f"This export is version {_show(version)}; this Scorepad reads versions "
-                            f"{' and '.join(map(str, READS))}. Nothing was imported.")
+                            f"{', '.join(map(str, READS[:-1]))} and {READS[-1]}. Nothing was imported.")
     if not isinstance(document.get("games"), list):
         raise ImportRefused("This export is damaged: it has no list of games. Nothing was imported.")
     try:
-        _fields(document, DOCUMENT_FIELDS, "an export", optional=("exported_at",))
+        _fields(document, DOCUMENT_FIELDS, "an export", optional=("exported_at", "club_nights"))
+        if "club_nights" in document and version < 3:
+            raise _Wrong(f"club_nights came with version 3, but this export says it is version {version}.")
         _list(document["games"], "games", MAX_GAMES)
     except _Wrong as wrong:
         raise ImportRefused(f"This export is damaged: {wrong} Nothing was imported.") from None
@@ -248,7 +252,7 @@ class _Checker:
         self.ids[source_id] = number - 1
         # a rematch of a game that is not in the file (an export of one game) is simply a game
         return ImportedGame(number, rules, teams, players, first_dealer, created_at, finished_at,
-                            self.ids.get(rematch_of), hands, state, abandoned_at)
+                            self.ids.get(rematch_of), hands, state, abandoned_at, source_id)
 
     def abandoned_at(self, value) -> str | None:
         """When the game was ended unfinished, or None (left out by a file from before games could be)."""
@@ -300,6 +304,8 @@ class _Checker:
                 raise _Wrong("before must be null: there was no hand before it was recorded.")
             if action == "deleted" and after is not None:
                 raise _Wrong("after must be null: there is no hand after it was deleted.")
+            if action == "restored" and before is not None:
+                raise _Wrong("before must be null: the hand was off the sheet before it was restored.")
             summary = _text(data["summary"], "summary", MAX_SUMMARY)
         except _Wrong as wrong:
             raise _Wrong(f"a broken history: edit {n}: {wrong}") from None

@@ -1,27 +1,35 @@
 """Getting data out and back: a JSON document that imports without loss, and CSV score sheets.
 
 The JSON holds everything a game is: its rules snapshot, teams, seats, every hand (deleted ones too) with its
-history. An import checks the whole document first (`scorepad.document`), replays every game and compares the
-totals with the file's, then writes it all or nothing: a file that is not ours, or is damaged, changes nothing.
+history; and the full copy holds every club night: its settings, entrants, each round's tables with the result
+that counts, who confirmed it and the director's corrections (everything but the director's key, which a copy
+must not carry). An import checks the whole document first (`scorepad.document`, `scorepad.document_nights`),
+replays every game and compares the totals with the file's, then writes it all or nothing: a file that is not
+ours, or is damaged, changes nothing.
 """
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from . import document, store
+from . import document, document_nights, store
 from .document import FORMAT, VERSION
 from .errors import ImportRefused
 from .hands import hand_from_columns, hand_to_export
 from .scoring import play_game
 
-
 # --- out ------------------------------------------------------------------------------------------------------
 
 def export_games(db, game_ids: list[int] | None = None) -> dict:
-    return {"format": FORMAT, "version": VERSION, "exported_at": store.now(),
-            "games": [_export_game(db, game_id) for game_id in store.game_ids(db, among=game_ids)]}
+    """Every game (or those of `game_ids`); the full copy (no `game_ids`) holds every club night too."""
+    exported = {"format": FORMAT, "version": VERSION, "exported_at": store.now(),
+                "games": [_export_game(db, game_id) for game_id in store.game_ids(db, among=game_ids)]}
+    if game_ids is None:
+        exported["club_nights"] = [_export_night(db, night) for night in store.clubs.all_nights(db)]
+    return exported
 
 
 def _export_game(db, game_id: int) -> dict:
@@ -46,6 +54,29 @@ def _own_end(db, game) -> tuple[str | None, int | None]:
     return (game.finished_at if state.winner is not None else None), state.winner
 
 
+def _export_night(db, night) -> dict:
+    changes = store.clubs.result_changes(db, night.id)
+    return {
+        "name": night.name, "created_at": night.created_at, "kind": night.kind, "rules": night.rules.to_dict(),
+        "round_end": night.round_end, "round_size": night.round_size, "rounds": night.rounds,
+        "tie_breaks": list(night.tie_breaks), "round": night.round, "round_started_at": night.round_started_at,
+        "closed_at": night.closed_at,
+        "entrants": [{"number": e.number, "name": e.name, "players": list(e.player_names)}
+                     for e in store.clubs.entrants(db, night.id)],
+        "tables": [_export_table(t, changes.get(t.id, [])) for t in store.clubs.tables(db, night.id)],
+    }
+
+
+def _export_table(table, changes: list[dict]) -> dict:
+    return {
+        "round": table.round, "table_no": table.table_no, "game": table.game_id, "entrants": list(table.entrants),
+        "ended_at": table.ended_at, "score": None if table.score is None else list(table.score),
+        "winner": table.winner, "confirmed_at": table.confirmed_at, "confirmed_by": table.confirmed_by,
+        "changes": [{"at": c["at"], "before": None if c["before_0"] is None else [c["before_0"], c["before_1"]],
+                     "after": [c["after_0"], c["after_1"]], "note": c["note"]} for c in changes],
+    }
+
+
 def _export_hand(db, row: dict) -> dict:
     return {
         "seq": row["seq"], "token": row["token"], **hand_to_export(hand_from_columns(row)),
@@ -63,11 +94,14 @@ def parse_document(raw: bytes | str) -> dict:
 
 
 def import_document(db, data: dict) -> list[int]:
-    """Every game of the document, all or nothing: each checked as the forms would check it and replayed before
-    anything is written, then written without holding the write lock for long. Returns the new game ids."""
-    games = document.check(data, datetime.now(UTC))
+    """Every game and club night of the document, all or nothing: each checked as the forms would check it and
+    replayed before anything is written, then moved in by one short transaction. Returns the new game ids."""
+    now = datetime.now(UTC)
+    games = document.check(data, now)
+    nights = [replace(night, director_key=secrets.token_urlsafe(12))  # as `services.club.create_night` gives one
+              for night in document_nights.check(data, games, now)]
     try:
-        return store.import_games(db, games)
+        return store.import_games(db, games, nights)
     except sqlite3.IntegrityError as exc:  # a phone saved a hand with one of these tokens a moment ago
         raise ImportRefused(f"These games could not be written ({exc}). Nothing was imported.", 409) from None
 

@@ -67,7 +67,7 @@ def backup(live_path: str, target: str, replace: bool = False) -> Path:
         raise BackupRefused(f"{path} appeared while Scorepad was about to write it. Nothing was written.") from None
     except OSError as exc:
         raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
-    _fill_or_remove(live_path, path)
+    _fill_or_remove(live_path, path, whole=True)
     return path
 
 
@@ -84,7 +84,7 @@ def backup_into(live_path: str, folder: str | Path) -> Path:
         partial = new_file(folder, PARTIAL)
     except OSError as exc:
         raise BackupRefused(f"Could not write into {folder} ({exc.strerror or exc}). Nothing was written.") from None
-    _fill_or_remove(live_path, partial)
+    _fill_or_remove(live_path, partial, whole=True)
     try:
         path = new_file(folder, "scorepad")
         os.replace(partial, path)
@@ -122,7 +122,7 @@ def _replace_backup(live_path: str, path: Path) -> Path:
         fresh = new_file(path.parent, f".{path.name}")
     except OSError as exc:
         raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
-    _fill_or_remove(live_path, fresh)
+    _fill_or_remove(live_path, fresh, whole=True)
     try:
         os.replace(fresh, path)
     except OSError as exc:
@@ -131,14 +131,28 @@ def _replace_backup(live_path: str, path: Path) -> Path:
     return path
 
 
-def _fill_or_remove(live_path: str, path: Path) -> None:
-    """Copy the live database into the empty file `path`, which this call created; on failure remove it."""
+def _fill_or_remove(live_path: str, path: Path, whole: bool = False) -> None:
+    """Copy the live database into the empty file `path`, which this call created; on failure remove it. With
+    `whole`, a copy whose rows' links are broken is removed too: `restore` would refuse it, and a backup that
+    cannot be put back must not pass for one. (A safety copy before an upgrade is kept whatever it holds.)"""
     try:
         with contextlib.closing(sqlite3.connect(live_path, timeout=10)) as source:
             copy_database(source, path)
+        broken = _broken_links(path) if whole else {}
     except (OSError, sqlite3.Error) as exc:
         path.unlink(missing_ok=True)
         raise BackupRefused(f"Could not write {path} ({exc}). Nothing was written.") from None
+    if broken:
+        path.unlink(missing_ok=True)
+        where = ", ".join(f"{count} in {table}" for table, count in sorted(broken.items()))
+        raise BackupRefused(f"{live_path} has broken links between its rows ({where}): a backup of it would not "
+                            "restore. Nothing was written.")
+
+
+def _broken_links(path: Path) -> dict[str, int]:
+    """Rows whose link to another row leads nowhere, counted by table, in the database at `path` (read only)."""
+    with contextlib.closing(_open_readonly(path)) as conn:
+        return dict(conn.execute("SELECT \"table\", count(*) FROM pragma_foreign_key_check GROUP BY 1").fetchall())
 
 
 def copy_database(source: sqlite3.Connection, path: Path) -> None:

@@ -135,6 +135,11 @@ def list_nights(db, limit: int = 50, start: str | None = None, end: str | None =
     return [_night(r) for r in rows(db, sql + " ORDER BY created_at DESC, id DESC LIMIT ?", [*params, limit])]
 
 
+def all_nights(db) -> list[Night]:
+    """Every night, in the order they were made."""
+    return [_night(r) for r in rows(db, "SELECT * FROM club_nights ORDER BY id")]
+
+
 def nights_of_player(db, player_id: int) -> list[Night]:
     return [_night(r) for r in rows(db, """SELECT * FROM club_nights WHERE id IN (
         SELECT night_id FROM club_entrants WHERE player_0 = ?1 UNION SELECT night_id FROM club_entrants

@@ -32,6 +32,17 @@ def connect(path: str) -> sqlite_utils.Database:
     return db
 
 
+def staging(live_path: str) -> sqlite_utils.Database:
+    """A private database with no file name (SQLite removes it when the connection closes, and a process killed
+    leaves nothing of it anywhere) with the database at `live_path` attached as `live`. Its transactions queue
+    on `live_path`'s write lock, as every writer to that database does."""
+    db = sqlite_utils.Database(sqlite3.connect("", timeout=10, check_same_thread=False))
+    _WRITERS_OF[db] = _writers(live_path)
+    db.execute("PRAGMA busy_timeout = 10000")
+    db.execute("ATTACH DATABASE ? AS live", [live_path])
+    return db
+
+
 def pooled(path: str) -> sqlite_utils.Database:
     """This thread's connection to `path`, opened once and kept: a server thread serves many requests, and
     opening a connection per request (and closing the last one, which checkpoints the WAL) costs more than

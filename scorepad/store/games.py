@@ -48,11 +48,7 @@ class Game:
         return any(self.players)
 
 
-# An import in progress keeps the ids of the games it is writing in a counters row (see `imports`): a new game
-# is given the next id past every game and past those.
-RESERVED_GAME_IDS = "import_reserved_game_id"
-NEXT_GAME_ID = ("SELECT max(coalesce((SELECT max(id) FROM games), 0), "
-                f"coalesce((SELECT value FROM counters WHERE name = '{RESERVED_GAME_IDS}'), 0)) + 1")
+NEXT_GAME_ID = "SELECT coalesce(max(id), 0) + 1 FROM games"
 
 
 def create_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer: int,

@@ -1,94 +1,148 @@
-"""Writing an import: thousands of games without holding the write lock for long, and all or nothing.
+"""Writing an import: all or nothing, and nothing of it in the live database until all of it is.
 
-Their hands and per-team and per-seat figures go in first, in short transactions, under game ids reserved for
-them: no page reaches those but through their game, so nobody sees them. Then the games themselves go in with
-their seats, in one short transaction that makes all of them appear at once. A failure takes the rest out
-again; what an import that was cut off (a power cut) left goes before the next import starts. The hands go in
-through `insert_hands`, as every hand does; the triggers keep the version counters, as for every write.
+Everything an import writes is first made in a staging database of its own, private and without a file name
+(`connection.staging`), numbered on its own: the hands and their history go in there through `insert_hands`, as
+every hand does. Then one short transaction, under the write lock, moves it all into the live database under ids
+chosen there and then: players, games and seats, hands and their history, per-team and per-seat figures, club
+nights with their entrants, tables and corrections. So a restore, a phone's save or another import, in this
+process or another, lands wholly before the import or wholly after it, and never on ids the import thinks are
+its own; an import cut off at any moment (a kill, a power cut) leaves the live database exactly as it was, and
+nothing to clear up afterwards. The triggers keep the version counters, as for every write.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
-import threading
+from collections.abc import Sequence
 
 from ..document import ImportedGame
+from ..document_nights import ImportedNight
 from ..errors import ImportRefused
-from .connection import connect, database_path, now, write_lock
-from .games import NEXT_GAME_ID, RESERVED_GAME_IDS, NewHand, insert_hands, outcome
+from .connection import database_path, now, staging, write_lock
+from .games import NewHand, insert_hands, outcome
 
-IMPORT_BATCH_ROWS = 5_000  # rows written in one transaction: about a twentieth of a second on a laptop
-_IMPORTING = threading.Lock()  # one import at a time, so each may clear what a cut-off one left
-
-_PLAYER = "(SELECT id FROM players WHERE name = ?)"  # names match without regard to case, as in the forms
 # Every game fills the columns of four sides and eight seats: those its table does not have are left empty.
 _SIDES, _SEATS = 4, 8
-_GAME_INSERT = f"""INSERT INTO games (id, created_at, rules, {', '.join(f'team_{t}' for t in range(_SIDES))},
-    {', '.join(f'seat_{s}' for s in range(_SEATS))}, first_dealer, rematch_of,
-    {', '.join(f'total_{t}' for t in range(_SIDES))}, hands_count, winner, finished_at, abandoned_at)
-    VALUES (?, ?, ?, {'?, ' * _SIDES}{f'{_PLAYER}, ' * _SEATS}?, ?, {'?, ' * _SIDES}?, ?, ?, ?)"""
-_SEAT_INSERT = ("INSERT INTO game_seats (game_id, seat, team, player_id, finished, won) "
-                f"VALUES (?, ?, ?, {_PLAYER}, ?, ?)")
-_FIGURES_INSERTS = {
-    "team_results": "INSERT INTO team_results (game_id, team, hands, sum_meld, max_points, hands_bid, made, "
-                    "went_set, sum_bid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    "seat_results": "INSERT INTO seat_results (game_id, seat, hands_bid, made, went_set, sum_bid) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+_TEAMS = [f"team_{t}" for t in range(_SIDES)]
+_SEAT_COLUMNS = [f"seat_{s}" for s in range(_SEATS)]
+_TOTALS = [f"total_{t}" for t in range(_SIDES)]
+_ENTRANTS = [f"entrant_{s}" for s in range(4)]
+
+# The staging database's tables, beside `hands` and `hand_edits` (copies of the live ones' columns). Their
+# columns have no type, so that a name such as "1234" stays text until it is looked up among the players.
+_STAGED = {
+    "names": ["name"],
+    "games": ["id", "created_at", "rules", *_TEAMS, *_SEAT_COLUMNS, "first_dealer", "rematch_of", *_TOTALS,
+              "hands_count", "winner", "finished_at", "abandoned_at"],
+    "seats": ["game_id", "seat", "team", "player", "finished", "won"],
+    "team_results": ["game_id", "team", "hands", "sum_meld", "max_points", "hands_bid", "made", "went_set",
+                     "sum_bid"],
+    "seat_results": ["game_id", "seat", "hands_bid", "made", "went_set", "sum_bid"],
+    "nights": ["id", "name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks",
+               "director_key", "round", "round_started_at", "closed_at"],
+    "entrants": ["night_id", "number", "name", "player_0", "player_1"],
+    "tables": ["id", "night_id", "round", "table_no", "game_id", *_ENTRANTS, "ended_at", "score_0", "score_1",
+               "winner", "confirmed_at", "confirmed_by"],
+    "changes": ["table_id", "at", "before_0", "before_1", "after_0", "after_1", "note"],
 }
 
 
-def import_games(db, games: list[ImportedGame]) -> list[int]:
-    """Write games that passed `scorepad.document.check`, all or nothing; returns their new ids, in order.
+def _player(column: str) -> str:
+    # names match without regard to case, as in the forms (the live column's own collation)
+    return f"(SELECT p.id FROM live.players p WHERE p.name = s.{column})"
 
-    Each hand's points and outcome, each game's totals and its per-team and per-seat figures are computed here,
-    before any lock, exactly as `rescore` keeps them. Hands, their history and the figures go in transactions of
-    at most `IMPORT_BATCH_ROWS` rows; the games and their seats in one last transaction of inserts only.
-    Raises ImportRefused (409) when the games are already here."""
-    if not games:
+
+# How each staged table moves into the live one: its columns there, and what fills them. The ids are the
+# staging database's own (from 1) plus the live table's highest id at that moment (:game, :hand, :night, :table).
+_MOVES = [
+    ("players (name, created_at)", "SELECT name, :at FROM main.names WHERE true ON CONFLICT (name) DO NOTHING"),
+    (f"games (id, created_at, rules, {', '.join(_TEAMS)}, {', '.join(_SEAT_COLUMNS)}, first_dealer, rematch_of, "
+     f"{', '.join(_TOTALS)}, hands_count, winner, finished_at, abandoned_at)",
+     f"SELECT id + :game, created_at, rules, {', '.join(_TEAMS)}, {', '.join(map(_player, _SEAT_COLUMNS))}, "
+     f"first_dealer, rematch_of + :game, {', '.join(_TOTALS)}, hands_count, winner, finished_at, abandoned_at "
+     "FROM main.games s ORDER BY id"),  # a rematch comes after its game
+    ("game_seats (game_id, seat, team, player_id, finished, won)",
+     f"SELECT game_id + :game, seat, team, {_player('player')}, finished, won FROM main.seats s"),
+    ("hands ({hands})", "SELECT id + :hand, game_id + :game, {hands_rest} FROM main.hands ORDER BY id"),
+    ("hand_edits ({edits})", "SELECT hand_id + :hand, {edits_rest} FROM main.hand_edits ORDER BY id"),
+    (f"team_results ({', '.join(_STAGED['team_results'])})",
+     f"SELECT game_id + :game, {', '.join(_STAGED['team_results'][1:])} FROM main.team_results"),
+    (f"seat_results ({', '.join(_STAGED['seat_results'])})",
+     f"SELECT game_id + :game, {', '.join(_STAGED['seat_results'][1:])} FROM main.seat_results"),
+    (f"club_nights ({', '.join(_STAGED['nights'])})",
+     f"SELECT id + :night, {', '.join(_STAGED['nights'][1:])} FROM main.nights ORDER BY id"),
+    ("club_entrants (night_id, number, name, player_0, player_1)",
+     f"SELECT night_id + :night, number, name, {_player('player_0')}, {_player('player_1')} FROM main.entrants s"),
+    (f"club_tables (id, night_id, round, table_no, game_id, {', '.join(_ENTRANTS)}, ended_at, score_0, score_1, "
+     "winner, confirmed_at, confirmed_by)",
+     f"SELECT id + :table, night_id + :night, round, table_no, game_id + :game, {', '.join(_ENTRANTS)}, ended_at, "
+     f"score_0, score_1, winner, confirmed_at, {_player('confirmed_by')} FROM main.tables s ORDER BY id"),
+    (f"club_result_changes ({', '.join(_STAGED['changes'])})",
+     f"SELECT table_id + :table, {', '.join(_STAGED['changes'][1:])} FROM main.changes ORDER BY rowid"),
+]
+_HIGHEST = {"game": "games", "hand": "hands", "night": "club_nights", "table": "club_tables"}
+
+
+def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] = ()) -> list[int]:
+    """Write games (and club nights) that passed `scorepad.document.check`, all or nothing; returns the games'
+    new ids, in order. Each hand's points and outcome, each game's totals and its per-team and per-seat figures
+    are computed here, before any lock, exactly as `rescore` keeps them (a club table whose round is over settles
+    its game, as `clubs.settle_game` does). Raises ImportRefused (409) when they are here already."""
+    if not games and not nights:
         return []
-    hands = [(index, hand) for index, game in enumerate(games) for hand in _new_hands(game)]
-    if not _IMPORTING.acquire(timeout=60):
-        raise ImportRefused("Another import is being written; try again in a minute. Nothing was imported.", 409)
-    writer = connect(database_path(db))
+    _refuse_known_tokens(db, games)  # the usual refusal, at once: nothing is staged for it
+    staged = staging(database_path(db))
     try:
-        _drop_cut_off_import(writer)
-        _refuse_known_tokens(writer, games)
-        first = _reserve_game_ids(writer, len(games))
-        try:
-            rows = _summary_rows(first, games)
-            writer.execute("PRAGMA foreign_keys = OFF")  # their games come last
-            for batch in _batches(hands):
-                _write_hands(writer, first, batch)
-            for table, sql in _FIGURES_INSERTS.items():
-                for chunk in _chunks(rows[table], IMPORT_BATCH_ROWS):
-                    with write_lock(writer):
-                        writer.conn.executemany(sql, chunk)
-            writer.execute("PRAGMA foreign_keys = ON")
-            _write_games(writer, rows, {name for game in games for name in game.players if name})
-        except BaseException:
-            _drop_import(writer, first, first + len(games) - 1)
-            raise
+        _stage(staged, games, nights)
+        staged.execute("PRAGMA foreign_keys = ON")  # for the live tables the move fills (not inside a transaction)
+        with write_lock(staged):
+            _refuse_known(staged)
+            offsets = {name: staged.execute(f"SELECT coalesce(max(id), 0) FROM live.{table}").fetchone()[0]
+                       for name, table in _HIGHEST.items()}
+            columns = _hand_columns(staged)
+            for target, select in _MOVES:
+                staged.execute(f"INSERT INTO live.{target.format(**columns)} {select.format(**columns)}",
+                               {**offsets, "at": now()})
     finally:
-        writer.close()
-        _IMPORTING.release()
-    return list(range(first, first + len(games)))
+        staged.close()
+    return list(range(offsets["game"] + 1, offsets["game"] + 1 + len(games)))
 
 
-def _batches(hands: list):
-    """The hands in runs whose rows (each hand and its history lines) fit in one transaction."""
-    batch, rows = [], 0
-    for hand in hands:
-        _, new = hand
-        size = 1 + len(new.edits)
-        if batch and rows + size > IMPORT_BATCH_ROWS:
-            yield batch
-            batch, rows = [], 0
-        batch.append(hand)
-        rows += size
-    if batch:
-        yield batch
+def _hand_columns(db) -> dict[str, str]:
+    """The columns of the hands and their history, as the live tables have them, for the moves' statements."""
+    def names(table: str) -> list[str]:
+        return [r[1] for r in db.execute(f"SELECT * FROM pragma_table_info('{table}', 'live')")]
+    hands = [c for c in names("hands") if c not in ("id", "game_id")]
+    edits = [c for c in names("hand_edits") if c not in ("id", "hand_id")]
+    return {"hands": ", ".join(["id", "game_id", *hands]), "hands_rest": ", ".join(hands),
+            "edits": ", ".join(["hand_id", *edits]), "edits_rest": ", ".join(edits)}
+
+
+# --- staging ----------------------------------------------------------------------------------------------------
+
+def _stage(db, games: list[ImportedGame], nights: Sequence[ImportedNight]) -> None:
+    """Everything the import writes, into the staging database `db`, numbered from 1: game i of the list is
+    game i + 1, a night's tables are numbered across the nights."""
+    with db.conn:
+        for table in ("hands", "hand_edits"):
+            db.execute(f"CREATE TABLE main.{table} AS SELECT * FROM live.{table} WHERE false")
+        for table, columns in _STAGED.items():
+            db.execute(f"CREATE TABLE main.{table} ({', '.join(columns)})")
+        ended = {table.game: table for night in nights for table in night.tables if table.ended_at is not None}
+        for number, game in enumerate(games, start=1):
+            insert_hands(db, number, _new_hands(game))
+        rows = _game_rows(games, ended)
+        rows.update(_night_rows(nights))
+        rows["names"] = [(name,) for name in sorted(_names(games, nights))]
+        for table, values in rows.items():
+            marks = ", ".join("?" * len(_STAGED[table]))
+            db.conn.executemany(f"INSERT INTO main.{table} VALUES ({marks})", values)
+
+
+def _names(games: list[ImportedGame], nights: Sequence[ImportedNight]) -> set[str]:
+    names = {name for game in games for name in game.players if name}
+    return names | {name for night in nights for entrant in night.entrants for name in entrant.players}
 
 
 def _new_hands(game: ImportedGame) -> list[NewHand]:
@@ -101,44 +155,51 @@ def _new_hands(game: ImportedGame) -> list[NewHand]:
             for h in game.hands]
 
 
-def _write_hands(db, first: int, batch: list) -> None:
-    """One transaction: the hands of `batch`, each under the game id reserved for its game."""
-    with write_lock(db):
-        for index, hands in itertools.groupby(batch, key=lambda hand: hand[0]):
-            insert_hands(db, first + index, [new for _, new in hands])
-
-
-def _summary_rows(first: int, games: list[ImportedGame]) -> dict[str, list[tuple]]:
-    """Every row of the games, their seats and their per-team and per-seat figures, built before the lock is
-    taken: the games get the ids from `first` on, and seats name their players (found in the insert)."""
+def _game_rows(games: list[ImportedGame], ended: dict) -> dict[str, list[tuple]]:
+    """Every row of the games, their seats and their per-team and per-seat figures, as the app would have left
+    them. A game at a club table whose round is over is finished when the round ended (unless it was won
+    before) and won by the table's winner: its seats are finished with it, and it has its figures."""
     rows: dict[str, list[tuple]] = {"games": [], "seats": [], "team_results": [], "seat_results": []}
-    for game_id, game in enumerate(games, start=first):
-        winner, sides = game.state.winner, game.rules.sides
+    for game_id, game in enumerate(games, start=1):
+        sides, winner, finished_at = game.rules.sides, game.state.winner, game.finished_at
+        table = ended.get(game_id - 1)
+        if table is not None:
+            winner, finished_at = table.winner, finished_at or table.ended_at
         rows["games"].append((game_id, game.created_at, json.dumps(game.rules.to_dict()), *_padded(game.teams, _SIDES),
                               *_padded(game.players, _SEATS), game.first_dealer,
-                              None if game.rematch_index is None else first + game.rematch_index,
-                              *_padded(game.state.totals, _SIDES), len(game.live_hands), winner, game.finished_at,
+                              None if game.rematch_index is None else game.rematch_index + 1,
+                              *_padded(game.state.totals, _SIDES), len(game.live_hands), winner, finished_at,
                               game.abandoned_at))
-        rows["seats"] += [(game_id, seat, seat % sides, name, int(winner is not None), int(winner == seat % sides))
+        finished = int(finished_at is not None)
+        rows["seats"] += [(game_id, seat, seat % sides, name, finished, int(winner == seat % sides))
                           for seat, name in enumerate(game.players) if name]
-        rows["team_results"] += [(game_id, *row) for row in _team_results(game)]
+        if game.hands or table is not None:  # a game's figures are first written with its first hand
+            rows["team_results"] += [(game_id, *row) for row in _team_results(game)]
         rows["seat_results"] += [(game_id, *row) for row in _seat_results(game)]
+    return rows
+
+
+def _night_rows(nights: Sequence[ImportedNight]) -> dict[str, list[tuple]]:
+    """Every row of the club nights, their entrants, tables and the director's corrections. A table's game is
+    the place of its game in the import's list (game 1 is 0)."""
+    rows: dict[str, list[tuple]] = {"nights": [], "entrants": [], "tables": [], "changes": []}
+    table_id = 0
+    for night_id, night in enumerate(nights, start=1):
+        rows["nights"].append((night_id, night.name, night.created_at, night.kind, json.dumps(night.rules.to_dict()),
+                               night.round_end, night.round_size, night.rounds, ",".join(night.tie_breaks),
+                               night.director_key, night.round, night.round_started_at, night.closed_at))
+        rows["entrants"] += [(night_id, e.number, e.name, *_padded(e.players, 2)) for e in night.entrants]
+        for table in night.tables:
+            table_id += 1
+            rows["tables"].append((table_id, night_id, table.round, table.table_no, table.game + 1, *table.entrants,
+                                   table.ended_at, *_padded(table.score or (), 2), table.winner, table.confirmed_at,
+                                   table.confirmed_by))
+            rows["changes"] += [(table_id, c.at, *_padded(c.before or (), 2), *c.after, c.note) for c in table.changes]
     return rows
 
 
 def _padded(values: tuple, size: int) -> tuple:
     return (*values, *(None,) * (size - len(values)))
-
-
-def _write_games(db, rows: dict[str, list[tuple]], names: set[str]) -> None:
-    """The games, their players and seats, in one transaction of inserts: they all appear at once."""
-    with write_lock(db):
-        at = now()
-        db.conn.executemany("INSERT INTO players (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                            ((name, at) for name in sorted(names)))
-        db.conn.executemany(_GAME_INSERT, rows["games"])
-        db.conn.executemany(_SEAT_INSERT, rows["seats"])
-        db.execute("DELETE FROM counters WHERE name = ?", [RESERVED_GAME_IDS])
 
 
 def _scored(game: ImportedGame) -> list[tuple]:
@@ -170,6 +231,8 @@ def _seat_results(game: ImportedGame) -> list[tuple]:
              sum(bid for bid, _ in bids)) for seat, bids in sorted(by_seat.items())]
 
 
+# --- what is here already -----------------------------------------------------------------------------------
+
 def _chunks(values: list, size: int = 500):
     for start in range(0, len(values), size):
         yield values[start:start + size]
@@ -182,42 +245,21 @@ def _refuse_known_tokens(db, games: list[ImportedGame]) -> None:
         known = db.execute(f"SELECT token FROM hands WHERE token IN ({', '.join('?' * len(chunk))})", chunk)
         first = min((game_of[token] for (token,) in known), default=None)
         if first is not None:
-            raise ImportRefused(f"Game {first} is already here: its hands were imported before. "
-                                "Nothing was imported.", 409)
+            raise _already_here(first)
 
 
-def _reserve_game_ids(db, count: int) -> int:
-    """Keep `count` game ids for this import (new games are given ids past them); returns the first."""
-    with write_lock(db):
-        first = db.execute(NEXT_GAME_ID).fetchone()[0]
-        db.execute("INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE "
-                   "SET value = excluded.value", [RESERVED_GAME_IDS, first + count - 1])
-    return first
+def _already_here(number: int) -> ImportRefused:
+    return ImportRefused(f"Game {number} is already here: its hands were imported before. Nothing was imported.", 409)
 
 
-def _drop_cut_off_import(db) -> None:
-    """Clear what an import that was cut off left: hands under the game ids it had reserved, and the reservation.
-    Its games were never written, so nobody has seen any of it."""
-    row = db.execute("SELECT value FROM counters WHERE name = ?", [RESERVED_GAME_IDS]).fetchone()
-    if row is not None:
-        below = db.execute("SELECT coalesce(max(id), 0) FROM games WHERE id <= ?", [row[0]]).fetchone()[0]
-        _drop_import(db, below + 1, row[0])
-
-
-def _drop_import(db, low: int, high: int) -> None:
-    """Take out the hands (and their history) and figures written under game ids [low, high], a batch at a time,
-    then the reservation of those ids."""
-    while True:
-        with write_lock(db):
-            ids = [r[0] for r in db.execute("SELECT id FROM hands WHERE game_id BETWEEN ? AND ? LIMIT ?",
-                                            [low, high, IMPORT_BATCH_ROWS])]
-            for chunk in _chunks(ids):
-                marks = ", ".join("?" * len(chunk))
-                db.execute(f"DELETE FROM hand_edits WHERE hand_id IN ({marks})", chunk)
-                db.execute(f"DELETE FROM hands WHERE id IN ({marks})", chunk)
-        if not ids:
-            break
-    with write_lock(db):
-        for table in _FIGURES_INSERTS:
-            db.execute(f"DELETE FROM {table} WHERE game_id BETWEEN ? AND ?", [low, high])
-        db.execute("DELETE FROM counters WHERE name = ?", [RESERVED_GAME_IDS])
+def _refuse_known(db) -> None:
+    """Under the write lock, as the staged rows are about to move: none of them is here already (a phone, or
+    another import, may have written some since the first look)."""
+    game = db.execute("SELECT min(s.game_id) FROM main.hands s JOIN live.hands l ON l.token = s.token").fetchone()[0]
+    if game is not None:
+        raise _already_here(game)
+    night = db.execute("""SELECT s.id, s.name FROM main.nights s JOIN live.club_nights l
+                          ON l.name = s.name AND l.created_at = s.created_at ORDER BY s.id LIMIT 1""").fetchone()
+    if night is not None:
+        raise ImportRefused(f"Club night {night[0]} ({night[1]}) is already here: a night of that name was held "
+                            "at that moment. Nothing was imported.", 409)

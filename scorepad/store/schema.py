@@ -469,6 +469,20 @@ def m014_club_table_end_moves_its_game(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m015_drop_what_cut_off_imports_left(db: sqlite_utils.Database) -> None:
+    """An import used to write its hands (with their history and figures) before its games, in many transactions,
+    under game ids it kept in a counters row: one cut off by a kill or a power cut left them under ids no game has.
+    Nobody could see them, but every backup since failed restore's check of the links between rows. They go, with
+    the kept ids. (Imports now move everything in with one transaction, and never leave such rows.)"""
+    orphans = "SELECT id FROM hands WHERE game_id NOT IN (SELECT id FROM games)"
+    db.execute(f"DELETE FROM hand_edits WHERE hand_id IN ({orphans})")
+    db.execute(f"DELETE FROM hands WHERE id IN ({orphans})")
+    for table in ("team_results", "seat_results"):
+        db.execute(f"DELETE FROM {table} WHERE game_id NOT IN (SELECT id FROM games)")
+    db.execute("DELETE FROM counters WHERE name = 'import_reserved_game_id'")
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing. A database that needs nothing is

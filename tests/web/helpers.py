@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import re
+
+from hypothesis import strategies as st
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
 
 from scorepad import store
 from tests.helpers import parse
@@ -66,3 +71,22 @@ CLUB_WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld
 def club_post(client, url, **data):
     """A club page's form, sent with the CSRF token the club pages carry."""
     return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})
+
+
+# --- imports ------------------------------------------------------------------------------------------------
+
+def upload(client, content: bytes, token: str | None = None):
+    """Post a file to /import, the form encoded in memory (a large one would otherwise be left in an open
+    temporary file)."""
+    boundary, body = encode_multipart({"csrf_token": token or csrf(client),
+                                       "file": FileStorage(io.BytesIO(content), "scorepad.json")})
+    return client.post("/import", data=body, content_type=f"multipart/form-data; boundary={boundary}")
+
+
+# Values a hostile file may hold anywhere in place of the right one
+HOSTILE_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**30, 10**30), st.sampled_from([0, 1, -1, 2**63, 2**63 - 1]),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=30),
+    st.sampled_from(["", "9999-12-31T23:59:59-14:00", "2026-11-01T19:00:00", "\ud800", "=1+1", "x" * 5000]),
+    st.lists(st.integers(-3, 3), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)

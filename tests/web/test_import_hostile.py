@@ -2,7 +2,6 @@
 stored, and every page still answers afterwards. A big import never makes a phone's save fail."""
 
 import copy
-import io
 import json
 import sqlite3
 import tempfile
@@ -13,12 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from werkzeug.datastructures import FileStorage
-from werkzeug.test import encode_multipart
 
 from scorepad import create_app, store, transfer
 from tests.helpers import parse
-from tests.web.helpers import csrf, new_game, record
+from tests.web.helpers import HOSTILE_VALUES, csrf, new_game, record, upload
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 
@@ -40,14 +37,6 @@ def play_history(client) -> None:
     bicycle = new_game(client, preset="double-pack-bicycle")
     record(client, bicycle, kind="redeal")
     record(client, bicycle, bidder="t0", bid=500, counters_0=500)
-
-
-def upload(client, content: bytes, token: str | None = None):
-    """Post a file to /import, the form encoded in memory (a large one would otherwise be left in an open
-    temporary file)."""
-    boundary, body = encode_multipart({"csrf_token": token or csrf(client),
-                                       "file": FileStorage(io.BytesIO(content), "scorepad.json")})
-    return client.post("/import", data=body, content_type=f"multipart/form-data; boundary={boundary}")
 
 
 def hand_ids(client, game_id) -> list[int]:
@@ -323,14 +312,6 @@ def test_a_file_over_the_size_limit_says_the_limit_and_changes_nothing(client):
 
 
 # --- any change to a valid export --------------------------------------------------------------------------
-
-HOSTILE_VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**30, 10**30), st.sampled_from([0, 1, -1, 2**63, 2**63 - 1]),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=30),
-    st.sampled_from(["", "9999-12-31T23:59:59-14:00", "2026-11-01T19:00:00", "\ud800", "=1+1", "x" * 5000]),
-    st.lists(st.integers(-3, 3), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
-)
-
 
 @st.composite
 def mutated(draw, document):

@@ -1,0 +1,284 @@
+"""The club nights of an export (version 3), read as a stranger's document. Pure: no Flask, no database.
+
+A night holds its settings, its entrants, and its tables round by round: each table names its game by the game's
+id in the same file, the entrants at its four seats, and once its round is over the result that counts, who
+confirmed it and every change the director made to it. `check` holds all of it to what Scorepad itself makes
+(every field's type and range, a table's players are its entrants', each game at one table at most) and returns
+the nights ready to write, or raises `ImportRefused` with one sentence naming the night, the table and the field.
+The director's key is not in the file (whoever holds a copy must not direct the night): an imported night is
+given a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from .club import KINDS, MOST_ROUNDS, TIE_BREAKS, ClubError, round_rules
+from .club.rounds import ROUND_ENDS
+from .document import (
+    MAX_SUMMARY,
+    ImportedGame,
+    _Checker,
+    _choice,
+    _fields,
+    _list,
+    _name,
+    _pair,
+    _refused,
+    _rules,
+    _show,
+    _text,
+    _whole,
+    _Wrong,
+)
+from .errors import ImportRefused
+
+NIGHT_FIELDS = ("name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks", "round",
+                "round_started_at", "closed_at", "entrants", "tables")
+ENTRANT_FIELDS = ("number", "name", "players")
+TABLE_FIELDS = ("round", "table_no", "game", "entrants", "ended_at", "score", "winner", "confirmed_at",
+                "confirmed_by", "changes")
+CHANGE_FIELDS = ("at", "before", "after", "note")
+
+MAX_NIGHTS = 2_000
+MAX_ENTRANTS = 400  # a hundred tables of four
+MAX_TABLES = MAX_ROUND_TABLES = 200
+MAX_CHANGES = 200  # the director's corrections to one table's result
+MAX_ROUND_SIZE = 100_000  # what the new-night form takes
+MAX_SCORE = 10**9
+
+
+@dataclass(frozen=True)
+class ImportedEntrant:
+    number: int
+    name: str
+    players: tuple[str, ...]  # one player, or a team's two
+
+
+@dataclass(frozen=True)
+class ImportedChange:
+    at: str
+    before: tuple[int, int] | None
+    after: tuple[int, int]
+    note: str
+
+
+@dataclass(frozen=True)
+class ImportedTable:
+    round: int
+    table_no: int
+    game: int  # the game's place (from 0) among the document's games
+    entrants: tuple[int, int, int, int]  # by seat, North East South West
+    ended_at: str | None
+    score: tuple[int, int] | None
+    winner: int | None
+    confirmed_at: str | None
+    confirmed_by: str | None
+    changes: tuple[ImportedChange, ...]
+
+
+@dataclass(frozen=True)
+class ImportedNight:
+    number: int  # its place among the document's nights, from 1
+    name: str
+    created_at: str
+    kind: str
+    rules: object  # Rules
+    round_end: str
+    round_size: int
+    rounds: int
+    tie_breaks: tuple[str, ...]
+    round: int
+    round_started_at: str | None
+    closed_at: str | None
+    entrants: tuple[ImportedEntrant, ...]
+    tables: tuple[ImportedTable, ...]
+    director_key: str = ""  # given on import, never read from a file
+
+
+def check(document: dict, games: list[ImportedGame], now: datetime) -> list[ImportedNight]:
+    """The club nights of a document whose games passed `document.check` (a version 1 or 2 file has none).
+    Raises ImportRefused naming the night, the table and the field."""
+    if "club_nights" not in document:
+        return []
+    try:
+        listed = _list(document["club_nights"], "club_nights", MAX_NIGHTS)
+    except _Wrong as wrong:
+        raise ImportRefused(f"This export is damaged: {wrong} Nothing was imported.") from None
+    checker = _Nights(_Checker(now + timedelta(days=1)), games)
+    return [checker.night(data, number) for number, data in enumerate(listed, start=1)]
+
+
+class _Nights:
+    def __init__(self, moments: _Checker, games: list[ImportedGame]):
+        self.moments = moments
+        self.games = games
+        self.place = {game.source_id: index for index, game in enumerate(games)}
+        self.at_table: dict[int, str] = {}  # a game's place -> the night and table it is played at
+
+    def moment(self, value, field: str, empty: bool = False) -> str | None:
+        if empty and value is None:
+            return None
+        return self.moments.moment(value, field)
+
+    def night(self, data, number: int) -> ImportedNight:
+        where = f"Club night {number}"
+        try:
+            _fields(data, NIGHT_FIELDS, "a club night")
+            name = _name(data["name"], "name")
+            if name is None:
+                raise _Wrong("name is empty; every night has a name.")
+            kind = _one_of(data["kind"], "kind", KINDS)
+            rules = _rules(data["rules"])
+            if (rules.sides, rules.players) != (2, 4):
+                raise _Wrong("rules must be for two teams of two: a club table seats North, East, South and West.")
+            round_end = _one_of(data["round_end"], "round_end", tuple(ROUND_ENDS))
+            round_size = _whole(data["round_size"], "round_size", 1, MAX_ROUND_SIZE)
+            try:
+                round_rules(rules, round_end, round_size)
+            except ClubError as refused:
+                raise _Wrong(f"round_size {round_size}: {refused}") from None
+            rounds = _whole(data["rounds"], "rounds", 1, MOST_ROUNDS)
+            tie_breaks = tuple(_one_of(key, "tie_breaks", tuple(TIE_BREAKS))
+                               for key in _list(data["tie_breaks"], "tie_breaks", len(TIE_BREAKS)))
+            if not tie_breaks or len(set(tie_breaks)) != len(tie_breaks):
+                raise _Wrong("tie_breaks must name each of wins, points, high_round at most once, and one at least.")
+            played = _whole(data["round"], "round", 0, rounds)
+            started_at = self.moment(data["round_started_at"], "round_started_at", empty=True)
+            created_at = self.moment(data["created_at"], "created_at")
+            closed_at = self.moment(data["closed_at"], "closed_at", empty=True)
+            entrants = self.entrants(data["entrants"], kind)
+        except _Wrong as wrong:
+            raise _refused(where, wrong) from None
+        tables = self.tables(data["tables"], where, kind, played, {e.number: e for e in entrants})
+        return ImportedNight(number, name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks, played,
+                             started_at, closed_at, entrants, tables)
+
+    def entrants(self, value, kind: str) -> tuple[ImportedEntrant, ...]:
+        found, seen = [], {}
+        wanted = 2 if kind == "partners" else 1
+        for number, data in enumerate(_list(value, "entrants", MAX_ENTRANTS), start=1):
+            try:
+                _fields(data, ENTRANT_FIELDS, "an entrant")
+                if _whole(data["number"], "number", 1, MAX_ENTRANTS) != number:
+                    raise _Wrong(f"number is {data['number']}, but it is entrant {number} of the list: entrants "
+                                 "are numbered 1, 2, 3 … in order, as they registered.")
+                name = _name(data["name"], "name")
+                players = tuple(_name(player, f"players[{i}]")
+                                for i, player in enumerate(_list(data["players"], "players", wanted, exactly=True)))
+                if name is None or None in players:
+                    raise _Wrong("a name is empty; every entrant and each of its players has one.")
+                for player in players:
+                    if player.casefold() in seen:
+                        raise _Wrong(f"{_show(player)} is registered already, as number {seen[player.casefold()]}.")
+                    seen[player.casefold()] = number
+            except _Wrong as wrong:
+                raise _Wrong(f"entrant {number}: {wrong}") from None
+            found.append(ImportedEntrant(number, name, players))
+        return tuple(found)
+
+    def tables(self, value, night: str, kind: str, played: int, entrants: dict) -> tuple[ImportedTable, ...]:
+        try:
+            listed = _list(value, "tables", MAX_TABLES * MOST_ROUNDS)
+        except _Wrong as wrong:
+            raise _refused(night, wrong) from None
+        found, places = [], set()
+        for n, data in enumerate(listed, start=1):
+            try:
+                _fields(data, TABLE_FIELDS, "a table")
+                number = _whole(data["round"], "round", 1, MOST_ROUNDS)
+                if number > played:
+                    raise _Wrong(f"round is {number}, but the night's round (the one under way, or the last one "
+                                 f"played) is {played}.")
+                table_no = _whole(data["table_no"], "table_no", 1, MAX_ROUND_TABLES)
+            except _Wrong as wrong:
+                raise _refused(f"{night}, table {n}", wrong) from None
+            where = f"{night}, round {number}, table {table_no}"
+            if (number, table_no) in places:
+                raise _refused(where, _Wrong("it is listed twice; each table of a round is listed once."))
+            places.add((number, table_no))
+            try:
+                found.append(self.table(data, number, table_no, kind, entrants, where))
+            except _Wrong as wrong:
+                raise _refused(where, wrong) from None
+        return tuple(found)
+
+    def table(self, data: dict, number: int, table_no: int, kind: str, entrants: dict, where: str) -> ImportedTable:
+        game = self.game(data["game"], where)
+        seated = tuple(_whole(e, "entrants", 1, MAX_ENTRANTS) for e in _list(data["entrants"], "entrants", 4,
+                                                                             exactly=True))
+        missing = [e for e in seated if e not in entrants]
+        if missing:
+            raise _Wrong(f"entrants names number {missing[0]}, who is not registered for the night.")
+        players = _seated_players(kind, seated, entrants)
+        names = self.games[game].players
+        if tuple(p.casefold() for p in players) != tuple((n or "").casefold() for n in names):
+            raise _Wrong(f"its game's players are {', '.join(n or '(nobody)' for n in names)}, but its entrants "
+                         f"are {', '.join(players)}.")
+        ended_at = self.moment(data["ended_at"], "ended_at", empty=True)
+        score = None if data["score"] is None else _pair(data["score"], "score", -MAX_SCORE, MAX_SCORE)
+        winner = None if data["winner"] is None else _choice(data["winner"], "winner", (0, 1))
+        confirmed_at = self.moment(data["confirmed_at"], "confirmed_at", empty=True)
+        confirmed_by = _name(data["confirmed_by"], "confirmed_by")
+        changes = tuple(self.change(change, n) for n, change in
+                        enumerate(_list(data["changes"], "changes", MAX_CHANGES), start=1))
+        if ended_at is None and (score is not None or winner is not None or confirmed_at or changes):
+            raise _Wrong("ended_at is null, so the table plays on: score, winner and confirmed_at must be null and "
+                         "changes empty.")
+        if ended_at is not None and score is None:
+            raise _Wrong("score must be the result that counts once the table's round is over (ended_at).")
+        if (confirmed_at is None) != (confirmed_by is None):
+            raise _Wrong("confirmed_at and confirmed_by are both given (the table's score was confirmed) or "
+                         "both null.")
+        if confirmed_by is not None and confirmed_by.casefold() not in {p.casefold() for p in players}:
+            raise _Wrong(f"confirmed_by {_show(confirmed_by)} is not a player at this table.")
+        self.at_table[game] = where
+        return ImportedTable(number, table_no, game, seated, ended_at, score, winner, confirmed_at, confirmed_by,
+                             changes)
+
+    def game(self, value, where: str) -> int:
+        source_id = _whole(value, "game", 1, 2**63 - 1)
+        if source_id not in self.place:
+            raise _Wrong(f"game {source_id} is not among the file's games.")
+        place = self.place[source_id]
+        if place in self.at_table:
+            raise _Wrong(f"game {source_id} is also the game of {self.at_table[place].removeprefix('Club ')}; "
+                         "each table has its own.")
+        rules = self.games[place].rules
+        if (rules.sides, rules.players) != (2, 4):
+            raise _Wrong(f"game {source_id} is not a game of two teams of two, as a club table's is.")
+        return place
+
+    def change(self, data, n: int) -> ImportedChange:
+        try:
+            _fields(data, CHANGE_FIELDS, "a change")
+            at = self.moment(data["at"], "at")
+            before = None if data["before"] is None else _pair(data["before"], "before", -MAX_SCORE, MAX_SCORE)
+            after = _pair(data["after"], "after", -MAX_SCORE, MAX_SCORE)
+            note = _text(data["note"], "note", MAX_SUMMARY)
+            if not note.strip():
+                raise _Wrong("note is empty; a change says why it was made.")
+        except _Wrong as wrong:
+            raise _Wrong(f"change {n}: {wrong}") from None
+        return ImportedChange(at, before, after, note)
+
+
+def _seated_players(kind: str, seated: tuple, entrants: dict) -> tuple[str, ...]:
+    """The players by seat at a table of these entrants: a progressive night's entrants are its four players; a
+    partners night's are two teams, each sitting opposite itself."""
+    if kind == "progressive":
+        if len(set(seated)) != 4:
+            raise _Wrong(f"entrants {list(seated)} name an entrant twice; four players sit at a table.")
+        return tuple(entrants[e].players[0] for e in seated)
+    north, east, south, west = seated
+    if north != south or east != west or north == east:
+        raise _Wrong(f"entrants {list(seated)} are not two teams, each opposite itself (North and South, East and "
+                     "West).")
+    return entrants[north].players[0], entrants[east].players[0], entrants[north].players[1], entrants[east].players[1]
+
+
+def _one_of(value, field: str, options: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in options:
+        raise _Wrong(f"{field} must be one of {', '.join(options)}, not {_show(value)}.")
+    return value

@@ -1,0 +1,85 @@
+"""A database holding every kind of thing Scorepad stores, made through the services as the app makes it: games of
+every table size with edited, deleted and restored hands, an abandoned game, a rematch, and club nights (with a
+confirmation, the director's corrections, a round stopped on the clock, a closed night, one under way, one not
+started). For the tests of whole copies (export and import, backup and restore) to share."""
+
+import secrets
+from dataclasses import replace
+
+from scorepad import services, store
+from scorepad.rules import PRESETS
+from scorepad.scoring import Hand
+from scorepad.services import club
+
+DD = PRESETS["double-deck"]
+SIZES = {
+    "two": (PRESETS["two-handed"], Hand(None, None, (80, 20), (150, 100))),
+    "three": (PRESETS["three-handed"], Hand(0, 250, (150, 40, 60), (160, 50, 40))),
+    "four": (DD, Hand(0, 50, (20, 0), (30, 20), trump="H")),
+    "six": (replace(DD, sides=3, players_per_side=2), Hand(0, 50, (30, 20, 20), (30, 10, 10))),
+    "eight": (replace(DD, players_per_side=4), Hand(0, 65, (40, 30), (25, 25))),
+}
+WIN_0 = Hand(0, 50, (20, 0), (30, 20), trump="H")
+WIN_1 = Hand(1, 60, (10, 40), (10, 40), trump="S")
+NAMES = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+def record(db, game_id, hand):
+    count = store.load_game(db, game_id).hands_count
+    return services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1)
+
+
+def games_of_every_kind(db) -> None:
+    for size, (rules, hand) in SIZES.items():
+        players = [f"{size.title()} {seat + 1}" for seat in range(rules.players)]
+        players[-1] = None  # a seat left empty
+        game_id = services.start_game(db, rules, tuple(f"Side {s + 1}" for s in range(rules.sides)), players, 0)
+        for _ in range(3):
+            record(db, game_id, hand)
+        first, second, third = (h.id for h in store.live_hands(db, game_id))
+        services.edit_hand(db, game_id, first, replace(hand, meld=(hand.meld[0], hand.meld[1] + 20, *hand.meld[2:])))
+        services.delete_hand(db, game_id, second)
+        services.delete_hand(db, game_id, third)
+        services.restore_hand(db, game_id, third)
+        if size == "six":
+            services.abandon_game(db, game_id)
+    won = services.start_game(db, DD, ("Us", "Them"), ["Ann", "Ben", "Cat", "Dan"], 1)
+    while record(db, won, WIN_0).winner is None:
+        pass
+    services.rematch(db, won)
+
+
+def night(db, kind, entrants, **settings):
+    made = club.create_night(db, name=f"{kind.title()} night", kind=kind, rules=DD,
+                             tie_breaks=("wins", "points"), **settings)
+    for entrant in entrants:
+        club.register(db, made.id, entrant)
+    return made.id
+
+
+def club_nights_of_every_kind(db) -> None:
+    # progressive, two rounds of one hand: a confirmation, a correction, a round stopped by the clock, closed
+    progressive = night(db, "progressive", [(name,) for name in NAMES], round_end="hands", round_size=1, rounds=2)
+    club.start_round(db, progressive)
+    first, second = store.clubs.tables(db, progressive, 1)
+    record(db, first.game_id, WIN_0)
+    record(db, second.game_id, WIN_1)
+    club.confirm(db, first.id, db.execute("SELECT id FROM players WHERE name = 'Bo'").fetchone()[0])
+    club.change_result(db, progressive, second.id, (10, 90), "Scored on the wrong side.")
+    club.start_round(db, progressive)
+    third, _ = store.clubs.tables(db, progressive, 2)
+    club.end_round(db, progressive)
+    club.change_result(db, progressive, third.id, (5, 0), "")
+    club.close_night(db, progressive)
+    # partners on the clock, a round under way with a hand at one table
+    partners = night(db, "partners", [("Ida", "Jo"), ("Kit", "Lou"), ("Max", "Ned")], round_end="time",
+                     round_size=40, rounds=3)
+    club.start_round(db, partners)
+    record(db, store.clubs.tables(db, partners, 1)[0].game_id, WIN_1)
+    # registered, not started
+    night(db, "progressive", [("Al",), ("Ida",), ("Zed",)], round_end="target", round_size=500, rounds=4)
+
+
+def every_kind(db) -> None:
+    games_of_every_kind(db)
+    club_nights_of_every_kind(db)
