@@ -16,13 +16,15 @@ import threading
 
 from ..document import ImportedGame
 from ..errors import ImportRefused
-from .connection import connect, database_path, now, write_lock
+from .connection import connect, database_path, write_lock
+from ..inputs import name_key
 from .games import NEXT_GAME_ID, RESERVED_GAME_IDS, NewHand, insert_hands, outcome
+from .players import player_for
 
 IMPORT_BATCH_ROWS = 5_000  # rows written in one transaction: about a twentieth of a second on a laptop
 _IMPORTING = threading.Lock()  # one import at a time, so each may clear what a cut-off one left
 
-_PLAYER = "(SELECT id FROM players WHERE name = ?)"  # names match without regard to case, as in the forms
+_PLAYER = "(SELECT id FROM players WHERE name_key = ?)"  # a seat names its player by the key of the name
 # Every game fills the columns of four sides and eight seats: those its table does not have are left empty.
 _SIDES, _SEATS = 4, 8
 _GAME_INSERT = f"""INSERT INTO games (id, created_at, rules, {', '.join(f'team_{t}' for t in range(_SIDES))},
@@ -115,15 +117,20 @@ def _summary_rows(first: int, games: list[ImportedGame]) -> dict[str, list[tuple
     for game_id, game in enumerate(games, start=first):
         winner, sides = game.state.winner, game.rules.sides
         rows["games"].append((game_id, game.created_at, json.dumps(game.rules.to_dict()), *_padded(game.teams, _SIDES),
-                              *_padded(game.players, _SEATS), game.first_dealer,
+                              *_padded(_keys(game.players), _SEATS), game.first_dealer,
                               None if game.rematch_index is None else first + game.rematch_index,
                               *_padded(game.state.totals, _SIDES), len(game.live_hands), winner, game.finished_at,
                               game.abandoned_at))
-        rows["seats"] += [(game_id, seat, seat % sides, name, int(winner is not None), int(winner == seat % sides))
+        rows["seats"] += [(game_id, seat, seat % sides, name_key(name), int(winner is not None),
+                           int(winner == seat % sides))
                           for seat, name in enumerate(game.players) if name]
         rows["team_results"] += [(game_id, *row) for row in _team_results(game)]
         rows["seat_results"] += [(game_id, *row) for row in _seat_results(game)]
     return rows
+
+
+def _keys(names: tuple) -> tuple:
+    return tuple(name and name_key(name) for name in names)
 
 
 def _padded(values: tuple, size: int) -> tuple:
@@ -133,9 +140,9 @@ def _padded(values: tuple, size: int) -> tuple:
 def _write_games(db, rows: dict[str, list[tuple]], names: set[str]) -> None:
     """The games, their players and seats, in one transaction of inserts: they all appear at once."""
     with write_lock(db):
-        at = now()
-        db.conn.executemany("INSERT INTO players (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                            ((name, at) for name in sorted(names)))
+        # a name whose key a player has already is that player (the first of two look-alikes in the file, too)
+        for name in sorted(names):
+            player_for(db, name)
         db.conn.executemany(_GAME_INSERT, rows["games"])
         db.conn.executemany(_SEAT_INSERT, rows["seats"])
         db.execute("DELETE FROM counters WHERE name = ?", [RESERVED_GAME_IDS])

@@ -15,6 +15,7 @@ from sqlite_utils import Migrations
 from ..errors import ScorepadError
 from .connection import connect, write_lock
 from .games import live_hands, load_game, rescore
+from .players import key_players
 
 migrations = Migrations("scorepad")
 _logger = logging.getLogger(__name__)
@@ -468,14 +469,28 @@ def m014_club_table_end_moves_its_game(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m015_player_name_keys(db: sqlite_utils.Database) -> None:
+    """Players are one player by one key of their name (NFKC, case-folded, without invisible characters), not
+    by SQLite's NOCASE, which folds ASCII only ("Émile" and "émile" were two players). The key is derived from
+    the name by today's code, after migrating (`key_players`), like a score from its hands; a name an older
+    player has the key of already keeps a key of its own until it is merged or renamed."""
+    db.executescript("""
+    ALTER TABLE players ADD COLUMN name_key TEXT;
+    CREATE UNIQUE INDEX players_by_name_key ON players (name_key);
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
-    re-score with today's code the games whose derived figures are missing. A database that needs nothing is
+    re-score with today's code the games whose derived figures are missing, and key the players whose name has
+no key yet. A database that needs nothing is
     only read."""
     db = connect(path)
     try:
         migrations.apply(db)
         rescore_stale(db)
+        key_players(db)
     finally:
         db.close()
 
