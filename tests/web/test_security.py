@@ -190,13 +190,14 @@ def test_every_address_the_server_prints_opens_the_app(app, host):
 
 
 def test_the_server_answers_to_the_name_it_was_told_to_listen_on(tmp_path, monkeypatch):
-    import waitress
+    from types import SimpleNamespace
 
     from scorepad.web import serve
 
     served = {}
     monkeypatch.setenv("SCOREPAD_DATABASE", str(tmp_path / "x.db"))
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(app=app, **kw))
+    monkeypatch.setattr(serve, "create_server", lambda app, **kw: served.update(app=app, **kw) or SimpleNamespace(
+        print_listen=lambda _: None, run=lambda: None))
     serve.main(["--host", "scorepad.example", "--port", "8123", "--no-qr"])
     client = served["app"].test_client()
     assert client.get("/", base_url="http://scorepad.example:8123/").status_code == 200
