@@ -46,6 +46,7 @@ clean:
 # Benchmarks against the production server on loopback: prints a table of figures.
 bench: install chromium
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python bench/held.py
 
 # --- Run it on a Raspberry Pi: a systemd service (see the README) ---------------------------------------------
 UNIT ?= build/scorepad.service

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from .errors import GameOver, ImportRefused, InvalidHand, InvalidRules
 from .hands import ADDED_COLUMNS, HAND_COLUMNS, HAND_EXPORT_FIELDS, SIDE_COLUMNS, hand_to_history
 from .inputs import MAX_DIGITS as MAX_TYPED_DIGITS
-from .inputs import MAX_ID, NotANumber, clean_name, name_problem, whole_number
+from .inputs import MAX_ID, NotANumber, clean_name, name_key, name_problem, whole_number
 from .rules import Rules
 from .scoring import KINDS, GameState, Hand, play_game, validate_hand
 from .seats import team_of
@@ -475,10 +475,10 @@ def _teams(value, sides: int = 2) -> tuple[str, ...]:
             raise _Wrong(f"teams[{i}] is empty; every team has a name.")
     seen: dict[str, int] = {}
     for i, team in enumerate(teams):
-        if team.casefold() in seen:
-            raise _Wrong(f"teams[{seen[team.casefold()]}] and teams[{i}] are both {_show(team)}: "
+        if name_key(team) in seen:
+            raise _Wrong(f"teams[{seen[name_key(team)]}] and teams[{i}] are both {_show(team)}: "
                          f"the {'two ' if sides == 2 else ''}teams need different names.")
-        seen[team.casefold()] = i
+        seen[name_key(team)] = i
     return teams
 
 
@@ -489,10 +489,10 @@ def _players(value, seats: int = 4) -> tuple:
     for seat, name in enumerate(players):
         if name is None:
             continue
-        if name.casefold() in seen:
-            raise _Wrong(f"players[{seen[name.casefold()]}] and players[{seat}] are both {_show(name)}: "
+        if name_key(name) in seen:
+            raise _Wrong(f"players[{seen[name_key(name)]}] and players[{seat}] are both {_show(name)}: "
                          "a player sits in one seat only.")
-        seen[name.casefold()] = seat
+        seen[name_key(name)] = seat
     return players
 
 

@@ -32,6 +32,7 @@ from .document import (
     _whole,
     _Wrong,
 )
+from .inputs import name_key
 from .errors import ImportRefused
 
 NIGHT_FIELDS = ("name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks", "round",
@@ -170,9 +171,9 @@ class _Nights:
                 if name is None or None in players:
                     raise _Wrong("a name is empty; every entrant and each of its players has one.")
                 for player in players:
-                    if player.casefold() in seen:
-                        raise _Wrong(f"{_show(player)} is registered already, as number {seen[player.casefold()]}.")
-                    seen[player.casefold()] = number
+                    if name_key(player) in seen:
+                        raise _Wrong(f"{_show(player)} is registered already, as number {seen[name_key(player)]}.")
+                    seen[name_key(player)] = number
             except _Wrong as wrong:
                 raise _Wrong(f"entrant {number}: {wrong}") from None
             found.append(ImportedEntrant(number, name, players))
@@ -213,7 +214,7 @@ class _Nights:
             raise _Wrong(f"entrants names number {missing[0]}, who is not registered for the night.")
         players = _seated_players(kind, seated, entrants)
         names = self.games[game].players
-        if tuple(p.casefold() for p in players) != tuple((n or "").casefold() for n in names):
+        if tuple(name_key(p) for p in players) != tuple(name_key(n or "") for n in names):
             raise _Wrong(f"its game's players are {', '.join(n or '(nobody)' for n in names)}, but its entrants "
                          f"are {', '.join(players)}.")
         ended_at = self.moment(data["ended_at"], "ended_at", empty=True)
@@ -231,7 +232,7 @@ class _Nights:
         if (confirmed_at is None) != (confirmed_by is None):
             raise _Wrong("confirmed_at and confirmed_by are both given (the table's score was confirmed) or "
                          "both null.")
-        if confirmed_by is not None and confirmed_by.casefold() not in {p.casefold() for p in players}:
+        if confirmed_by is not None and name_key(confirmed_by) not in {name_key(p) for p in players}:
             raise _Wrong(f"confirmed_by {_show(confirmed_by)} is not a player at this table.")
         self.at_table[game] = where
         return ImportedTable(number, table_no, game, seated, ended_at, score, winner, confirmed_at, confirmed_by,

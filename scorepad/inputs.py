@@ -107,10 +107,52 @@ def name_problem(name: str, what: str = "A name") -> str | None:
     """None when `name` (already cleaned) may be kept, else what is wrong with it, for the player."""
     if len(name) > MAX_NAME:
         return f"{what} can be at most {MAX_NAME} characters."
-    for char in name:
-        if char == _JOINER:
+    for at, char in enumerate(name):
+        if char == _JOINER and (_joins_emoji(name, at) or _after_virama(name, at)):
             continue
         if char in _BIDI or char in _INVISIBLE or unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
             return f"{what} can hold letters, digits, spaces and punctuation, but not invisible or control " \
                    f"characters."
     return None
+
+
+# Invisible characters that only change how the one before them is drawn: variation selectors (text or emoji
+# style), the combining grapheme joiner, Mongolian variation selectors. Two names that differ by one of these
+# look alike, so the key leaves them out; an emoji's skin tone is a character of its own and is kept.
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef\u034f\u180b-\u180f\u17b4\u17b5"
+                        "\u115f\u1160\u3164\uffa0]")
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+
+
+def _pictograph(char: str) -> bool:
+    return unicodedata.category(char) == "So" or ord(char) in _SKIN_TONES
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether the joiner at `at` stands between two emoji (a family, a profession, a flag): looking past any
+    variation selector, as in "❤️‍🔥"."""
+    before, after = at - 1, at + 1
+    while before >= 0 and _SELECTORS.match(text[before]):
+        before -= 1
+    while after < len(text) and _SELECTORS.match(text[after]):
+        after += 1
+    return before >= 0 and after < len(text) and _pictograph(text[before]) and _pictograph(text[after])
+
+
+def _after_virama(text: str, at: int) -> bool:
+    """Whether the joiner at `at` follows a virama (Sinhala, Malayalam, Devanagari write some letters so)."""
+    return at > 0 and unicodedata.combining(text[at - 1]) == 9
+
+
+def name_key(name: str) -> str:
+    """The one key two names are the same name by, everywhere (the store's players, a table's seats, a night's
+    registrations, an imported file): compatibility-normalised (NFKC: "Ａｎｎ" is "Ann"), case-folded ("Émile"
+    is "émile", "STRASSE" is "straße"), without what cannot be seen (format characters such as a stray
+    zero-width joiner, variation selectors), spaces collapsed. A zero-width joiner between two emoji stays: it
+    makes them one picture, and a different one from the two side by side."""
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    text = _SELECTORS.sub("", text)
+    kept = [char for at, char in enumerate(text)
+            if (char == _JOINER and _joins_emoji(text, at))
+            or (char != _JOINER and unicodedata.category(char) not in ("Cc", "Cf"))]
+    return " ".join("".join(kept).split())

@@ -26,6 +26,7 @@ from ..club import (
     standings,
     time_up,
 )
+from ..inputs import name_key
 from ..rules import Rules
 from ..words import number
 from ..store.clubs import ClubTable, Entrant, Night
@@ -116,13 +117,14 @@ def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
         if len(names) != wanted:
             raise Refused(errors={f"player_{len(names)}" if len(names) < wanted else "player_0":
                                   "A team is two players." if wanted == 2 else "Choose a player."})
-        if wanted == 2 and names[0].casefold() == names[1].casefold():
+        if wanted == 2 and name_key(names[0]) == name_key(names[1]):
             raise Refused(errors={"player_1": "A team is two different players."})
-        taken = {name.casefold(): e.number for e in store.clubs.entrants(db, night_id) for name in e.player_names}
+        taken = {name_key(name): (name, e.number) for e in store.clubs.entrants(db, night_id)
+                 for name in e.player_names}
         for i, name in enumerate(names):
-            if name.casefold() in taken:
-                number = taken[name.casefold()]
-                raise Refused(errors={f"player_{i}": f"{name} is registered already, as number {number}."})
+            if name_key(name) in taken:
+                registered, number = taken[name_key(name)]
+                raise Refused(errors={f"player_{i}": f"{registered} is registered already, as number {number}."})
         ids = tuple(store.player_for(db, name) for name in names)
         return store.clubs.add_entrant(db, night_id, team or " & ".join(names), ids)
 

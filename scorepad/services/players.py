@@ -24,11 +24,11 @@ class Merged:
 
 def rename_player(db, player_id: int, name: str) -> Renamed:
     """The player is called `name` (cleaned and checked as a name already) from now on; no score changes.
-    Raises NotFound, and Refused when another player has that name (merging says they are one person)."""
+    Raises NotFound, and Refused when another player has that name, by its key ("émile" is "Émile"; merging
+    says they are one person)."""
     with store.write_lock(db):
         me = _player(db, player_id)
-        same = next((p for p in store.player_choices(db) if p["name"].casefold() == name.casefold()
-                     and p["id"] != player_id), None)
+        same = next((p for p in store.players_named(db, name) if p["id"] != player_id), None)
         if same:
             raise Refused(errors={"name": f"{same['name']} is another player already. To say they are the same "
                                           "person, merge them."})

@@ -49,11 +49,13 @@ from .games import (
 from .imports import import_games
 from .players import (
     MergeRefused,
+    key_players,
     merge_players,
     player,
     player_choices,
     player_for,
     player_names,
+    players_named,
     rename_player,
     seated_players,
 )
@@ -79,7 +81,7 @@ __all__ = [
     "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
     "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
     "insert_hand", "insert_hands", "keep_state", "list_games", "live_hands", "load_game", "merge_players", "migrate",
-    "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names", "players",
+    "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names", "players", "players_named", "key_players",
     "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player", "rescore",
     "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "update_hand",
     "warm_in_background", "warm_records", "write_lock",

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from ..document import ImportedGame
 from ..document_nights import ImportedNight
 from ..errors import ImportRefused
+from ..inputs import name_key
 from .connection import database_path, now, staging, write_lock
 from .games import NewHand, insert_hands, outcome
 
@@ -49,14 +50,16 @@ _STAGED = {
 
 
 def _player(column: str) -> str:
-    # names match without regard to case, as in the forms (the live column's own collation)
-    return f"(SELECT p.id FROM live.players p WHERE p.name = s.{column})"
+    # a name is the player whose name has its key (NFKC, case-folded, no invisible characters), as in the forms
+    return f"(SELECT p.id FROM live.players p WHERE p.name_key = name_key(s.{column}))"
 
 
 # How each staged table moves into the live one: its columns there, and what fills them. The ids are the
 # staging database's own (from 1) plus the live table's highest id at that moment (:game, :hand, :night, :table).
 _MOVES = [
-    ("players (name, created_at)", "SELECT name, :at FROM main.names WHERE true ON CONFLICT (name) DO NOTHING"),
+    # a name whose key a player has already is that player (the first of two look-alikes in the file, too)
+    ("players (name, name_key, created_at)",
+     "SELECT name, name_key(name), :at FROM main.names WHERE true ORDER BY name ON CONFLICT DO NOTHING"),
     (f"games (id, created_at, rules, {', '.join(_TEAMS)}, {', '.join(_SEAT_COLUMNS)}, first_dealer, rematch_of, "
      f"{', '.join(_TOTALS)}, hands_count, winner, finished_at, abandoned_at)",
      f"SELECT id + :game, created_at, rules, {', '.join(_TEAMS)}, {', '.join(map(_player, _SEAT_COLUMNS))}, "
@@ -93,6 +96,7 @@ def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] 
         return []
     _refuse_known_tokens(db, games)  # the usual refusal, at once: nothing is staged for it
     staged = staging(database_path(db))
+    staged.conn.create_function("name_key", 1, name_key, deterministic=True)
     try:
         _stage(staged, games, nights)
         staged.execute("PRAGMA foreign_keys = ON")  # for the live tables the move fills (not inside a transaction)

@@ -1,25 +1,63 @@
 """Players: the names typed into seats, renaming one, and merging a person typed twice.
 
-Names match without regard to case (the column's collation). What a rename or a merge changes in game
-versions and records versions, the database's triggers change (see `schema.m007_version_triggers`).
+Names match by their key (`inputs.name_key`: "Émile" is "émile", "Ann" with an invisible joiner is "Ann"), kept
+in `name_key`. A database from before keys may hold two players whose names have one key: the older takes the
+key, the other keeps one of its own (the key, APART and its id) until it is merged or renamed. What a rename or
+a merge changes in game versions and records versions, the database's triggers change (see
+`schema.m007_version_triggers`).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 
 from ..evenings import evening_of
-from .connection import MAX_ID, now, rows
+from ..inputs import name_key
+from .connection import MAX_ID, now, rows, write_lock
+
+APART = "\x1f"  # a control character: no key of a name holds one (`name_key` leaves them out)
 
 
 def player_for(db, name: str | None) -> int | None:
-    """The id of the player named `name`, added if new; None for an empty seat."""
+    """The id of the player whose name has `name`'s key, added if new; None for an empty seat."""
     if not name:
         return None
-    row = db.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
-    if row:
-        return row[0]
-    return db["players"].insert({"name": name, "created_at": now()}).last_pk
+    key = name_key(name)
+    found = players_named(db, name)
+    if found:
+        if found[0]["name_key"] != key:  # a look-alike kept apart, whose older twin has gone: it takes the key
+            db.execute("UPDATE players SET name_key = ? WHERE id = ?", [key, found[0]["id"]])
+        return found[0]["id"]
+    try:
+        return db.execute("INSERT INTO players (name, name_key, created_at) VALUES (?, ?, ?)",
+                          [name, key, now()]).lastrowid
+    except sqlite3.IntegrityError:  # a row whose key was never made (a hand-made file): found by its name
+        return db.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()[0]
+
+
+def players_named(db, name: str) -> list[dict]:
+    """The players whose name has `name`'s key: the one holding the key first, then look-alikes kept apart."""
+    key = name_key(name)
+    return rows(db, """SELECT id, name, name_key FROM players
+                       WHERE name_key = ?1 OR (name_key > ?1 || ?2 AND name_key < ?1 || ?3)
+                       ORDER BY name_key != ?1, id""", [key, APART, chr(ord(APART) + 1)])
+
+
+def key_players(db) -> int:
+    """Give each player without a key (all of them, the first time after `m015`) the key of its name, oldest
+    first: one whose key an older player has keeps a key of its own. Returns how many were keyed; a database
+    whose players all have a key is only read."""
+    if db.execute("SELECT 1 FROM players WHERE name_key IS NULL LIMIT 1").fetchone() is None:
+        return 0
+    with write_lock(db):
+        unkeyed = db.execute("SELECT id, name FROM players WHERE name_key IS NULL ORDER BY id").fetchall()
+        for player_id, name in unkeyed:
+            key = name_key(name)
+            taken = db.execute("SELECT 1 FROM players WHERE name_key = ?", [key]).fetchone()
+            db.execute("UPDATE players SET name_key = ? WHERE id = ?",
+                       [f"{key}{APART}{player_id}" if taken else key, player_id])
+    return len(unkeyed)
 
 
 def player_names(db) -> list[str]:
@@ -40,8 +78,9 @@ def seated_players(db, game_id: int) -> list[int]:
 
 
 def rename_player(db, player_id: int, name: str) -> None:
+    """The player is called `name`, whose key no other player has (the caller checked, under the write lock)."""
     with db.atomic():
-        db.execute("UPDATE players SET name = ? WHERE id = ?", [name, player_id])
+        db.execute("UPDATE players SET name = ?, name_key = ? WHERE id = ?", [name, name_key(name), player_id])
 
 
 class MergeRefused(Exception):
@@ -70,6 +109,15 @@ def merge_players(db, source_id: int, target_id: int) -> None:
             db.execute(f"UPDATE club_entrants SET {column} = ? WHERE {column} = ?", [target_id, source_id])
         db.execute("UPDATE club_tables SET confirmed_by = ? WHERE confirmed_by = ?", [target_id, source_id])
         db.execute("DELETE FROM players WHERE id = ?", [source_id])
+        _take_own_key(db, target_id)
+
+
+def _take_own_key(db, player_id: int) -> None:
+    """A look-alike kept apart takes its name's key once no other player holds it (its twin merged into it)."""
+    name = db.execute("SELECT name FROM players WHERE id = ?", [player_id]).fetchone()[0]
+    key = name_key(name)
+    if db.execute("SELECT 1 FROM players WHERE name_key = ?", [key]).fetchone() is None:
+        db.execute("UPDATE players SET name_key = ? WHERE id = ?", [key, player_id])
 
 
 def _night_of_both(db, a: int, b: int) -> tuple[str, str] | None:

@@ -16,6 +16,7 @@ from sqlite_utils import Migrations
 from ..errors import ScorepadError
 from .connection import connect, write_lock
 from .games import live_hands, load_game, rescore
+from .players import key_players
 
 migrations = Migrations("scorepad")
 _logger = logging.getLogger(__name__)
@@ -483,14 +484,27 @@ def m015_drop_what_cut_off_imports_left(db: sqlite_utils.Database) -> None:
     db.execute("DELETE FROM counters WHERE name = 'import_reserved_game_id'")
 
 
+@migrations()
+def m016_player_name_keys(db: sqlite_utils.Database) -> None:
+    """Players are one player by one key of their name (NFKC, case-folded, without invisible characters), not
+    by SQLite's NOCASE, which folds ASCII only ("Émile" and "émile" were two players). The key is derived from
+    the name by today's code, after migrating (`key_players`), like a score from its hands; a name an older
+    player has the key of already keeps a key of its own until it is merged or renamed."""
+    db.executescript("""
+    ALTER TABLE players ADD COLUMN name_key TEXT;
+    CREATE UNIQUE INDEX players_by_name_key ON players (name_key);
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
-    re-score with today's code the games whose derived figures are missing. A database that needs nothing is
-    only read."""
+    re-score with today's code the games whose derived figures are missing, and key the players whose name has
+    no key yet. A database that needs nothing is only read."""
     db = connect(path)
     try:
         apply_migrations(db)
         rescore_stale(db)
+        key_players(db)
     finally:
         db.close()
 

@@ -3,6 +3,7 @@ parses the request, calls one use case of `services.club` (or reads the store), 
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import UTC, datetime
 
@@ -88,9 +89,42 @@ def _read_night(form) -> tuple[dict, dict, dict]:
 
 # --- the director ------------------------------------------------------------------------------------------
 
+def _night_mark(night) -> str:
+    """What a browser's session remembers a night by. Not its id: a restore can give a new night an id an old
+    night had, and a browser that directed (or chose a player on) the old one must not carry that over to the
+    new one. The mark is drawn from the night's random director's key, so no other night has it; it is a hash,
+    so a phone's session never carries the key itself."""
+    return hashlib.sha256(f"scorepad night {night.director_key}".encode()).hexdigest()[:32]
+
+
+def _remembered(name: str) -> dict:
+    """A night-keyed dict of the session: {str(night id): [mark, ...]}. Sessions from before marks kept bare
+    ids (a list, or a player id per night): those are forgotten, and the director opens the link again."""
+    kept = session.get(name)
+    return kept if isinstance(kept, dict) else {}
+
+
+def _remember(name: str, night, value, most: int) -> None:
+    """Remember `value` for this night under its mark, keeping the `most` latest nights."""
+    kept = [(k, v) for k, v in _remembered(name).items() if k != str(night.id)][-(most - 1):]
+    session[name] = {**dict(kept), str(night.id): [_night_mark(night), value]}
+
+
+def _recalled(name: str, night):
+    """What was remembered for this very night (not merely one with its id), or None."""
+    kept = _remembered(name).get(str(night.id))
+    if isinstance(kept, list) and len(kept) == 2 and secrets.compare_digest(str(kept[0]), _night_mark(night)):
+        return kept[1]
+    return None
+
+
 def _direct(night) -> None:
     """This device directs the night from now on."""
-    session["club_director"] = sorted({*session.get("club_director", []), night.id})[-20:]
+    _remember("club_director", night, True, 20)
+
+
+def _directing(night) -> bool:
+    return _recalled("club_director", night) is True
 
 
 def _night(night_id: int):
@@ -106,7 +140,7 @@ def _directed(night_id: int):
     key = request.args.get("key", "")
     if key and secrets.compare_digest(key, night.director_key):
         _direct(night)
-    elif night.id not in session.get("club_director", []):
+    elif not _directing(night):
         # in words, not a bare "Forbidden": a director whose browser forgot the night must learn the way back
         abort(current_app.response_class(render_template("club_not_director.html", night=night), status=403))
     return night
@@ -339,8 +373,7 @@ def choose_me(night_id: int):
     if not _registered(night_id, player_id):
         # the phone keeps whoever it followed before: a stranger's tap changes nothing
         return _not_registered(night, player["name"], record_id(request.form.get("table")) or 1)
-    kept = {k: v for k, v in session.get("club_me", {}).items() if k != str(night_id)}
-    session["club_me"] = {**dict(list(kept.items())[-9:]), str(night_id): player_id}  # the latest ten nights
+    _remember("club_me", night, player_id, 10)
     return redirect(url_for("club.me", night_id=night_id), 303)
 
 
@@ -359,12 +392,14 @@ def _no_table_words(night, table_no: int, count: int) -> str:
             "the director which table is yours.")
 
 
-def _me(night_id: int) -> int | None:
-    return session.get("club_me", {}).get(str(night_id))
+def _me(night) -> int | None:
+    """The player this phone chose on this night ("I am ..."), if it chose one on this very night."""
+    me = _recalled("club_me", night)
+    return me if isinstance(me, int) else None
 
 
 def _me_context(night) -> dict:
-    me = _me(night.id)
+    me = _me(night)
     db = get_db()
     player = store.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
@@ -381,23 +416,24 @@ def me(night_id: int):
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
     if not _registered(night_id, context["player"]["id"]):
         return _not_registered(night, context["player"]["name"], 1)
-    return render_template("club_me.html", etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)),
+    return render_template("club_me.html", etag=store.clubs.seat_etag(get_db(), night_id, _me(night)),
                            **context)
 
 
 @bp.get("/<int:night_id>/me/live")
 def me_live(night_id: int):
     """The phone's poll: 304 while the night is as it was, else its seat card afresh."""
+    night = _night(night_id)
     return _live(night_id, lambda night, etag: render_template("_club_seat.html", is_live_update=True, etag=etag,
                                                                 **_me_context(night)),
-                 etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id)))
+                 etag=store.clubs.seat_etag(get_db(), night_id, _me(night)))
 
 
 @bp.post("/<int:night_id>/tables/<int:table_id>/confirm")
 def confirm(night_id: int, table_id: int):
-    _night(night_id)
+    night = _night(night_id)
     try:
-        done = club.confirm(get_db(), table_id, _me(night_id))
+        done = club.confirm(get_db(), table_id, _me(night))
     except Declined as refusal:
         if refusal.status_hint == 404:
             abort(404)
@@ -405,7 +441,7 @@ def confirm(night_id: int, table_id: int):
         if context["player"] is None:
             return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
         return render_template("club_me.html", message=str(refusal), **context,
-                               etag=store.clubs.seat_etag(get_db(), night_id, _me(night_id))), refusal.status_hint
+                               etag=store.clubs.seat_etag(get_db(), night_id, _me(night))), refusal.status_hint
     flash("Already confirmed: the score stands." if done.already else
           f"Table {done.table_no}'s score is confirmed: only the director can change it now.")
     return redirect(url_for("club.me", night_id=night_id), 303)
@@ -509,4 +545,4 @@ def show(night_id: int):
                            places=club.night_standings(db, night, entrants, tables),
                            changes=store.clubs.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),
-                           directing=night.id in session.get("club_director", []))
+                           directing=_directing(night))

@@ -15,7 +15,7 @@ from wtforms import HiddenField
 
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS, SIDE_COLUMNS
-from ..inputs import FarTooLarge, NotANumber, clean_name, name_problem, try_whole_number, whole_number
+from ..inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits
 from ..scoring import Hand
 from ..seats import seat_names, team_of
@@ -307,7 +307,7 @@ def parse_new_game(form) -> NewGame:
     else:
         teams = tuple(names[f"team_{t}"] or TEAM_PLACEHOLDERS[t] for t in range(sides))
     _different_names(teams, per_side, errors)
-    named = [p.casefold() for p in players if p]
+    named = [name_key(p) for p in players if p]
     if len(named) != len(set(named)):
         errors["players"] = "Each player sits in one seat only: two seats have the same name."
     _empty_seats_names_free(players, errors)
@@ -328,20 +328,20 @@ def parse_new_game(form) -> NewGame:
 def _different_names(teams: tuple[str, ...], per_side: int, errors: dict[str, str]) -> None:
     seen = set()
     for t, team in enumerate(teams):
-        if team.casefold() in seen and per_side > 1:
+        if name_key(team) in seen and per_side > 1:
             errors.setdefault(f"team_{t}", "The two teams need different names." if len(teams) == 2 else
                               "Each team needs a name of its own.")
-        seen.add(team.casefold())
+        seen.add(name_key(team))
 
 
 def _empty_seats_names_free(players: tuple[str | None, ...], errors: dict[str, str]) -> None:
     """A seat left empty goes by its seat's name ("Player 2", "North"): a player typed in under that name at
     another seat would put two of one name on the scoreboard and the bidder buttons."""
     defaults = seat_names(len(players))
-    empty = {defaults[seat].casefold(): seat for seat, name in enumerate(players) if not name}
+    empty = {name_key(defaults[seat]): seat for seat, name in enumerate(players) if not name}
     for seat, name in enumerate(players):
-        if name and name.casefold() in empty:
-            errors.setdefault(f"player_{seat}", f"An empty seat is called {defaults[empty[name.casefold()]]}: "
+        if name and name_key(name) in empty:
+            errors.setdefault(f"player_{seat}", f"An empty seat is called {defaults[empty[name_key(name)]]}: "
                                                 "name that seat's player too, or choose another name.")
 
 

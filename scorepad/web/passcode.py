@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -26,9 +26,15 @@ bp = Blueprint("passcode", __name__)
 EXEMPT = {"passcode.unlock", "passcode.unlock_page", "games.preview", "meld.start", "static"}
 FREE_GUESSES = 3
 LOCKOUT_SECONDS = (2, 4, 8, 16, 30)  # after the free guesses, each wrong one waits longer
-# Many addresses (a laptop can take dozens on a home network) share one budget, so they cannot guess fast either.
+# Many addresses (a laptop can take dozens on a home network) share one budget, so they cannot guess fast either:
+# twenty at once, then one every six seconds (ten a minute; about half of what the one-minute window that was
+# here before allowed: 1,170 an hour against 620).
 EVERYONE_FREE_GUESSES = 20
-EVERYONE_WINDOW_SECONDS = 60
+EVERYONE_REFILL_SECONDS = 6
+# ... but a guesser that keeps that budget spent must not keep the family out: an address that has never guessed
+# wrong is heard once even then (see `Guesses`), borrowing from the budget's future, up to this many guesses:
+# one for every address a home network's /24 hands out.
+NEWCOMERS_AHEAD = 256
 TRACKED_ADDRESSES = 4096  # memory for per-address counts stays bounded however many addresses guess
 
 
@@ -39,47 +45,84 @@ def _lockout(count: int, free: int) -> int:
     return LOCKOUT_SECONDS[min(count - free, len(LOCKOUT_SECONDS)) - 1]
 
 
+def guesser(address: str) -> str:
+    """Who a guess is counted against: the address, or for IPv6 its /64, since one machine may take any address
+    in its network's /64 (and would otherwise be a newcomer with every guess)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6:
+        return f"{ipaddress.IPv6Address(int(ip) >> 64 << 64)}/64"
+    return str(ip)
+
+
 class Guesses:
-    """Wrong guesses per client address and from everyone together, in memory: enough to slow a guesser on a
-    home network. `clock` is injectable so tests need not sleep."""
+    """Wrong guesses per guesser and from everyone together, in memory: enough to slow a guesser on a home
+    network. `clock` is injectable so tests need not sleep.
+
+    Everyone shares a budget of guesses (a bucket of EVERYONE_FREE_GUESSES refilled one every
+    EVERYONE_REFILL_SECONDS), so taking many addresses does not make guessing faster. One machine that takes a
+    new address for every guess can keep that budget spent for good, and the family, which guesses from the same
+    kind of address, would wait with it. A guess that the budget refuses is not checked, so the right passcode
+    cannot simply be let through either: a "wait" for a wrong guess and a welcome for the right one would tell
+    the guesser which was which, at the speed it sends them. What the guesser lacks is addresses that have not
+    guessed wrong yet, so those are heard: an address with no wrong guess on record gets its guess checked even
+    when the budget is spent, and that guess is borrowed from the budget's future (up to NEWCOMERS_AHEAD). A
+    guesser gains one guess per address it ever uses, paid back before any address that guessed wrong is heard
+    again, so over time the guesses checked never outrun the budget (up to NEWCOMERS_AHEAD + 20 + 10 a
+    minute); the phone of someone who knows the passcode is heard at once, unless the guesser has used more
+    than NEWCOMERS_AHEAD addresses of its own lately (then it waits as before, and guessing is no faster)."""
 
     def __init__(self, clock=time.monotonic):
         self._clock = clock
         self._lock = threading.Lock()
-        self._wrong: dict[str, tuple[int, float]] = {}
-        self._recent: deque[float] = deque()  # when each wrong guess from anywhere came, within the window
-        self._everyone_until = 0.0
+        self._wrong: dict[str, tuple[int, float]] = {}  # guesser: (wrong guesses in a row, when it may guess)
+        self._tokens = float(EVERYONE_FREE_GUESSES)  # below zero: borrowed by newcomers
+        self._filled_at = clock()
 
-    def wait_left(self, who: str) -> int:
-        """Whole seconds before `who` may guess again (0: now)."""
+    def admit(self, address: str) -> int:
+        """Whether a guess from `address` may be checked now: 0, and the guess is taken from the shared budget
+        (given back by `right`); else whole seconds to wait."""
+        who = guesser(address)
         with self._lock:
-            _, until = self._wrong.get(who, (0, 0.0))
-            until = max(until, self._everyone_until)
-        return max(0, math.ceil(until - self._clock()))
+            now = self._refill()
+            count, until = self._wrong.get(who, (0, 0.0))
+            if until > now:
+                return math.ceil(until - now)
+            if self._tokens >= 1 or (count == 0 and self._tokens > -NEWCOMERS_AHEAD):
+                self._tokens -= 1
+                return 0
+            return max(1, math.ceil((1 - self._tokens) * EVERYONE_REFILL_SECONDS - (now - self._filled_at)))
 
-    def wrong(self, who: str) -> int:
-        """Count a wrong guess from `who`; returns how many in a row that address has made."""
+    def _refill(self) -> float:
+        now = self._clock()
+        whole = int((now - self._filled_at) // EVERYONE_REFILL_SECONDS)
+        if self._tokens + whole >= EVERYONE_FREE_GUESSES:
+            self._tokens, self._filled_at = float(EVERYONE_FREE_GUESSES), now
+        else:
+            self._tokens += whole
+            self._filled_at += whole * EVERYONE_REFILL_SECONDS
+        return now
+
+    def wrong(self, address: str) -> int:
+        """Count a wrong guess (admitted) from `address`; returns how many in a row its guesser has made."""
+        who = guesser(address)
         now = self._clock()
         with self._lock:
             count = self._wrong.pop(who, (0, 0.0))[0] + 1
             self._wrong[who] = (count, now + _lockout(count, FREE_GUESSES))
             if len(self._wrong) > TRACKED_ADDRESSES:
-                del self._wrong[next(iter(self._wrong))]  # the address that guessed wrong longest ago
-            self._count_for_everyone(now)
+                del self._wrong[next(iter(self._wrong))]  # the guesser that guessed wrong longest ago
         return count
 
-    def _count_for_everyone(self, now: float) -> None:
-        self._recent.append(now)
-        while self._recent[0] <= now - EVERYONE_WINDOW_SECONDS:
-            self._recent.popleft()
-        wait = _lockout(len(self._recent), EVERYONE_FREE_GUESSES)
-        if wait:
-            self._everyone_until = now + wait
-
-    def right(self, who: str) -> None:
-        """`who` knows the passcode: its own count starts again (the budget shared by everyone does not)."""
+    def right(self, address: str) -> None:
+        """`address` knows the passcode: its own count starts again, and its guess goes back to the budget."""
         with self._lock:
-            self._wrong.pop(who, None)
+            self._wrong.pop(guesser(address), None)
+            self._tokens = min(self._tokens + 1, float(EVERYONE_FREE_GUESSES))
 
 
 @dataclass(frozen=True)
@@ -94,7 +137,9 @@ WRONG = Refusal("That is not the table's passcode.", 403)
 
 
 def waiting(seconds: int) -> Refusal:
-    return Refusal(f"Too many wrong guesses. Wait {seconds} seconds, then try again.", 429)
+    wait = ("1 second" if seconds == 1 else f"{seconds} seconds" if seconds < 120
+            else f"{math.ceil(seconds / 60)} minutes")
+    return Refusal(f"Too many wrong guesses. Wait {wait}, then try again.", 429)
 
 
 def configured() -> str | None:
@@ -119,7 +164,7 @@ def _client() -> str:
 def _try(guess: str) -> Refusal | None:
     """Unlock this device with `guess`; None when it worked, else why not."""
     who = _client()
-    wait = current_app.extensions["scorepad_guesses"].wait_left(who)
+    wait = current_app.extensions["scorepad_guesses"].admit(who)
     if wait:
         return waiting(wait)
     if hmac.compare_digest(guess.encode(), configured().encode()):

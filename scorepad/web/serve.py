@@ -9,6 +9,8 @@ import os
 import sys
 import time
 
+from waitress.channel import HTTPChannel
+
 from ..inputs import NotANumber, whole_number
 from .addresses import lan_addresses
 
@@ -42,6 +44,89 @@ def _in_url(host: str) -> str:
 
 
 THREADS = 16  # a club night's bursts (a dozen phones polling at once) wait for no thread
+
+# Connections. A club night of 20 tables is 80 phones and a wall, and a phone's browser keeps several connections
+# open to one server (up to six): waitress's default of 100 connections was used up by the night itself, and by
+# anyone holding a hundred connections open, and then no save got through at all. Waitress hands a request to a
+# thread only once all of it has arrived, so a slow sender holds a connection, never a thread: what is held is
+# bounded by the limit, the idle timeout and the deadline for a request to arrive.
+CONNECTION_LIMIT = 2000
+IDLE_SECONDS = 60  # a keep-alive connection with nothing asked for this long is closed (a phone polls every 3 s)
+REQUEST_SECONDS = 10  # a request's headers must have arrived this long after its first byte ...
+BODY_BYTES_PER_SECOND = 16_384  # ... and from then on its body keeps up this pace (a 50 MB import: 53 minutes)
+CHECK_SECONDS = 1  # how often held connections are looked at
+
+
+def server_options(threads: int = THREADS) -> dict:
+    """waitress's settings for a club night (see CONNECTION_LIMIT)."""
+    return {"threads": threads, "connection_limit": CONNECTION_LIMIT, "channel_timeout": IDLE_SECONDS,
+            "cleanup_interval": CHECK_SECONDS, "backlog": 2048,
+            "asyncore_use_poll": True}  # select() cannot watch a socket numbered past 1023
+
+
+class TimedChannel(HTTPChannel):
+    """A connection that knows since when the request it is receiving has been arriving, and how many of its
+    bytes have come, so that a sender dripping a byte now and then (slowloris) is closed once it is late."""
+
+    request_started: float | None = None  # None between requests
+    request_bytes = 0
+
+    def received(self, data):
+        done = super().received(data)
+        if self.request is None:
+            self.request_started, self.request_bytes = None, 0
+        elif self.request_started is None:
+            self.request_started, self.request_bytes = time.time(), len(data)
+        else:
+            self.request_bytes += len(data)
+        return done
+
+
+def late(channel, now: float) -> bool:
+    """Whether the request `channel` is receiving comes slower than a phone on poor Wi-Fi sends one: its
+    headers not all there after REQUEST_SECONDS, or its body falling behind BODY_BYTES_PER_SECOND after that."""
+    started, request = getattr(channel, "request_started", None), channel.request
+    if started is None or request is None:
+        return False
+    overdue = now - started - REQUEST_SECONDS
+    if overdue <= 0:
+        return False
+    return not request.headers_finished or channel.request_bytes < overdue * BODY_BYTES_PER_SECOND
+
+
+def create_server(app, **options):
+    """waitress's server with `options`, whose connections close a request that arrives too slowly."""
+    from waitress.server import BaseWSGIServer, create_server as waitress_server
+
+    server = waitress_server(app, **options)
+    sockets = getattr(server, "map", None) or server._map
+    for listener in [s for s in sockets.values() if isinstance(s, BaseWSGIServer)]:
+        listener.channel_class = TimedChannel
+        listener.maintenance = _maintenance(listener, listener.maintenance)
+    return server
+
+
+def _maintenance(listener, idle_check):
+    def maintenance(now: float) -> None:
+        idle_check(now)  # waitress's own: idle keep-alive connections
+        for channel in list(listener.active_channels.values()):
+            if late(channel, now):
+                channel.will_close = True
+    return maintenance
+
+
+def more_files() -> None:
+    """Let the process hold as many connections as the limit allows (a shell's soft limit is often 1024)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTION_LIMIT + 256  # the database, its backups, the log
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE,
+                               (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
+        except (OSError, ValueError):  # not allowed here: the limit stays, and so does everything else
+            pass
 
 
 class QuietQueue(logging.Filter):
@@ -113,8 +198,6 @@ def main(argv: list[str] | None = None) -> None:
         print(banner(args.host, args.port, qr=not args.no_qr, serving=False))
         return
 
-    import waitress
-
     from ..store.backups import BackupRefused
     from .app import create_app
 
@@ -127,7 +210,10 @@ def main(argv: list[str] | None = None) -> None:
         app.extensions["scorepad_hosts"].trust(args.host)  # the address printed below is one the app answers to
     app.extensions["scorepad_backups"].start_daily()
     print(banner(args.host, args.port, qr=not args.no_qr), flush=True)
+    more_files()
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorepad")
+        server = create_server(app, host=args.host, port=args.port, ident="scorepad", **server_options(args.threads))
+        server.print_listen("Serving on http://{}:{}")
+        server.run()
     except OSError as exc:
         sys.exit(f"Could not listen on {args.host}:{args.port}: {exc}. Try another --port.")

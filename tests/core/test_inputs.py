@@ -9,6 +9,7 @@ from scorepad.inputs import (
     MAX_NAME,
     NotANumber,
     clean_name,
+    name_key,
     name_problem,
     record_id,
     try_whole_number,
@@ -93,3 +94,41 @@ def test_names_with_hidden_characters_or_too_long_are_refused(name):
                                   "👨\u200d👩\u200d👧", "=1+1"])
 def test_ordinary_names_pass(name):
     assert name_problem(name) is None
+
+
+# --- one key for a name ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("one, other", [
+    ("Ann", "ANN"), ("Émile", "émile"), ("E\u0301mile", "émile"), ("Ａｎｎ", "Ann"), ("Straße", "STRASSE"),
+    ("Ann", "Ann\u200d"), ("Ann", "\u200dAnn"), ("Ann", "An\u200dn"), ("Ann Lee", "Ann \u200b Lee"),
+    ("Ann", "Ann\u00ad"), ("Ann", "Ann\ufe0f"), ("❤️\u200d🔥", "❤\u200d🔥"), ("Ann Lee", "Ann\u3000Lee"),
+    ("ශ්\u200dරී", "ශ්රී"), ("Ann", "Ann\u2060"),
+])
+def test_names_that_look_alike_have_one_key(one, other):
+    assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize("one, other", [
+    ("Ann", "Anne"), ("Emile", "Émile"), ("👨\u200d👩\u200d👧", "👨👩👧"), ("Ann Lee", "AnnLee"), ("Bo", "B o"),
+])
+def test_names_that_differ_to_the_eye_have_different_keys(one, other):
+    assert name_key(one) != name_key(other)
+
+
+@given(st.text(max_size=60))
+def test_a_key_is_its_own_key(text):
+    assert name_key(name_key(text)) == name_key(text)
+
+
+@pytest.mark.parametrize("name", ["Ann\u200d", "\u200dAnn", "A\u200dnn", "👨\u200d", "\u200d👩", "Ann\u200d👩"])
+def test_a_joiner_outside_an_emoji_is_refused(name):
+    assert name_problem(name)
+
+
+@pytest.mark.parametrize("name", ["👩🏽\u200d💻", "❤️\u200d🔥", "🏳️\u200d🌈", "ශ්\u200dරී"])
+def test_a_joiner_inside_an_emoji_or_after_a_virama_passes(name):
+    assert name_problem(name) is None
+
+
+def test_the_key_of_a_long_run_of_joiners_takes_no_time():
+    assert name_key("a" + "\ufe0f\u200d" * 100_000) == "a"

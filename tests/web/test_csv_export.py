@@ -2,6 +2,7 @@
 
 import csv
 import io
+import uuid
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,7 +59,7 @@ NAMES = st.one_of(
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 def test_no_name_is_ever_a_formula_in_the_score_sheets(tmp_path, names):
-    path = str(tmp_path / "csv.db")
+    path = str(tmp_path / f"csv-{uuid.uuid4().hex}.db")  # each example its own: names do not meet earlier ones
     store.migrate(path)
     db = store.connect(path)
     try:

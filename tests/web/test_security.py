@@ -190,13 +190,14 @@ def test_every_address_the_server_prints_opens_the_app(app, host):
 
 
 def test_the_server_answers_to_the_name_it_was_told_to_listen_on(tmp_path, monkeypatch):
-    import waitress
+    from types import SimpleNamespace
 
     from scorepad.web import serve
 
     served = {}
     monkeypatch.setenv("SCOREPAD_DATABASE", str(tmp_path / "x.db"))
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(app=app, **kw))
+    monkeypatch.setattr(serve, "create_server", lambda app, **kw: served.update(app=app, **kw) or SimpleNamespace(
+        print_listen=lambda _: None, run=lambda: None))
     serve.main(["--host", "scorepad.example", "--port", "8123", "--no-qr"])
     client = served["app"].test_client()
     assert client.get("/", base_url="http://scorepad.example:8123/").status_code == 200
@@ -258,38 +259,120 @@ def locked(make_app):
     return app
 
 
-def guess(client, word: str, address: str):
-    return client.post("/unlock", data={"csrf_token": csrf(client), "passcode": word},
+def guess(client, word: str, address: str, token: str | None = None):
+    return client.post("/unlock", data={"csrf_token": token or csrf(client), "passcode": word},
                        environ_base={"REMOTE_ADDR": address})
 
 
-def test_many_addresses_share_one_budget_of_wrong_guesses_and_then_wait_longer_each_time(locked):
+def test_many_addresses_share_one_budget_and_an_address_that_guessed_wrong_then_waits_its_turn(locked):
     client = locked.test_client()
     for n in range(passcode.EVERYONE_FREE_GUESSES):
         assert guess(client, "nope", f"10.0.0.{n}").status_code == 403
-    for wait in passcode.LOCKOUT_SECONDS[:3]:
-        assert guess(client, "nope", "10.0.1.1" if wait == 2 else f"10.0.2.{wait}").status_code == 403
-        blocked = guess(client, "clubs", "10.0.9.9")  # even the right passcode, from a fresh address, waits
-        assert blocked.status_code == 429
-        assert parse(blocked).select_one("#passcode-error").get_text() == \
-            f"Too many wrong guesses. Wait {wait} seconds, then try again."
-        locked.clock.now += wait
-    assert guess(client, "clubs", "10.0.9.9").status_code == 303  # once the wait is over, the right one unlocks
+    blocked = guess(client, "clubs", "10.0.0.5")  # even the right passcode: it is not checked while it waits
+    assert blocked.status_code == 429
+    assert parse(blocked).select_one("#passcode-error").get_text() == \
+        f"Too many wrong guesses. Wait {passcode.EVERYONE_REFILL_SECONDS} seconds, then try again."
+    locked.clock.now += passcode.EVERYONE_REFILL_SECONDS
+    assert guess(client, "nope", "10.0.0.6").status_code == 403  # one more, once one has come back
+    assert guess(client, "nope", "10.0.0.7").status_code == 429
+    locked.clock.now += passcode.EVERYONE_REFILL_SECONDS
+    assert guess(client, "clubs", "10.0.0.5").status_code == 303
 
 
-def test_wrong_guesses_older_than_a_minute_leave_the_shared_budget():
+def attack(client, clock, seconds: float, every: float, addresses: list[str], phone=None):
+    """One machine sending a wrong guess every `every` seconds, from each of `addresses` in turn, for `seconds`;
+    `phone(t)` is called each time too. Returns how many of its guesses were checked (answered "not the
+    passcode")."""
+    checked, start, n, token = 0, clock.now, 0, csrf(client)
+    while clock.now - start < seconds:
+        checked += guess(client, "nope", addresses[n % len(addresses)], token).status_code == 403
+        if phone:
+            phone(clock.now - start)
+        clock.now += every
+        n += 1
+    return checked
+
+
+@pytest.mark.parametrize("pool, seconds", [(20, 120), pytest.param(254, 600, marks=pytest.mark.slow)])
+def test_a_phone_with_the_right_passcode_gets_in_at_once_while_a_machine_rotating_addresses_keeps_the_budget_spent(
+        locked, pool, seconds):
+    """The household's newcomer is never kept out by a guesser with up to a home network's worth of addresses;
+    and the guesses that guesser gets checked stay within the shared budget plus one for each address."""
+    client = locked.test_client()
+    addresses = [f"192.168.1.{n + 1}" for n in range(pool)]
+    tries = []
+
+    def phone(t):
+        if t % 15 < 0.5:  # a new phone tries the right passcode every 15 s
+            tries.append(guess(locked.test_client(), "clubs", f"192.168.2.{len(tries) + 1}").status_code)
+
+    checked = attack(client, locked.clock, seconds, 0.5, addresses, phone)
+    assert len(tries) == seconds // 15 and set(tries) == {303}
+    assert checked <= passcode.EVERYONE_FREE_GUESSES + pool + seconds // passcode.EVERYONE_REFILL_SECONDS
+
+
+def checked_in_an_hour(address_of) -> int:
+    """Wrong guesses checked in an hour for a guesser that sends one every 0.1 s, from `address_of(n)`."""
     clock = Clock()
     guesses = passcode.Guesses(clock=clock)
-    for n in range(passcode.EVERYONE_FREE_GUESSES):
+    checked = 0
+    for n in range(36_000):
+        if guesses.admit(address_of(checked)) == 0:
+            guesses.wrong(address_of(checked))
+            checked += 1
+        clock.now += 0.1
+    return checked
+
+
+BEFORE = 1170  # what the one-minute window this budget replaced let such a guesser check in an hour
+
+
+@pytest.mark.parametrize("name, address_of", [
+    ("a new address every guess", lambda n: f"10.{n // 65536}.{n // 256 % 256}.{n % 256}"),
+    ("a home /24, in turn", lambda n: f"192.168.1.{n % 254 + 1}"),
+    ("a new IPv6 address every guess", lambda n: f"fd00::{n:x}"),
+])
+def test_guessing_from_many_addresses_is_slower_than_before(name, address_of):
+    checked = checked_in_an_hour(address_of)
+    assert checked <= passcode.EVERYONE_FREE_GUESSES + passcode.NEWCOMERS_AHEAD + 3600 // passcode.EVERYONE_REFILL_SECONDS
+    assert checked < BEFORE
+
+
+def test_a_guess_borrowed_by_a_newcomer_is_paid_back_before_an_address_that_guessed_wrong_is_heard():
+    clock = Clock()
+    guesses = passcode.Guesses(clock=clock)
+    for n in range(passcode.EVERYONE_FREE_GUESSES + 10):  # twenty from the budget, ten borrowed by newcomers
+        assert guesses.admit(f"10.0.0.{n}") == 0
         guesses.wrong(f"10.0.0.{n}")
-    clock.now += passcode.EVERYONE_WINDOW_SECONDS
-    guesses.wrong("10.0.1.1")
-    assert guesses.wait_left("10.0.2.2") == 0
-    for n in range(passcode.EVERYONE_FREE_GUESSES - 1):
-        guesses.wrong(f"10.0.3.{n}")
-    assert guesses.wait_left("10.0.2.2") == 0  # twenty in the last minute: still free
-    guesses.wrong("10.0.4.4")
-    assert guesses.wait_left("10.0.2.2") == passcode.LOCKOUT_SECONDS[0]
+    assert guesses.admit("10.0.0.1") == 11 * passcode.EVERYONE_REFILL_SECONDS
+    clock.now += 10 * passcode.EVERYONE_REFILL_SECONDS
+    assert guesses.admit("10.0.0.1") == passcode.EVERYONE_REFILL_SECONDS
+    clock.now += passcode.EVERYONE_REFILL_SECONDS
+    assert guesses.admit("10.0.0.1") == 0
+
+
+def test_newcomers_borrow_no_more_than_their_limit_and_then_wait_like_everyone():
+    guesses = passcode.Guesses(clock=Clock())
+    for n in range(passcode.EVERYONE_FREE_GUESSES + passcode.NEWCOMERS_AHEAD):
+        assert guesses.admit(f"10.0.{n // 256}.{n % 256}") == 0
+        guesses.wrong(f"10.0.{n // 256}.{n % 256}")
+    assert guesses.admit("10.9.9.9") > 0
+
+
+def test_a_right_guess_gives_its_share_of_the_budget_back():
+    guesses = passcode.Guesses(clock=Clock())
+    for n in range(passcode.EVERYONE_FREE_GUESSES * 3):
+        assert guesses.admit(f"10.0.0.{n}") == 0
+        guesses.right(f"10.0.0.{n}")
+    for n in range(passcode.EVERYONE_FREE_GUESSES):
+        assert guesses.admit(f"10.0.1.{n}") == 0
+
+
+@pytest.mark.parametrize("address, who", [("10.0.0.1", "10.0.0.1"), ("::ffff:10.0.0.1", "10.0.0.1"),
+                                          ("fd00::1:2:3:4", "fd00::/64"), ("fd00::9", "fd00::/64"),
+                                          ("unknown", "unknown")])
+def test_one_machine_is_one_guesser_however_many_ipv6_addresses_it_takes(address, who):
+    assert passcode.guesser(address) == who
 
 
 def test_one_address_still_waits_after_its_own_free_guesses(locked):
@@ -304,9 +387,10 @@ def test_counts_for_more_addresses_than_are_kept_forget_the_oldest():
     guesses = passcode.Guesses(clock=Clock())
     assert guesses.wrong("10.0.0.1") == 1
     for n in range(passcode.TRACKED_ADDRESSES):
-        guesses.wrong(f"fd00::{n:x}")
+        guesses.wrong(f"10.1.{n // 256}.{n % 256}")
     assert guesses.wrong("10.0.0.1") == 1
-    assert guesses.wrong(f"fd00::{passcode.TRACKED_ADDRESSES - 1:x}") == 2
+    last = passcode.TRACKED_ADDRESSES - 1
+    assert guesses.wrong(f"10.1.{last // 256}.{last % 256}") == 2
 
 
 @pytest.mark.parametrize("refusal, status", [(passcode.WRONG, 403), (passcode.waiting(7), 429)])
