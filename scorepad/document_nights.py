@@ -32,8 +32,8 @@ from .document import (
     _whole,
     _Wrong,
 )
-from .inputs import name_key
 from .errors import ImportRefused
+from .inputs import name_key
 
 NIGHT_FIELDS = ("name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks", "round",
                 "round_started_at", "closed_at", "entrants", "tables")
