@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import secrets
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +27,7 @@ from . import (
     players_views,
     request_log,
     rules_views,
+    startup,
     transfer_views,
 )
 from .assets import asset_url
@@ -55,13 +55,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=resource_dir("templates"),
         static_folder=resource_dir("static"),
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    startup.folder_made(Path(app.instance_path), "its settings, and by default its database and secret key")
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
+        app.config["SECRET_KEY"] = startup.secret_key(Path(app.instance_path) / "secret_key")
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "scorepad.db"))
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a game evening is long; the token lives with the session
     app.config.setdefault("POLL_SECONDS", 3)
@@ -182,14 +182,6 @@ def _team_players(game) -> tuple[str, ...] | None:
     sides, seats = game.rules.sides, game.rules.players
     return tuple(" & ".join(game.players[seat] for seat in seats_of(side, sides, seats) if game.players[seat])
                  for side in range(sides))
-
-
-def _secret_key(path: Path) -> str:
-    """Made once on first run and kept in instance/, so sessions survive restarts and nothing is in git."""
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

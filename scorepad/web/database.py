@@ -6,7 +6,10 @@ import click
 from flask import current_app, g
 from flask.cli import with_appcontext
 
+from pathlib import Path
+
 from .. import store
+from . import startup
 from .backup_commands import backup_folders
 
 
@@ -31,8 +34,11 @@ def init_db_command() -> None:
 
 
 def init_app(app) -> None:
-    # An upgrade that changes the schema keeps a copy of the database first (BackupRefused: no copy, no change)
-    store.backups.migrate_after_backup(app.config["DATABASE"], backup_folders(app.config)[0])
+    live = Path(app.config["DATABASE"])
+    startup.writable_folder(live.parent, "its database")  # its log, safety copies and a restore's work too
+    startup.clear_leftovers(live.parent, backup_folders(app.config)[0])
+    # An upgrade that changes the schema keeps a copy of the database first (no copy, no change)
+    startup.upgrade_database(str(live), backup_folders(app.config)[0])
     if not app.testing:
         store.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
     app.teardown_appcontext(close_db)
