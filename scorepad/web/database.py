@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from flask import current_app, g
 from flask.cli import with_appcontext
-
-from pathlib import Path
 
 from .. import store
 from . import startup

@@ -1,7 +1,7 @@
 """Full size, no hooks: an 80 MB database, and the real commands killed with SIGKILL at random moments. A restore
 (`flask --app scorepad restore --yes`) and a server starting on an older database (its copy before the upgrade)
 leave no half file under a name a family would restore, no private copy in the temporary folder, and nothing
-the next run does not clear. (tests/store/test_killed_copies.py: the same, small, each kill placed halfway.)"""
+the next run does not clear. (tests/web/test_killed_copies.py: the same, small, each kill placed halfway.)"""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A copy of the database killed midway, in a real process killed with SIGKILL: the copy an upgrade keeps first,
 the private copy a restore checks, the safety copy a restore keeps. None leaves a half file under a name a
 family would restore, and the next start or run clears what it left. (Small databases, a copy paused halfway:
-tests/system has the full-size ones.)"""
+tests/system/test_killed_copies_full_size.py has the full-size ones.)"""
 
 from __future__ import annotations
 
