@@ -24,9 +24,6 @@ from pathlib import Path
 PARTIAL = ".partial"  # a file being written: hidden, so a kill leaves nothing that looks like a backup
 WORK = ".scorepad-work"  # a private folder of work in progress (a restore checks its backup there)
 _SIDE_FILES = ("-journal", "-wal", "-shm")  # what SQLite keeps beside a database it writes
-# A hidden file this new may be one whose writer has created it and not yet locked it (microseconds, or a
-# thread's turn): never taken for a leftover.
-FRESH_SECONDS = 0.5
 # Where a filesystem cannot lock (some network shares), a leftover is one nobody has written to for this long.
 UNLOCKED_SECONDS = 600
 # A reserved name left empty: on a filesystem without hard links a name is taken empty, then the complete file
@@ -40,9 +37,8 @@ _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EM
 def being_written(folder: Path) -> Iterator[Path]:
     """A new empty hidden file in `folder`, locked by this process while the block runs. Give it its name
     inside the block (`name_new`, `name_as`); whatever is left under the hidden name is removed at the end."""
-    path, fd = _create_hidden(folder, PARTIAL, ".db")
+    path, fd = _create_hidden(folder)
     try:
-        _lock(fd)
         yield path
     finally:
         with contextlib.suppress(OSError):
@@ -56,10 +52,8 @@ def being_written(folder: Path) -> Iterator[Path]:
 def private_folder(parent: Path) -> Iterator[Path]:
     """A new hidden folder in `parent` for work in progress, locked while the block runs, gone after it."""
     parent.mkdir(parents=True, exist_ok=True)
-    path = Path(_make_hidden_folder(parent))
-    fd = os.open(path, os.O_RDONLY)
+    path, fd = _make_hidden_folder(parent)
     try:
-        _lock(fd)
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
@@ -150,37 +144,40 @@ def clear_leftovers(folder: Path, empty_names: Callable[[str], bool] = lambda na
         name = path.name
         with contextlib.suppress(OSError):
             if name.startswith(PARTIAL + "-") and not name.endswith(_SIDE_FILES):
-                if _abandoned(path):
-                    gone += _remove_with_side_files(path)
+                gone += _if_abandoned(path, _remove_with_side_files)
             elif name.startswith(PARTIAL + "-"):  # a side file: goes with its database, or alone once orphaned
-                base = path.with_name(_strip_side(name))
-                if not base.exists() and _age(path) > FRESH_SECONDS:
+                if not path.with_name(_strip_side(name)).exists():
                     path.unlink()
                     gone.append(name)
             elif name.startswith(WORK + "-") and path.is_dir():
-                if _abandoned(path):
-                    shutil.rmtree(path)
-                    gone.append(name)
-            elif empty_names(name) and path.is_file() and path.stat().st_size == 0 and _age(path) > EMPTY_SECONDS:
+                gone += _if_abandoned(path, _remove_folder)
+            elif empty_names(name) and path.is_file() and path.stat().st_size == 0 \
+                    and time.time() - path.stat().st_mtime > EMPTY_SECONDS:
                 path.unlink()
                 gone.append(name)
     return sorted(gone)
 
 
-def _abandoned(path: Path) -> bool:
-    """True when no process holds `path` (a hidden file or private folder) and it is not brand new."""
-    if _age(path) <= FRESH_SECONDS:
-        return False
+def _if_abandoned(path: Path, remove: Callable[[Path], list[str]]) -> list[str]:
+    """`remove(path)` when no process holds `path` (a hidden file or private folder), holding it meanwhile: a
+    writer that locks it next finds its name gone, and takes another (see `_locked`). The names removed."""
     fd = os.open(path, os.O_RDONLY)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False  # its writer is alive
-    except OSError:
-        return _age(path) > UNLOCKED_SECONDS  # no locks here: judge by when it was last written
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return []  # its writer is alive
+        except OSError:  # no locks here: judge by when it was last written
+            if time.time() - path.stat().st_mtime <= UNLOCKED_SECONDS:
+                return []
+        return remove(path)
     finally:
-        os.close(fd)  # the lock, if taken, goes with it
-    return True
+        os.close(fd)
+
+
+def _remove_folder(path: Path) -> list[str]:
+    shutil.rmtree(path)
+    return [path.name]
 
 
 def _remove_with_side_files(path: Path) -> list[str]:
@@ -199,32 +196,42 @@ def _strip_side(name: str) -> str:
     return name
 
 
-def _age(path: Path) -> float:
-    return time.time() - path.stat().st_mtime
+def _locked(path: Path, fd: int) -> bool:
+    """Lock the file or folder `fd` just made at `path` for this process; False when a cleaner took it for a
+    leftover in the moment between (its name is then gone: make another). Where locks are not supported, the
+    file is judged by its age instead (see `_if_abandoned`)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # waits out a cleaner that is looking at it
+    except OSError:
+        return True
+    try:
+        return os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False
 
 
-def _lock(fd: int) -> None:
-    # Where locks are not supported the file is judged by its age instead (see `_abandoned`).
-    with contextlib.suppress(OSError):
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def _create_hidden(folder: Path, stem: str, suffix: str) -> tuple[Path, int]:
+def _create_hidden(folder: Path) -> tuple[Path, int]:
     for _ in range(100):
-        path = folder / f"{stem}-{secrets.token_hex(6)}{suffix}"
+        path = folder / f"{PARTIAL}-{secrets.token_hex(6)}.db"
         try:
-            return path, os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666)
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666)
         except FileExistsError:
             continue
+        if _locked(path, fd):
+            return path, fd
+        os.close(fd)
     raise FileExistsError(errno.EEXIST, "no free hidden name", str(folder))
 
 
-def _make_hidden_folder(parent: Path) -> str:
+def _make_hidden_folder(parent: Path) -> tuple[Path, int]:
     for _ in range(100):
         path = parent / f"{WORK}-{secrets.token_hex(6)}"
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:
             continue
-        return str(path)
+        fd = os.open(path, os.O_RDONLY)
+        if _locked(path, fd):
+            return path, fd
+        os.close(fd)
     raise FileExistsError(errno.EEXIST, "no free hidden name", str(parent))

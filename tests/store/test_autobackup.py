@@ -2,8 +2,10 @@
 cleared, a status file that survives, and a copy kept before an upgrade changes the schema."""
 
 import contextlib
+import fcntl
 import os
 import sqlite3
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -205,3 +207,22 @@ def test_restores_safety_copies_follow_the_retention_of_backups_in_a_series_of_t
     assert left == ["before-restore-20261031-210000.db", *copies[-14:]]
     assert sorted(gone) == sorted(set(copies) - set(left))
     assert sorted(autobackup.taken_in(tmp_path)) == backups  # the backups are not that series
+
+
+def test_a_writer_whose_new_hidden_file_a_cleaner_took_in_the_moment_before_its_lock_takes_another(tmp_path):
+    path = tmp_path / ".partial-made-a-moment-ago.db"
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR)  # made, not yet locked by its writer
+    cleaner = os.open(path, os.O_RDONLY)
+    fcntl.flock(cleaner, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a cleaner takes it for a leftover
+    found = []
+    writer = threading.Thread(target=lambda: found.append(files._locked(path, fd)))
+    writer.start()
+    writer.join(0.2)
+    assert writer.is_alive()  # the writer waits for the cleaner to be done
+    path.unlink()
+    os.close(cleaner)
+    writer.join(5)
+    os.close(fd)
+    assert found == [False]  # its name is gone: `being_written` makes another
+    with files.being_written(tmp_path) as partial:
+        assert partial.exists() and autobackup.clear_leftovers(tmp_path) == []
