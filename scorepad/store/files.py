@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import secrets
 import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; a leftover is then told by its age
+    fcntl = None
 
 PARTIAL = ".partial"  # a file being written: hidden, so a kill leaves nothing that looks like a backup
 WORK = ".scorepad-work"  # a private folder of work in progress (a restore checks its backup there)
@@ -57,7 +61,8 @@ def private_folder(parent: Path) -> Iterator[Path]:
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
-        os.close(fd)
+        if fd is not None:
+            os.close(fd)
 
 
 def name_new(partial: Path, names: Callable[[int], Path]) -> Path:
@@ -164,6 +169,8 @@ def _if_abandoned(path: Path, remove: Callable[[Path], list[str]]) -> list[str]:
     fd = os.open(path, os.O_RDONLY)
     try:
         try:
+            if fcntl is None:
+                raise OSError(errno.ENOLCK, "no locks on this system")
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return []  # its writer is alive
@@ -201,7 +208,8 @@ def _locked(path: Path, fd: int) -> bool:
     leftover in the moment between (its name is then gone: make another). Where locks are not supported, the
     file is judged by its age instead (see `_if_abandoned`)."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # waits out a cleaner that is looking at it
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # waits out a cleaner that is looking at it
     except OSError:
         return True
     try:
@@ -223,13 +231,15 @@ def _create_hidden(folder: Path) -> tuple[Path, int]:
     raise FileExistsError(errno.EEXIST, "no free hidden name", str(folder))
 
 
-def _make_hidden_folder(parent: Path) -> tuple[Path, int]:
+def _make_hidden_folder(parent: Path) -> tuple[Path, int | None]:
     for _ in range(100):
         path = parent / f"{WORK}-{secrets.token_hex(6)}"
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:
             continue
+        if fcntl is None:  # a folder cannot be opened to lock there, nor locked
+            return path, None
         fd = os.open(path, os.O_RDONLY)
         if _locked(path, fd):
             return path, fd
