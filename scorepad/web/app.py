@@ -61,7 +61,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = startup.secret_key(Path(app.instance_path) / "secret_key")
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path) / "secret_key")
     app.config.setdefault("DATABASE", str(Path(app.instance_path) / "scorepad.db"))
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a game evening is long; the token lives with the session
     app.config.setdefault("POLL_SECONDS", 3)
@@ -182,6 +182,12 @@ def _team_players(game) -> tuple[str, ...] | None:
     sides, seats = game.rules.sides, game.rules.players
     return tuple(" & ".join(game.players[seat] for seat in seats_of(side, sides, seats) if game.players[seat])
                  for side in range(sides))
+
+
+def _secret_key(path: Path) -> str:
+    """Made once on first run and kept in instance/, so sessions survive restarts and nothing is in git (written
+    whole; see `startup.secret_key`)."""
+    return startup.secret_key(path)
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
