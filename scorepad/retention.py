@@ -13,11 +13,27 @@ KEEP_LAST = 14  # the last two weeks of daily backups
 EVERY = timedelta(days=1)
 STALE = timedelta(days=2)  # a daily backup missed twice: worth a warning on every page
 LONGEST_WAIT = timedelta(hours=1)  # a machine that slept, or a clock that was set, is noticed within the hour
+# Backups are named in local time, and in autumn the clock goes back an hour: a name up to this far ahead of
+# the clock is that hour, not a clock that ran fast.
+FUTURE_SLACK = timedelta(hours=1)
 
 
-def to_remove(taken: Mapping[str, datetime], keep_last: int = KEEP_LAST) -> list[str]:
+def in_future(taken: Mapping[str, datetime], now: datetime) -> list[str]:
+    """Of the backups `taken` (name -> when it was made), those named later than `now`: made while the clock
+    ran fast (a Pi whose date was wrong for an evening). Sorted by name."""
+    return sorted(name for name, when in taken.items() if when > now + FUTURE_SLACK)
+
+
+def to_remove(taken: Mapping[str, datetime], keep_last: int = KEEP_LAST, now: datetime | None = None) -> list[str]:
     """Of the backups `taken` (name -> when it was made), the names to remove, oldest first: everything but the
-    `keep_last` newest and the newest of each calendar month. Ties in time are ordered by name."""
+    `keep_last` newest and the newest of each calendar month. Ties in time are ordered by name.
+
+    The order comes from the times in the backups' names, and a clock that ran fast makes names that lie. So,
+    given `now`, a backup named in the future (`in_future`) is never removed and takes no place among the
+    newest or a month's: a real backup is never removed because others carry later names. Once the clock
+    reaches its time, it is judged like any other."""
+    future = set(in_future(taken, now)) if now is not None else set()
+    taken = {name: when for name, when in taken.items() if name not in future}
     newest_first = sorted(taken, key=lambda name: (taken[name], name), reverse=True)
     kept = set(newest_first[:max(keep_last, 0)])
     months_seen: set[tuple[int, int]] = set()

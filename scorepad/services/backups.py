@@ -42,6 +42,15 @@ class Backups:
         self._lock = threading.Lock()
         self._status = store.autobackup.read_status(self.folders[0])
         self._threads: list[threading.Thread] = []
+        self._future = self._named_in_future()
+
+    def _named_in_future(self) -> list[str]:
+        return store.autobackup.in_future(self.folders, self.clock())
+
+    def in_future(self) -> list[str]:
+        """The backups named later than the clock says it is (made while it ran fast): kept, and said on the
+        pages, until the clock reaches their time. As of the last backup or the last look (within the hour)."""
+        return self._future
 
     def status(self) -> Status:
         """How the last backup went (kept in the first folder, so it outlives a restart)."""
@@ -58,11 +67,20 @@ class Backups:
                 status = Status(self._status.succeeded_at, self._status.file, self.clock(), reason,
                                 f"The backup failed ({exc.__class__.__name__}: {exc}).")
             self._status = status
+            self.prune_safety_copies()
+            self._future = self._named_in_future()
         if status.problem:
             _logger.warning("Backup (%s) failed: %s", reason, status.problem)
         else:
             _logger.info("Backed up (%s) to %s", reason, status.file)
         return status
+
+    def prune_safety_copies(self) -> None:
+        """The copies restores kept beside the database follow the backups' retention (see `autobackup`)."""
+        try:
+            store.autobackup.prune_safety_copies(self.live_path, self.keep_last, self.clock())
+        except OSError as exc:
+            _logger.warning("Could not prune the safety copies beside %s: %s", self.live_path, exc)
 
     def take_soon(self, reason: str) -> None:
         """A backup on a thread of its own: the caller does not wait for it."""
@@ -78,6 +96,7 @@ class Backups:
     def take_if_due(self) -> bool:
         """The daily backup, when one is due; True when it was taken (whether or not it worked)."""
         if not retention.is_due(self._status.succeeded_at, self.clock()):
+            self._future = self._named_in_future()  # the clock may have been put right since the last look
             return False
         self.take(DAILY)
         return True
@@ -106,7 +125,15 @@ class Backups:
             return "The last backup failed."
         if status.succeeded_at and retention.is_stale(status.succeeded_at, self.clock()):
             return "No backup in two days."
+        if self._future:
+            return future_in_words(len(self._future))
         return None  # a new install's first backup is still to come: the about page says so
+
+
+def future_in_words(count: int) -> str:
+    """The footer's sentence for backups named in the future: a clock that ran fast, or runs slow now."""
+    named = "1 backup is" if count == 1 else f"{count} backups are"
+    return f"{named} named with a time in the future: is this machine's clock right?"
 
 
 # The backups of each database the app serves, by its file: the service that records a hand finds them

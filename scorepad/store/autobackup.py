@@ -4,13 +4,15 @@ last one went.
 The decisions (which backups to keep) are the core's (`scorepad.retention`); this module lists, writes and
 removes the files. The status is a small JSON file beside the backups, replaced whole (written aside, then
 renamed), so a kill at any moment leaves the previous status or the new one, never half of one.
+
+The safety copies a restore keeps beside the database (before-restore-<time>.db) are a series of their own,
+pruned by the same rules: a restore never pushes a daily backup out, and safety copies do not pile up.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,11 +20,15 @@ from datetime import datetime
 from pathlib import Path
 
 from .. import retention
-from .backups import PARTIAL, BackupRefused, backup_into
+from . import files
+from .backups import BackupRefused, backup_into
 
 STATUS_FILE = "status.json"
-BACKUP_NAME = re.compile(r"^scorepad-(\d{8}-\d{6})(?:-\d+)?\.db$")  # as `backups.backup_into` names them
-LEFTOVER_SECONDS = 600  # a hidden or empty file this old is a backup that was killed, not one being written
+BACKUPS = "scorepad"  # scorepad-<local time>[-n].db, as `backups.backup_into` names them
+SAFETY_COPIES = "before-restore"  # as `backups.put_back` names them, beside the database
+_NAMED = r"^({stems})-(\d{{8}}-\d{{6}})(?:-\d+)?\.db$"
+BACKUP_NAME = re.compile(_NAMED.format(stems=BACKUPS))
+ANY_COPY_NAME = re.compile(_NAMED.format(stems="scorepad|before-upgrade|before-restore"))
 
 
 @dataclass(frozen=True)
@@ -50,9 +56,9 @@ def take(live_path: str, folders: Sequence[Path], *, keep_last: int, reason: str
             if place and not folder.is_dir():
                 raise BackupRefused(f"The folder {folder} is not there (is the drive plugged in?). "
                                     "Nothing was written.")
-            clear_leftovers(folder, now)
+            clear_leftovers(folder)
             path = backup_into(live_path, folder)
-            prune(folder, keep_last)
+            prune(folder, keep_last, now)
         except (BackupRefused, OSError) as exc:
             problems.append(str(exc))
             continue
@@ -65,37 +71,53 @@ def take(live_path: str, folders: Sequence[Path], *, keep_last: int, reason: str
     return status
 
 
-def taken_in(folder: Path) -> dict[str, datetime]:
-    """The complete Scorepad backups in `folder`, by file name, with the local time each was made."""
+def taken_in(folder: Path, stem: str = BACKUPS) -> dict[str, datetime]:
+    """The complete Scorepad backups in `folder` (or another series, such as SAFETY_COPIES), by file name, with
+    the local time each was made."""
+    named = re.compile(_NAMED.format(stems=re.escape(stem)))
     found = {}
     with contextlib.suppress(OSError):
         for path in folder.iterdir():
-            match = BACKUP_NAME.match(path.name)
+            match = named.match(path.name)
             if match and path.stat().st_size > 0:
-                found[path.name] = datetime.strptime(match[1], "%Y%m%d-%H%M%S")
+                found[path.name] = datetime.strptime(match[2], "%Y%m%d-%H%M%S")
     return found
 
 
-def prune(folder: Path, keep_last: int) -> list[str]:
-    """Remove the backups in `folder` that the retention rules let go; returns their names."""
-    gone = retention.to_remove(taken_in(folder), keep_last)
+def prune(folder: Path, keep_last: int, now: datetime | None = None, stem: str = BACKUPS) -> list[str]:
+    """Remove the backups in `folder` (or another series) that the retention rules let go, judged at `now`
+    (by default the clock's time): one named in the future is kept. Returns their names."""
+    gone = retention.to_remove(taken_in(folder, stem), keep_last, local_time(now))
     for name in gone:
         (folder / name).unlink(missing_ok=True)
     return gone
 
 
-def clear_leftovers(folder: Path, now: datetime) -> list[str]:
-    """Remove what a backup killed midway left in `folder` (a hidden partial file, or a backup's name reserved
-    and never filled), once it is old enough that no running backup can still be writing it."""
-    gone = []
-    with contextlib.suppress(OSError):
-        for path in folder.iterdir():
-            stat = path.stat()
-            leftover = path.name.startswith(PARTIAL + "-") or (BACKUP_NAME.match(path.name) and stat.st_size == 0)
-            if leftover and now.timestamp() - stat.st_mtime > LEFTOVER_SECONDS:
-                path.unlink(missing_ok=True)
-                gone.append(path.name)
-    return gone
+def prune_safety_copies(live_path: str, keep_last: int, now: datetime | None = None) -> list[str]:
+    """Remove the safety copies restores kept beside the database at `live_path` that the retention rules let
+    go (the last `keep_last` and one a month are kept, as for backups); returns their names."""
+    return prune(Path(live_path).parent, keep_last, now, stem=SAFETY_COPIES)
+
+
+def in_future(folders: Sequence[Path], now: datetime | None = None) -> list[str]:
+    """The backups in `folders` named later than `now` (by default the clock's time): made while the clock ran
+    fast. The pages say so; pruning keeps them."""
+    now = local_time(now)
+    return sorted(name for folder in folders for name in retention.in_future(taken_in(folder), now))
+
+
+def local_time(now: datetime | None) -> datetime:
+    """`now` as the backups' names say time: the machine's local time, without a zone."""
+    if now is None:
+        return datetime.now()
+    return now.astimezone().replace(tzinfo=None) if now.tzinfo else now
+
+
+def clear_leftovers(folder: Path, now: datetime | None = None) -> list[str]:
+    """Remove what a backup or restore killed midway left in `folder`: hidden files and private folders no
+    running process holds, and a backup's name reserved and never filled. (`now` is no longer needed: a
+    leftover is told by its lock, see `files.clear_leftovers`.)"""
+    return files.clear_leftovers(folder, empty_names=lambda name: bool(ANY_COPY_NAME.match(name)))
 
 
 def read_status(folder: Path) -> Status:
@@ -113,12 +135,7 @@ def write_status(folder: Path, status: Status) -> None:
     """Replace the status in `folder` whole: written aside, on disk, then renamed over the old one."""
     data = {"succeeded_at": _iso(status.succeeded_at), "file": status.file,
             "attempted_at": _iso(status.attempted_at), "reason": status.reason, "problem": status.problem}
-    aside = folder / f".{STATUS_FILE}.{os.getpid()}"
-    with aside.open("w") as file:
-        json.dump(data, file, indent=1)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(aside, folder / STATUS_FILE)
+    files.replace_whole(folder / STATUS_FILE, json.dumps(data, indent=1).encode())
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from . import files
 from .connection import connect, write_lock
 from .readable import first_unreadable
 from .schema import migrate, migrations
@@ -59,40 +60,32 @@ def backup(live_path: str, target: str, replace: bool = False) -> Path:
     `replace` is true, and then only once the new copy is complete. Raises BackupRefused; returns the path."""
     path = Path(target)
     _refuse_target(live_path, path, replace)
-    if path.exists():
-        return _replace_backup(live_path, path)
+    files.clear_leftovers(path.parent)  # what an earlier backup here, killed midway, left
     try:
-        _create_exclusively(path)
+        with _written_aside(live_path, path.parent) as partial:
+            if replace and path.exists():
+                os.replace(partial, path)  # the earlier backup goes only now, when the new one is complete
+                files.sync_folder(path.parent)
+            else:
+                files.name_as(partial, path)
     except FileExistsError:
-        raise BackupRefused(f"{path} appeared while Scorepad was about to write it. Nothing was written.") from None
-    except OSError as exc:
-        raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
-    _fill_or_remove(live_path, path, whole=True)
+        raise BackupRefused(f"{path} appeared while Scorepad was writing it. Nothing was written.") from None
+    except (OSError, sqlite3.Error) as exc:
+        raise BackupRefused(f"Could not write {path} ({_reason(exc)}). Nothing was written.") from None
     return path
 
 
-PARTIAL = ".partial"  # a backup being written: a hidden name, so a kill leaves nothing that looks like a backup
+PARTIAL = files.PARTIAL  # a backup being written: a hidden name, so a kill leaves nothing that looks like a backup
 
 
 def backup_into(live_path: str, folder: str | Path) -> Path:
     """A backup in `folder` (made if missing) under a new name, scorepad-<local time>.db: never over another.
     It is written under a hidden name and takes its own only when complete: a process killed mid-backup
-    leaves no half backup under a backup's name (at most an empty name, or a hidden file, to clear later)."""
-    folder = Path(folder)
+    leaves no half backup under a backup's name (a hidden file, cleared by the next run)."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = new_file(folder, PARTIAL)
-    except OSError as exc:
-        raise BackupRefused(f"Could not write into {folder} ({exc.strerror or exc}). Nothing was written.") from None
-    _fill_or_remove(live_path, partial, whole=True)
-    try:
-        path = new_file(folder, "scorepad")
-        os.replace(partial, path)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise BackupRefused(f"Could not write into {folder} ({exc.strerror or exc}). Nothing was written.") from None
-    _sync_folder(folder)
-    return path
+        return _new_copy(live_path, Path(folder), "scorepad")
+    except (OSError, sqlite3.Error) as exc:
+        raise BackupRefused(f"Could not write into {folder} ({_reason(exc)}). Nothing was written.") from None
 
 
 def _refuse_target(live_path: str, path: Path, replace: bool) -> None:
@@ -116,37 +109,29 @@ def _refuse_target(live_path: str, path: Path, replace: bool) -> None:
                             "Nothing was written.")
 
 
-def _replace_backup(live_path: str, path: Path) -> Path:
-    # The new copy is complete before it takes the old one's name: a failure leaves the earlier backup whole.
-    try:
-        fresh = new_file(path.parent, f".{path.name}")
-    except OSError as exc:
-        raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
-    _fill_or_remove(live_path, fresh, whole=True)
-    try:
-        os.replace(fresh, path)
-    except OSError as exc:
-        fresh.unlink(missing_ok=True)
-        raise BackupRefused(f"Could not write {path} ({exc.strerror or exc}). Nothing was written.") from None
-    return path
+def _new_copy(live_path: str, folder: Path, stem: str, whole: bool = True) -> Path:
+    """A complete copy of the live database in `folder` (made if missing), named stem-<local time>[-n].db. With
+    `whole` (a backup), a copy whose rows' links are broken is refused (see `_written_aside`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with _written_aside(live_path, folder, whole) as partial:
+        return files.name_new(partial, _names(folder, stem))
 
 
-def _fill_or_remove(live_path: str, path: Path, whole: bool = False) -> None:
-    """Copy the live database into the empty file `path`, which this call created; on failure remove it. With
-    `whole`, a copy whose rows' links are broken is removed too: `restore` would refuse it, and a backup that
-    cannot be put back must not pass for one. (A safety copy before an upgrade is kept whatever it holds.)"""
-    try:
+@contextlib.contextmanager
+def _written_aside(live_path: str, folder: Path, whole: bool = True) -> Iterator[Path]:
+    """A complete copy of the live database, on disk under a hidden name in `folder`, for the block to name;
+    whatever the block leaves under the hidden name is removed. With `whole`, a copy whose rows' links are
+    broken is refused: `restore` would refuse it, and a backup that cannot be put back must not pass for one.
+    (A safety copy before an upgrade or a restore is kept whatever it holds.)"""
+    with files.being_written(folder) as partial:
         with contextlib.closing(sqlite3.connect(live_path, timeout=10)) as source:
-            copy_database(source, path)
-        broken = _broken_links(path) if whole else {}
-    except (OSError, sqlite3.Error) as exc:
-        path.unlink(missing_ok=True)
-        raise BackupRefused(f"Could not write {path} ({exc}). Nothing was written.") from None
-    if broken:
-        path.unlink(missing_ok=True)
-        where = ", ".join(f"{count} in {table}" for table, count in sorted(broken.items()))
-        raise BackupRefused(f"{live_path} has broken links between its rows ({where}): a backup of it would not "
-                            "restore. Nothing was written.")
+            copy_database(source, partial)
+        broken = _broken_links(partial) if whole else {}
+        if broken:
+            where = ", ".join(f"{count} in {table}" for table, count in sorted(broken.items()))
+            raise BackupRefused(f"{live_path} has broken links between its rows ({where}): a backup of it would "
+                                "not restore. Nothing was written.")
+        yield partial
 
 
 def _broken_links(path: Path) -> dict[str, int]:
@@ -155,41 +140,23 @@ def _broken_links(path: Path) -> dict[str, int]:
         return dict(conn.execute("SELECT \"table\", count(*) FROM pragma_foreign_key_check GROUP BY 1").fetchall())
 
 
+def _reason(exc: Exception) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
 def copy_database(source: sqlite3.Connection, path: Path) -> None:
     """A consistent snapshot of `source` (SQLite's online backup, one read transaction) into the empty file
     `path`, kept as one file with no -wal beside it, and on disk before this returns."""
     with contextlib.closing(sqlite3.connect(path)) as copy:
         source.backup(copy)
         copy.execute("PRAGMA journal_mode = DELETE")
-    _sync_folder(path.parent)
+    files.sync_folder(path.parent)
 
 
-def _sync_folder(folder: Path) -> None:
-    # The new file's name must survive a power cut too, not only its pages. Some systems (Windows, some
-    # USB drives' filesystems) cannot sync a folder: the file itself is synced all the same.
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def new_file(folder: Path, stem: str) -> Path:
-    """Create and return an empty file `stem-<local time>[-n].db` in `folder` that did not exist before."""
+def _names(folder: Path, stem: str):
+    """The names a new file takes, first to last free: stem-<local time>.db, then stem-<local time>-2.db..."""
     stamp = _stamp()
-    for n in range(1, 1000):
-        path = folder / (f"{stem}-{stamp}.db" if n == 1 else f"{stem}-{stamp}-{n}.db")
-        try:
-            _create_exclusively(path)
-        except FileExistsError:
-            continue
-        return path
-    raise FileExistsError(f"too many files named {stem}-{stamp}-*.db in {folder}")
-
-
-def _create_exclusively(path: Path) -> None:
-    os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+    return lambda n: folder / (f"{stem}-{stamp}.db" if n == 1 else f"{stem}-{stamp}-{n}.db")
 
 
 def _stamp() -> str:
@@ -239,12 +206,10 @@ def migrate_after_backup(live_path: str, folder: str | Path) -> Path | None:
                             f"its place: {RESTORE_COMMAND} {folder / 'scorepad-<time>.db'}") from None
     if needed:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            copy = new_file(folder, "before-upgrade")
-        except OSError as exc:
-            raise BackupRefused(f"Scorepad was about to bring {live_path} up to date, but could not keep a copy of "
-                                f"it in {folder} first ({exc.strerror or exc}). Nothing was changed.") from None
-        _fill_or_remove(live_path, copy)
+            copy = _new_copy(live_path, folder, "before-upgrade", whole=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise BackupRefused(f"Scorepad was about to bring {live_path} up to date, but could not keep a copy "
+                                f"of it in {folder} first ({_reason(exc)}). Nothing was changed.") from None
     try:
         migrate(live_path)
     except Exception as exc:  # noqa: BLE001 - a migration is arbitrary code: whatever it raises, say the way back
@@ -279,12 +244,23 @@ def _needs_upgrade(live: Path) -> bool:
 # --- checking a backup ----------------------------------------------------------------------------------------
 
 @contextlib.contextmanager
-def prepare(backup_path: str) -> Iterator[Prepared]:
+def prepare(backup_path: str, work_in: str | Path | None = None) -> Iterator[Prepared]:
     """Check a backup on a private copy and bring it up to date; the copy is gone when the block ends.
     Raises BackupRefused (nothing was changed) when it is not a sound backup of this or an older Scorepad.
-    The user's file is only ever opened read-only."""
+    The user's file is only ever opened read-only.
+
+    The copy is made in a hidden folder in `work_in` (the live database's folder, for `restore`: on its disk,
+    not in a temporary folder that may be memory, or private to a service); by default the system's
+    temporary folder. A restore killed midway leaves it behind, and the next start or run clears it
+    (`files.clear_leftovers`)."""
     source = Path(backup_path)
-    with tempfile.TemporaryDirectory(prefix="scorepad-restore-") as work:
+    parent = Path(work_in) if work_in is not None else Path(tempfile.gettempdir())
+    with contextlib.ExitStack() as stack:
+        try:
+            work = stack.enter_context(files.private_folder(parent))
+        except OSError as exc:
+            raise _refused(source, f"could not be checked: Scorepad cannot write in {parent} "
+                                   f"({exc.strerror or exc})") from None
         copy, reference = Path(work) / "backup.db", Path(work) / "reference.db"
         _private_copy(source, copy)
         migrate(str(reference))
@@ -398,15 +374,20 @@ def put_back(prepared: Prepared, live_path: str) -> Restored:
     of the replaced database as "not modified". Raises BackupRefused, saying where the safety copy is when
     one was made; the live database is then as it was."""
     live = Path(live_path)
-    try:
-        safety = new_file(live.parent, "before-restore")
-    except OSError as exc:
-        raise BackupRefused(f"Could not make a safety copy next to {live} ({exc.strerror or exc}). "
-                            "Nothing was changed.") from None
-    if not _takes_rows(live, prepared.tables):
-        return _put_file_back(prepared, live, safety)
-    db = connect(live_path)
-    copied = False
+    with contextlib.ExitStack() as stack:
+        try:
+            aside = stack.enter_context(files.being_written(live.parent))
+        except OSError as exc:
+            raise BackupRefused(f"Could not make a safety copy next to {live} ({exc.strerror or exc}). "
+                                "Nothing was changed.") from None
+        if not _takes_rows(live, prepared.tables):
+            return _put_file_back(prepared, live, aside)
+        return _put_back(prepared, live, aside)
+
+
+def _put_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
+    db = connect(str(live))
+    safety = None
     try:
         db.execute(f"ATTACH DATABASE ? AS {RESTORING}", [str(prepared.copy)])
         # The rows go in exactly as the prepared copy has them, whose links `prepare` checked. Checking them
@@ -415,13 +396,14 @@ def put_back(prepared: Prepared, live_path: str) -> Restored:
         db.execute("PRAGMA foreign_keys = OFF")
         with write_lock(db):
             locked = time.monotonic()
-            _copy_aside(live_path, safety)
-            copied = True
+            # The safety copy is whole under its name before a row is replaced; a kill while it is being
+            # written leaves only a hidden file, which the next run clears.
+            _copy_aside(str(live), aside)
+            safety = files.name_new(aside, _names(live.parent, "before-restore"))
             _replace_contents(db, prepared.tables)
         held = time.monotonic() - locked
     except (OSError, sqlite3.Error) as exc:
-        if not copied:
-            safety.unlink(missing_ok=True)
+        if safety is None:
             raise BackupRefused(f"Could not restore {prepared.source} ({exc}). Nothing was changed.") from None
         raise BackupRefused(f"Could not restore {prepared.source} ({exc}). Nothing else changed: the database "
                             f"is as it was, and a copy of it is also kept in {safety}.") from None
@@ -441,30 +423,29 @@ def _takes_rows(live: Path, tables: dict[str, tuple[str, ...]]) -> bool:
         return False
 
 
-def _put_file_back(prepared: Prepared, live: Path, safety: Path) -> Restored:
+def _put_file_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
     """The prepared backup becomes the live database file: the live one is kept first as the safety copy (as
     SQLite reads it, with its write-ahead log, or byte for byte when it does not open), the backup is written
     complete under a hidden name, the old log goes (it belongs to the old file), and one rename puts it in
     place. A kill at any moment leaves the old database or the restored one, and the safety copy."""
+    safety = None
     try:
         try:
             with contextlib.closing(sqlite3.connect(live, timeout=10)) as reader:
-                copy_database(reader, safety)
+                copy_database(reader, aside)
         except sqlite3.Error:
-            shutil.copyfile(live, safety)
-        incoming = new_file(live.parent, f".{live.name}.restoring")
-        try:
+            shutil.copyfile(live, aside)
+        safety = files.name_new(aside, _names(live.parent, "before-restore"))
+        with files.being_written(live.parent) as incoming:
             with contextlib.closing(_open_readonly(prepared.copy)) as source:
                 copy_database(source, incoming)
             for leftover in ("-wal", "-shm"):
                 live.with_name(live.name + leftover).unlink(missing_ok=True)
             os.replace(incoming, live)
-        finally:
-            incoming.unlink(missing_ok=True)
-        _sync_folder(live.parent)
+        files.sync_folder(live.parent)
     except (OSError, sqlite3.Error) as exc:
-        raise BackupRefused(f"Could not restore {prepared.source} ({exc}). The database as it was is kept in "
-                            f"{safety}.") from None
+        kept = f"The database as it was is kept in {safety}." if safety else "Nothing was changed."
+        raise BackupRefused(f"Could not restore {prepared.source} ({exc}). {kept}") from None
     return Restored(safety, 0.0, prepared.upgraded)
 
 

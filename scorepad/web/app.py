@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import secrets
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +27,7 @@ from . import (
     players_views,
     request_log,
     rules_views,
+    startup,
     transfer_views,
 )
 from .assets import asset_url
@@ -55,7 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=resource_dir("templates"),
         static_folder=resource_dir("static"),
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    startup.folder_made(Path(app.instance_path), "its settings, and by default its database and secret key")
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
@@ -186,11 +186,9 @@ def _team_players(game) -> tuple[str, ...] | None:
 
 
 def _secret_key(path: Path) -> str:
-    """Made once on first run and kept in instance/, so sessions survive restarts and nothing is in git."""
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    """Made once on first run and kept in instance/, so sessions survive restarts and nothing is in git (written
+    whole; see `startup.secret_key`)."""
+    return startup.secret_key(path)
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

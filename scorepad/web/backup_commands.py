@@ -71,13 +71,14 @@ def restore_command(source: str, yes: bool) -> None:
     a safety copy). Safe while Scorepad runs: phones' saves wait a moment."""
     live = current_app.config["DATABASE"]
     try:
-        with backups.prepare(source) as prepared:
+        with backups.prepare(source, work_in=Path(live).parent) as prepared:
             if not yes:
                 click.confirm(f"Replace {live} with {source}? Everything recorded since that backup is set "
                               "aside in a safety copy", abort=True)
             restored = backups.put_back(prepared, live)
     except backups.BackupRefused as refused:
         raise click.ClickException(str(refused)) from None
+    current_app.extensions["scorepad_backups"].prune_safety_copies()  # kept as backups are: they never pile up
     upgraded = " (made by an older Scorepad, brought up to date)" if restored.upgraded else ""
     click.echo(f"Restored {source}{upgraded}. Saves from phones waited {restored.lock_seconds:.2f} s while it "
                f"was put in place. The database as it was is kept in {restored.safety_copy}.")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from flask import current_app, g, render_template
 from flask.cli import with_appcontext
 
 from .. import store
+from . import startup
 from .backup_commands import backup_folders
 
 
@@ -31,17 +34,20 @@ def init_db_command() -> None:
 
 
 def init_app(app) -> None:
-    # An upgrade that changes the schema keeps a copy of the database first (BackupRefused: no copy, no change)
+    live = Path(app.config["DATABASE"])
+    startup.writable_folder(live.parent, "its database")  # its log, safety copies and a restore's work too
+    startup.clear_leftovers(live.parent, backup_folders(app.config)[0])
+    # An upgrade that changes the schema keeps a copy of the database first (no copy, no change)
     try:
-        store.backups.migrate_after_backup(app.config["DATABASE"], backup_folders(app.config)[0])
-    except store.backups.BackupRefused as refused:
+        startup.upgrade_database(str(live), backup_folders(app.config)[0])
+    except startup.CannotStart as refused:
         if click.get_current_context(silent=True) is None:
             raise  # the server: it does not start, and says why
         # A command (`backup`, `restore`) is the way out of a database that cannot be brought up to date or
         # opened: it must not die with it. Each page answers with the reason instead.
-        click.echo(f"Warning: {refused}", err=True)
-        app.extensions["scorepad_unusable"] = str(refused)
-        app.before_request(lambda: _unusable(str(refused)))
+        click.echo(f"Warning: {refused.message}", err=True)
+        app.extensions["scorepad_unusable"] = refused.message
+        app.before_request(lambda: _unusable(refused.message))
     else:
         if not app.testing:
             store.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks

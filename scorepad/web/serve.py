@@ -200,11 +200,12 @@ def main(argv: list[str] | None = None) -> None:
 
     from ..store.backups import BackupRefused
     from .app import create_app
+    from .startup import CannotStart
 
     setup_logging(args.threads)
     try:
         app = create_app()
-    except BackupRefused as refused:
+    except (BackupRefused, CannotStart) as refused:  # a sentence, as the rest of the start-up refusals
         sys.exit(str(refused))
     if args.host not in EVERY_INTERFACE:
         app.extensions["scorepad_hosts"].trust(args.host)  # the address printed below is one the app answers to

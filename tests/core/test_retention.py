@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.retention import age_in_words, is_due, is_stale, to_remove, wait_before_next
+from scorepad.retention import age_in_words, in_future, is_due, is_stale, to_remove, wait_before_next
 
 NOW = datetime(2026, 11, 22, 10, 0)
 
@@ -130,3 +130,53 @@ AGES = [
 @pytest.mark.parametrize(("age", "words"), AGES, ids=[w for _, w in AGES])
 def test_a_backups_age_is_said_in_the_largest_whole_unit(age, words):
     assert age_in_words(NOW - age, NOW) == words
+
+
+# --- a clock that ran fast ----------------------------------------------------------------------------------------
+
+def test_backups_named_in_the_future_never_push_real_ones_out():
+    """A Pi whose date was a year ahead for an evening made 14 backups named in 2027; the clock was put right.
+    Every later prune keeps the real backups as if those 14 were not there, and never removes the 14."""
+    real = {f"real-{day:02}": datetime(2026, 11, day, 3, 0) for day in range(1, 23)}
+    fast = {f"fast-{n:02}": datetime(2027, 11, 21, 19, n) for n in range(14)}
+    removed = to_remove({**real, **fast}, keep_last=14, now=NOW)
+    assert removed == to_remove(real, keep_last=14, now=NOW) == [f"real-{day:02}" for day in range(1, 9)]
+    # Without `now` the names are all there is to go by: the 14 take the newest places
+    assert to_remove({**real, **fast}, keep_last=14) == sorted(real)[:-1]
+
+
+def test_a_daily_prune_for_weeks_after_a_fast_evening_keeps_the_real_last_fourteen():
+    kept = {f"fast-{n:02}": datetime(2027, 6, 1, 20, n) for n in range(14)}
+    clock = datetime(2026, 11, 1, 3, 0)
+    for day in range(60):
+        now = clock + timedelta(days=day)
+        kept[f"real-{day:02}"] = now
+        for name in to_remove(kept, keep_last=14, now=now):
+            del kept[name]
+    real = sorted(name for name in kept if name.startswith("real-"))
+    assert real[-14:] == [f"real-{day:02}" for day in range(46, 60)]  # the last two weeks, every day of them
+    assert real[:-14] == ["real-29"]  # November's own last backup
+    assert sum(name.startswith("fast-") for name in kept) == 14
+
+
+FUTURE = [  # (what, a backup's time against NOW, named in the future?)
+    ("an hour ago", NOW - timedelta(hours=1), False),
+    ("within the hour an autumn clock goes back", NOW + timedelta(minutes=59), False),
+    ("two hours ahead", NOW + timedelta(hours=2), True),
+    ("next year", NOW + timedelta(days=365), True),
+]
+
+
+@pytest.mark.parametrize(("when", "future"), [r[1:] for r in FUTURE], ids=[r[0] for r in FUTURE])
+def test_a_backup_is_named_in_the_future_more_than_an_hour_ahead_of_the_clock(when, future):
+    assert (in_future({"b": when}, NOW) == ["b"]) is future
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=4), times, max_size=40),
+       st.dictionaries(st.text(min_size=5, max_size=6), times, max_size=20), times, st.integers(0, 20))
+def test_no_backup_is_removed_because_others_carry_later_names(real, other, now, keep_last):
+    future = {name: when for name, when in other.items() if when > now + timedelta(hours=1)}
+    real = {name: when for name, when in real.items() if when <= now}
+    removed = to_remove({**real, **future}, keep_last, now)
+    assert removed == to_remove(real, keep_last, now)
+    assert not set(removed) & set(future)

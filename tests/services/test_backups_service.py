@@ -156,3 +156,30 @@ def test_every_page_warns_when_the_backups_need_a_look(live, tmp_path, status, w
     autobackup.write_status(folder, status)
     backups = Backups(str(live), [folder], clock=Clock(datetime(2026, 11, 22, 10, 0, tzinfo=UTC)))
     assert backups.warning() == warning
+
+
+def test_backups_named_in_the_future_are_said_until_the_clock_reaches_them(live, tmp_path):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    for name in ("scorepad-20261121-030000.db", "scorepad-20270601-200000.db", "scorepad-20270601-210000.db"):
+        (folder / name).write_bytes(b"SQLite format 3\x00 a backup")
+    clock = Clock(datetime(2026, 11, 22, 10, 0).astimezone())  # backups are named in local time
+    backups = Backups(str(live), [folder], clock=clock)
+    assert backups.in_future() == ["scorepad-20270601-200000.db", "scorepad-20270601-210000.db"]
+    assert backups.warning() == "2 backups are named with a time in the future: is this machine's clock right?"
+    clock.now = datetime(2027, 6, 1, 19, 30).astimezone()
+    backups.take_if_due()  # the daily look, within the hour (a backup, or none yet)
+    assert backups.in_future() == ["scorepad-20270601-210000.db"]  # an hour's slack: the autumn's clock change
+    assert backups.warning() == "1 backup is named with a time in the future: is this machine's clock right?"
+    clock.now = datetime(2027, 6, 1, 20, 1).astimezone()
+    backups.take_if_due()
+    assert backups.in_future() == [] and backups.warning() is None
+    assert backups.in_future() == [] and backups.warning() is None
+
+
+def test_the_backups_prune_the_safety_copies_restores_kept_beside_the_database(live, tmp_path):
+    for day in range(1, 21):
+        (live.parent / f"before-restore-202611{day:02}-200000.db").write_bytes(b"SQLite format 3\x00 a copy")
+    Backups(str(live), [tmp_path / "backups"], keep_last=5).take(DAILY)
+    assert sorted(autobackup.taken_in(live.parent, autobackup.SAFETY_COPIES)) == [
+        f"before-restore-202611{day:02}-200000.db" for day in range(16, 21)]

@@ -2,15 +2,18 @@
 cleared, a status file that survives, and a copy kept before an upgrade changes the schema."""
 
 import contextlib
+import fcntl
 import os
 import sqlite3
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from scorepad import store
-from scorepad.store import autobackup
+from scorepad.store import autobackup, files
 from scorepad.store.backups import BackupRefused, migrate_after_backup
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
@@ -93,20 +96,26 @@ def test_pruning_removes_only_backups_the_retention_rules_let_go(tmp_path, files
 
 
 def lying(folder: Path, name: str, content: bytes, age_seconds: float) -> None:
-    """A file last written `age_seconds` before NOW."""
+    """A file last written `age_seconds` ago."""
     (folder / name).write_bytes(content)
-    os.utime(folder / name, (NOW.timestamp() - age_seconds,) * 2)
+    os.utime(folder / name, (time.time() - age_seconds,) * 2)
 
 
-def test_leftovers_of_a_killed_backup_are_cleared_once_no_backup_can_still_be_writing_them(tmp_path):
+def test_leftovers_of_a_killed_backup_are_cleared_and_a_backup_still_being_written_is_not(tmp_path):
     lying(tmp_path, "scorepad-20261121-030000.db", b"SQLite format 3\x00 a backup", 86400)
-    lying(tmp_path, ".partial-20261121-030000.db", b"half a backup", 3600)
+    lying(tmp_path, ".partial-20261121-030000.db", b"half a backup", 5)  # its writer is gone: nobody holds it
+    lying(tmp_path, ".partial-20261121-030000.db-journal", b"its journal", 5)
     lying(tmp_path, "scorepad-20261121-040000.db", b"", 3600)  # a name reserved and never filled
-    lying(tmp_path, ".partial-20261122-095900.db", b"being written", 60)
-    assert sorted(autobackup.clear_leftovers(tmp_path, NOW)) == [".partial-20261121-030000.db",
-                                                                 "scorepad-20261121-040000.db"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".partial-20261122-095900.db",
-                                                          "scorepad-20261121-030000.db"]
+    lying(tmp_path, "before-upgrade-20261121-040000.db", b"", 3600)
+    lying(tmp_path, "scorepad-20261122-095900.db", b"", 5)  # reserved a moment ago: about to be filled
+    with files.being_written(tmp_path) as being_written:  # a backup at work, in this or another process
+        being_written.write_bytes(b"being written")
+        os.utime(being_written, (time.time() - 3600,) * 2)
+        assert autobackup.clear_leftovers(tmp_path) == [
+            ".partial-20261121-030000.db", ".partial-20261121-030000.db-journal",
+            "before-upgrade-20261121-040000.db", "scorepad-20261121-040000.db"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+            [being_written.name, "scorepad-20261121-030000.db", "scorepad-20261122-095900.db"])
     assert list(autobackup.taken_in(tmp_path)) == ["scorepad-20261121-030000.db"]
 
 
@@ -164,3 +173,56 @@ def test_no_upgrade_without_its_copy(tmp_path):
     with pytest.raises(BackupRefused, match="could not keep a copy of it .* Nothing was changed"):
         migrate_after_backup(str(live), tmp_path / "backups")
     assert applied(live) == before
+
+
+# --- a clock that ran fast, and the safety copies of restores -------------------------------------------------------
+
+def named_daily(folder: Path, stem: str, first: datetime, days: int) -> list[str]:
+    """`days` daily files stem-<time>.db from `first` on, each a complete-looking backup; their names."""
+    names = [f"{stem}-{(first + timedelta(days=n)):%Y%m%d-%H%M%S}.db" for n in range(days)]
+    fill(folder, *names)
+    return names
+
+
+def test_backups_named_in_the_future_do_not_make_a_backup_prune_the_real_ones(live, tmp_path):
+    folder, today = tmp_path / "backups", datetime.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    real = named_daily(folder, "scorepad", today - timedelta(days=14), 14)  # the last two weeks, to yesterday
+    fast = named_daily(folder, "scorepad", today + timedelta(days=200), 14)  # a fast clock's evening
+    status = autobackup.take(str(live), [folder], keep_last=14, reason="daily", now=datetime.now(UTC),
+                             previous=autobackup.Status())
+    assert status.problem is None
+    kept = set(autobackup.taken_in(folder))
+    assert set(fast) <= kept and set(real[1:]) <= kept  # the new one takes the place of the oldest real one only
+    assert Path(status.file).name in kept
+    its_month_last = max(name for name in real if name[9:15] == real[0][9:15])  # kept as its month's newest
+    assert (real[0] in kept) is (real[0] == its_month_last)
+    assert autobackup.in_future([folder]) == sorted(fast)
+
+
+def test_restores_safety_copies_follow_the_retention_of_backups_in_a_series_of_their_own(tmp_path):
+    copies = named_daily(tmp_path, "before-restore", datetime(2026, 10, 1, 21, 0), 50)  # Oct 1 to Nov 19
+    backups = named_daily(tmp_path, "scorepad", datetime(2026, 9, 1, 3, 0), 3)
+    gone = autobackup.prune_safety_copies(str(tmp_path / "scorepad.db"), keep_last=14, now=NOW)
+    left = sorted(autobackup.taken_in(tmp_path, autobackup.SAFETY_COPIES))
+    assert left == ["before-restore-20261031-210000.db", *copies[-14:]]
+    assert sorted(gone) == sorted(set(copies) - set(left))
+    assert sorted(autobackup.taken_in(tmp_path)) == backups  # the backups are not that series
+
+
+def test_a_writer_whose_new_hidden_file_a_cleaner_took_in_the_moment_before_its_lock_takes_another(tmp_path):
+    path = tmp_path / ".partial-made-a-moment-ago.db"
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR)  # made, not yet locked by its writer
+    cleaner = os.open(path, os.O_RDONLY)
+    fcntl.flock(cleaner, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a cleaner takes it for a leftover
+    found = []
+    writer = threading.Thread(target=lambda: found.append(files._locked(path, fd)))
+    writer.start()
+    writer.join(0.2)
+    assert writer.is_alive()  # the writer waits for the cleaner to be done
+    path.unlink()
+    os.close(cleaner)
+    writer.join(5)
+    os.close(fd)
+    assert found == [False]  # its name is gone: `being_written` makes another
+    with files.being_written(tmp_path) as partial:
+        assert partial.exists() and autobackup.clear_leftovers(tmp_path) == []

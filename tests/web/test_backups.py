@@ -5,6 +5,7 @@ import hashlib
 import json
 import re
 import sqlite3
+import tempfile
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -360,3 +361,25 @@ def test_an_older_scorepad_backup_is_brought_up_to_date_on_a_copy_and_restored(a
         assert db.execute("SELECT player_id FROM game_seats").fetchall() == [(1,)]
     page = app.test_client().get("/games/1")
     assert page.status_code == 200 and "Old" in page.get_data(as_text=True)
+
+
+def test_restore_keeps_its_safety_copies_as_backups_are_kept_and_leaves_no_work_behind(make_app, tmp_path,
+                                                                                      monkeypatch):
+    app = make_app(BACKUPS_KEPT=3)
+    live = Path(app.config["DATABASE"])
+    add_game(live, ("Kept", "Them"))
+    saved = scorepad_backup(tmp_path, live)
+    earlier = [f"before-restore-202611{day:02}-200000.db" for day in range(1, 6)]
+    for name in earlier:
+        (live.parent / name).write_bytes(saved.read_bytes())
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # asked again, as a new process would
+    beside = sorted(p.name for p in live.parent.iterdir() if not p.name.startswith("before-restore-"))
+    result = app.test_cli_runner().invoke(args=["restore", "--yes", str(saved)])
+    assert result.exit_code == 0, result.output
+    kept = Path(re.search(r"kept in (\S+)\.$", result.output.strip())[1])
+    assert safety_copies(live) == [live.parent / earlier[-2], live.parent / earlier[-1], kept]
+    assert sorted(p.name for p in live.parent.iterdir() if not p.name.startswith("before-restore-")) == beside
+    assert list(temp.iterdir()) == []  # its private copy was never in the temporary folder

@@ -167,3 +167,17 @@ def test_a_port_that_is_no_port_is_refused_before_anything_starts(capsys, monkey
     with pytest.raises(SystemExit) as refused:
         serve.main(["--show-address", "--no-qr"])
     assert refused.value.code == 2 and "--port" in capsys.readouterr().err
+
+
+def test_backups_named_in_the_future_are_said_on_the_about_page_and_in_every_pages_footer(make_app, tmp_path):
+    folder = tmp_path / "backups"
+    folder.mkdir(exist_ok=True)
+    for name in ("scorepad-20991231-200000.db", "scorepad-20991231-210000.db"):
+        (folder / name).write_bytes(b"SQLite format 3\x00 a backup")
+    app = make_app()
+    client = app.test_client()
+    [warning] = parse(client.get("/")).select(".footer .backup-warning a")
+    assert warning.text.strip() == ("⚠ 2 backups are named with a time in the future: is this machine's clock "
+                                    "right? See About.")
+    said = parse(client.get("/about")).select_one("#backups-in-future").text
+    assert "2 backups (the latest scorepad-20991231-210000.db)" in said and "kept" in said

@@ -1,0 +1,78 @@
+"""What stops Scorepad from starting is said in one sentence, by the server and by every command: a data folder
+that cannot be made or written, a secret key that cannot be kept. A key a killed first start left empty is
+made anew."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from scorepad import create_app
+from scorepad.web.startup import CannotStart
+from tests.helpers import ROOT
+
+
+def test_a_data_folder_that_cannot_be_made_is_a_sentence(tmp_path, monkeypatch):
+    (tmp_path / "a-file").write_text("where the folder should be")
+    monkeypatch.setenv("SCOREPAD_INSTANCE", str(tmp_path / "a-file" / "data"))
+    with pytest.raises(CannotStart, match=r"^Scorepad cannot make the folder .*a-file/data \(Not a directory\), "
+                                          r"where it keeps its settings.* SCOREPAD_INSTANCE\.$"):
+        create_app({"TESTING": True})
+
+
+def test_a_database_folder_that_cannot_be_written_is_a_sentence(tmp_path):
+    (tmp_path / "a-file").write_text("where the folder should be")
+    with pytest.raises(CannotStart, match="Scorepad cannot .*a-file"):
+        create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE": str(tmp_path / "a-file" / "scorepad.db")})
+
+
+def test_a_secret_key_a_killed_first_start_left_empty_is_made_anew(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREPAD_INSTANCE", str(tmp_path))
+    (tmp_path / "secret_key").write_text("")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorepad.db")})
+    key = (tmp_path / "secret_key").read_text()
+    assert len(key) == 64 and app.config["SECRET_KEY"] == key
+    assert stat.S_IMODE((tmp_path / "secret_key").stat().st_mode) == 0o600
+    assert create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorepad.db")}).config["SECRET_KEY"] == key
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("scorepad.db")) == ["secret_key"]
+
+
+@pytest.fixture
+def unwritable_folder():
+    """A data folder this test's processes cannot write in: they run as nobody when the tests run as root
+    (root writes anywhere), else the folder is made read-only."""
+    folder = Path(tempfile.mkdtemp(prefix="scorepad-unwritable-"))
+    folder.chmod(0o755)
+    if os.geteuid() == 0:
+        as_other = shutil.which("setpriv")
+        if not as_other:
+            pytest.skip("running as root with no setpriv to run as another user")
+        prefix = [as_other, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    else:
+        folder.chmod(0o555)
+        prefix = []
+    yield folder, prefix
+    folder.chmod(0o755)
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("command", [["-m", "scorepad", "--host", "127.0.0.1", "--port", "8", "--no-qr"],
+                                     ["-m", "flask", "--app", "scorepad", "backup"]], ids=["server", "backup"])
+def test_a_data_folder_that_cannot_be_written_stops_start_up_with_a_sentence(unwritable_folder, command):
+    folder, prefix = unwritable_folder
+    env = {**os.environ, "SCOREPAD_INSTANCE": str(folder), "HOME": str(folder)}
+    env.pop("SCOREPAD_DATABASE", None)
+    done = subprocess.run([*prefix, sys.executable, *command], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+    said = done.stderr.strip()
+    assert done.returncode == 1 and "Traceback" not in said, said
+    assert len(said.splitlines()) == 1, said
+    assert f"Scorepad cannot keep its secret key in {folder}/secret_key" in said
+    assert "SCOREPAD_INSTANCE" in said and list(folder.iterdir()) == []
