@@ -6,6 +6,7 @@ tests/system/test_killed_copies_full_size.py has the full-size ones.)"""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import sqlite3
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorepad import create_app, store
+from scorepad.rules import PRESETS
 from scorepad.store import autobackup, files
 from tests.helpers import ROOT
 
@@ -55,12 +57,15 @@ def killed_halfway(code: str, pause_in: str, *, env: dict | None = None) -> str:
     return line.split(" ", 1)[1].strip()
 
 
+RULES = json.dumps(PRESETS["double-deck"].to_dict())  # rows a restore can read (it reads every one)
+
+
 def some_games(path: Path, count: int = 300) -> None:
     """Enough pages that a copy four pages at a time has a middle."""
     with contextlib.closing(store.connect(str(path))) as db, db.conn:
         for n in range(count):
-            db.execute("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) VALUES (?, '{}', ?, ?, 0)",
-                       ["2025-01-01T20:00:00+00:00", f"Us {n} " + "x" * 200, "Them"])
+            db.execute("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) VALUES (?, ?, ?, ?, 0)",
+                       ["2025-01-01T20:00:00+00:00", RULES, f"Us {n} " + "x" * 200, "Them"])
 
 
 def games_in(path: Path) -> int:
