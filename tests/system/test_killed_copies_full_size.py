@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from scorepad import store
+from scorepad.rules import PRESETS
 from tests.helpers import ROOT
 from tests.system.helpers import free_port
 
@@ -27,8 +28,12 @@ pytestmark = pytest.mark.slow
 KILLS = 6
 
 
+RULES = json.dumps(PRESETS["double-deck"].to_dict())
+
+
 def eighty_megabytes(path: Path, upgrade_pending: bool = False) -> int:
-    """A database of about 80 MB (800 games with bulky rules); returns how many games it holds."""
+    """A database of about 80 MB (800 games with bulky team names, and rules a restore can read, as it reads
+    every row); returns how many games it holds."""
     with contextlib.closing(store.connect(str(path))) as db:
         if upgrade_pending:
             store.migrations.apply(db, stop_before=store.migrations.pending(db)[-1].name)
@@ -36,8 +41,8 @@ def eighty_megabytes(path: Path, upgrade_pending: bool = False) -> int:
             store.migrations.apply(db)
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.executemany("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) VALUES (?, ?, ?, ?, 0)",
-                       [("2025-01-01T20:00:00+00:00", json.dumps({"note": os.urandom(50_000).hex()}), f"Us {n}",
-                         "Them") for n in range(800)])
+                       [("2025-01-01T20:00:00+00:00", RULES, f"Us {n} " + os.urandom(50_000).hex(), "Them")
+                        for n in range(800)])
     assert path.stat().st_size > 75_000_000
     return 800
 
