@@ -96,7 +96,7 @@ def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] 
         return []
     _refuse_known_tokens(db, games)  # the usual refusal, at once: nothing is staged for it
     staged = staging(database_path(db))
-    staged.conn.create_function("name_key", 1, name_key, deterministic=True)
+    staged.conn.create_function("name_key", 1, _key_or_null, deterministic=True)
     try:
         _stage(staged, games, nights)
         staged.execute("PRAGMA foreign_keys = ON")  # for the live tables the move fills (not inside a transaction)
@@ -111,6 +111,11 @@ def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] 
     finally:
         staged.close()
     return list(range(offsets["game"] + 1, offsets["game"] + 1 + len(games)))
+
+
+def _key_or_null(name):
+    # an empty seat (NULL) has no key; SQLite passes it as None
+    return None if name is None else name_key(str(name))
 
 
 def _hand_columns(db) -> dict[str, str]:
