@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .club import KINDS, MOST_ROUNDS, TIE_BREAKS, ClubError, round_rules
+from .club import KINDS, MOST_ROUNDS, TIE_BREAKS, ClubError, fits_a_club_table, round_rules
 from .club.rounds import ROUND_ENDS
 from .document import (
     MAX_SUMMARY,
@@ -132,7 +132,7 @@ class _Nights:
                 raise _Wrong("name is empty; every night has a name.")
             kind = _one_of(data["kind"], "kind", KINDS)
             rules = _rules(data["rules"])
-            if (rules.sides, rules.players) != (2, 4):
+            if not fits_a_club_table(rules):
                 raise _Wrong("rules must be for two teams of two: a club table seats North, East, South and West.")
             round_end = _one_of(data["round_end"], "round_end", tuple(ROUND_ENDS))
             round_size = _whole(data["round_size"], "round_size", 1, MAX_ROUND_SIZE)

@@ -5,11 +5,11 @@ Flask, no database.
 """
 
 from .movement import KINDS, SEATS, ClubError, Round, movement, partners_of
-from .rounds import MOST_MINUTES, MOST_ROUNDS, ROUND_ENDS, round_rules, round_words, time_up
+from .rounds import MOST_MINUTES, MOST_ROUNDS, ROUND_ENDS, fits_a_club_table, round_rules, round_words, time_up
 from .standings import DEFAULT_TIE_BREAKS, TIE_BREAKS, Standing, TableResult, bye_score, standings
 
 __all__ = [
     "DEFAULT_TIE_BREAKS", "KINDS", "MOST_MINUTES", "MOST_ROUNDS", "ROUND_ENDS", "SEATS", "TIE_BREAKS", "ClubError",
-    "Round", "Standing", "TableResult", "bye_score", "movement", "partners_of", "round_rules", "round_words", "time_up",
+    "Round", "Standing", "TableResult", "bye_score", "fits_a_club_table", "movement", "partners_of", "round_rules", "round_words", "time_up",
     "standings",
 ]

@@ -23,8 +23,16 @@ MOST_ROUNDS = 30
 MOST_MINUTES = 300
 
 
+def fits_a_club_table(rules: Rules) -> bool:
+    """Whether a club table can play these rules: it seats North, East, South and West, two teams of two."""
+    return (rules.sides, rules.players_per_side) == (2, 2)
+
+
 def round_rules(rules: Rules, end: str, size: int) -> Rules:
-    """The rules every table's game of a round starts with. Raises ClubError when `size` does not fit `end`."""
+    """The rules every table's game of a round starts with. Raises ClubError when `size` does not fit `end`, or
+    the rules are not for a club table's two teams of two."""
+    if not fits_a_club_table(rules):
+        raise ClubError("A club table seats two teams of two: choose a rule set for four players.")
     if end not in ROUND_ENDS:
         raise ClubError("Choose how a round ends.")
     try:

@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from .. import store, words
-from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
+from ..club import (DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, fits_a_club_table, round_words,
+                    time_up)
 from ..inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
 from ..services import Declined, club
@@ -23,6 +24,10 @@ bp = Blueprint("club", __name__, url_prefix="/club")
 
 KIND_WORDS = {"progressive": "Progressive: players move, partners change every round",
               "partners": "Partners: each team keeps its partner"}
+
+
+# The rule sets a club table (two teams of two) can play: the others are not offered
+CLUB_PRESETS = {key: rules for key, rules in PRESETS.items() if fits_a_club_table(rules)}
 
 
 # --- the list, and a new night -------------------------------------------------------------------------------
@@ -38,7 +43,7 @@ def _new_values(form=None) -> dict[str, str]:
 
 def _nights_page(values, errors, status=200):
     return render_template("club_nights.html", nights=store.clubs.list_nights(get_db()), values=values,
-                           errors=errors, presets=PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
+                           errors=errors, presets=CLUB_PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
                            tie_breaks=TIE_BREAKS, form=CsrfForm()), status
 
 
@@ -69,8 +74,8 @@ def _read_night(form) -> tuple[dict, dict, dict]:
     problem = name_problem(name, "A night's name")
     if problem:
         errors["name"] = problem
-    if values["preset"] not in PRESETS:
-        errors["preset"] = "Choose one of the rule sets."
+    if values["preset"] not in CLUB_PRESETS:
+        errors["preset"] = "Choose one of the rule sets for four players: a club table seats two teams of two."
     if values["round_end"] not in ROUND_ENDS:
         errors["round_end"] = "Choose how a round ends."
     numbers = {}

@@ -231,3 +231,13 @@ def test_each_tables_game_is_the_rule_set_with_the_rounds_length(end, size, opti
 def test_a_round_length_that_does_not_fit_is_refused(end, size):
     with pytest.raises(ClubError):
         round_rules(PRESETS["double-deck"], end, size)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_club_table_plays_only_rules_for_two_teams_of_two(preset):
+    rules = PRESETS[preset]
+    if (rules.sides, rules.players_per_side) == (2, 2):
+        assert round_rules(rules, "hands", 4).hands_limit == 4
+    else:  # its full copy could not come back: a club table seats North, East, South and West
+        with pytest.raises(ClubError, match="two teams of two"):
+            round_rules(rules, "hands", 4)
