@@ -227,7 +227,7 @@ def saves(port: int, games: list[int], csrf: str, phone: Phone, until: float) ->
         game_id = games[n % len(games)]
         body = urllib.parse.urlencode({"csrf_token": csrf, "token": uuid.uuid4().hex, "expected": expected[game_id],
                                        "kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20",
-                                       "meld_1": "0", "counters_0": "30", "counters_1": "20"}).encode()
+                                       "meld_1": "0", "counters_0": "30", "counters_1": "20", "repeat": "1"}).encode()
         started = time.monotonic()
         try:
             status = phone.request("POST", f"/games/{game_id}/hands", body, fresh=n % 2 == 1)[0]

@@ -163,7 +163,7 @@ def one_request(kind: str, table: Table, session: Session, rng: random.Random) -
         with table.writing[game_id]:
             body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex,
                                            "expected": table.expected[game_id], "kind": "played", "bidder": "t0",
-                                           "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30",
+                                           "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30", "repeat": "1",
                                            "counters_1": "20"}).encode()
             status = session.request("POST", f"/games/{game_id}/hands", body=body)[0]
             if status == 303:
@@ -347,7 +347,7 @@ def club_load(port: int, club: dict, seconds: float, poll: float = 3.0, workers:
             body = urllib.parse.urlencode({"csrf_token": phone["csrf"], "token": uuid.uuid4().hex,
                                            "expected": expected[game], "kind": "played", "bidder": "s0",
                                            "bid": "50", "trump": "H", "meld_0": "20", "meld_1": "0",
-                                           "counters_0": "30", "counters_1": "20"}).encode()
+                                           "counters_0": "30", "counters_1": "20", "repeat": "1"}).encode()
             status = phone["session"].request("POST", f"/games/{game}/hands", body=body)[0]
             if status == 303:
                 expected[game] += 1
@@ -421,7 +421,7 @@ def recorded_hand_bytes(table: Table) -> dict:
     table.expected[game_id] = int(expected) + 1
     body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex, "expected": expected,
                                    "kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0",
-                                   "counters_0": "30", "counters_1": "20"}).encode()
+                                   "counters_0": "30", "counters_1": "20", "repeat": "1"}).encode()
     status, answer, response = session.request("POST", f"/games/{game_id}/hands", body=body)
     _, landed, _ = session.request("GET", response.getheader("Location"), headers={
         "HX-Boosted": "true", "HX-Request": "true", "Accept-Encoding": "gzip"})

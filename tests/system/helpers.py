@@ -93,8 +93,10 @@ class Phone:
                 "expected": re.search(r'id="expected" name="expected" value="(\d+)"', page)[1]}
 
 
+# The same hand again and again, said to be meant: the repeat question ("This looks like hand 7 again") has
+# tests of its own
 HAND = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "0", "meld_1": "0", "counters_0": "50",
-        "counters_1": "0"}
+        "counters_1": "0", "repeat": "1"}
 
 
 def keep_recording(phone, game_id, stop, answered) -> None:
