@@ -86,3 +86,11 @@ def test_the_sentences_differ_only_in_how_the_sides_are_named():
     players = score_hand(replace(PRESETS["double-deck"], players_per_side=3), hand).explanation
     assert teams == players
     assert teams[0].startswith("Bidders' meld 30") and teams[-1].startswith("Opponents score")
+
+
+def test_a_losing_floor_ends_a_game_of_two_players_as_it_ends_one_of_two_teams():
+    rules = replace(PRESETS["three-handed"], sides=2, floor=-500)
+    set_hand = Hand(0, 250, (0, 0), (0, 250))
+    state = play_game(rules, [set_hand, set_hand], ("Ann", "Bob"))
+    assert (state.winner, state.decided_on) == (1, 2)
+    assert state.reason == "Ann fell to −500, at or below the losing floor of −500; Bob wins (−500 to 500)."
