@@ -3,6 +3,9 @@
 
 Pure functions of (rules, hand): no I/O, no clock. Every result carries its explanation, one plain sentence per
 rule applied, in the order applied, with the numbers a player needs to check the arithmetic by hand.
+
+One engine scores every table, over any number of sides: each rule is one function, and only the words that
+name the sides differ (`_Words`: two teams are "Bidders" and "Opponents", any other table names each side).
 """
 
 from __future__ import annotations
