@@ -112,7 +112,9 @@ a throw-in or a bidders' renege every other side gets the award; on another side
 their bid, the reneging side loses it and any other side scores its meld if on the board. Under chip scoring
 every other side scores the failed bid. The first side to the target wins; when several reach it on one hand
 the bidders win if they are among them, else the highest total, and an exact tie plays another hand. A losing
-floor is for two sides only. Without bidding a hand is each side's meld and counters.
+floor is for two sides only. Without bidding a hand is each side's meld and counters. Two players who turn
+bidding on play the two-handed auction game, scored as three-handed with two players: meld counts only for a
+player who takes a counter (the three-handed save rule comes with the bidding, unless the table sets its own).
 
 **A cutthroat hand** under {rules.title} ({names[0]} bids {number(hand.bid)}; meld
 {", ".join(number(m) for m in hand.meld)}; counters {", ".join(number(c) for c in hand.counters)}): {scored}.

@@ -198,6 +198,20 @@ def run_wins_game(rules: Rules) -> bool:
     return WINS_GAME in TABLES[rules.meld_table].run
 
 
+# docs/rules.md, "Tables of every size": two players who turn bidding on play the two-handed auction game, scored
+# as `three-handed` with two players: meld counts only for a player who takes a counter.
+AUCTION_SAVE_RULE = ("save_counters", "unsaved_counters_score")
+
+
+def with_house_rules(base: Rules, changes: dict[str, Any]) -> Rules:
+    """`base` with a table's house rules, and what a change brings along: bidding turned on where `base` has none
+    takes the three-handed save rule, unless the table set its own."""
+    if changes.get("bidding") is True and not base.bidding:
+        three = PRESETS["three-handed"]
+        changes = {name: getattr(three, name) for name in AUCTION_SAVE_RULE} | changes
+    return replace(base, **changes)
+
+
 def can_be_stuck(rules: Rules) -> bool:
     """Whether the dealer can be stuck with the minimum bid (when everyone passes and nobody redeals)."""
     return rules.all_pass == "dealer_stuck"
