@@ -104,14 +104,17 @@ presets for players on their own bring their seating; every other preset is for 
 |---|---|---|---|
 {seatings}
 
-With more than two sides, or players on their own, or no bidding, a hand is told side by side, each side by
-name. The bidding side is scored as the bidders above; every other side on its own as the opponents are,
-with the same options. The counters of all sides add up to the hand's counter points. On a throw-in or a
-bidders' renege every other side gets the award; on another side's renege the bidders score their bid, the
-reneging side loses it and any other side scores its meld if on the board. Under chip scoring every other
-side scores the failed bid. The first side to the target wins; when several reach it on one hand the
-bidders win if they are among them, else the highest total, and an exact tie plays another hand. A losing
-floor is for two sides only. Without bidding a hand is each side's meld and counters.
+Every table is scored by the same rules, one engine over any number of sides: two teams are told as the
+bidders and the opponents; with more than two sides, or players on their own, or no bidding, a hand is told
+side by side, each side by name. The bidding side is scored as the bidders above; every other side on its own
+as the opponents are, with the same options. The counters of all sides add up to the hand's counter points. On
+a throw-in or a bidders' renege every other side gets the award; on another side's renege the bidders score
+their bid, the reneging side loses it and any other side scores its meld if on the board. Under chip scoring
+every other side scores the failed bid. The first side to the target wins; when several reach it on one hand
+the bidders win if they are among them, else the highest total, and an exact tie plays another hand. A losing
+floor is for two sides only. Without bidding a hand is each side's meld and counters. Two players who turn
+bidding on play the two-handed auction game, scored as three-handed with two players: meld counts only for a
+player who takes a counter (the three-handed save rule comes with the bidding, unless the table sets its own).
 
 **A cutthroat hand** under {rules.title} ({names[0]} bids {number(hand.bid)}; meld
 {", ".join(number(m) for m in hand.meld)}; counters {", ".join(number(c) for c in hand.counters)}): {scored}.
@@ -169,7 +172,8 @@ def _value(rules: Rules, name: str) -> str:
     if name == "deck":
         return f"`{value}` ({DECKS[value]} cards)"
     if name in _CHOICE_WORDS:
-        meaning = _CHOICE_WORDS[name][value].format(bonus=number(rules.card_bonus))
+        # only the throw-in award names a bonus: what the cards give on a throw-in, not on a renege
+        meaning = _CHOICE_WORDS[name][value].format(bonus=number(rules.throw_in_bonus))
         return f"`{value}`: {meaning}"
     if name == "card_count":
         return f"`{value}`: {card_count_words(rules)}"

@@ -198,6 +198,20 @@ def run_wins_game(rules: Rules) -> bool:
     return WINS_GAME in TABLES[rules.meld_table].run
 
 
+# docs/rules.md, "Tables of every size": two players who turn bidding on play the two-handed auction game, scored
+# as `three-handed` with two players: meld counts only for a player who takes a counter.
+AUCTION_SAVE_RULE = ("save_counters", "unsaved_counters_score")
+
+
+def with_house_rules(base: Rules, changes: dict[str, Any]) -> Rules:
+    """`base` with a table's house rules, and what a change brings along: bidding turned on where `base` has none
+    takes the three-handed save rule, unless the table set its own."""
+    if changes.get("bidding") is True and not base.bidding:
+        three = PRESETS["three-handed"]
+        changes = {name: getattr(three, name) for name in AUCTION_SAVE_RULE} | changes
+    return replace(base, **changes)
+
+
 def can_be_stuck(rules: Rules) -> bool:
     """Whether the dealer can be stuck with the minimum bid (when everyone passes and nobody redeals)."""
     return rules.all_pass == "dealer_stuck"
@@ -501,16 +515,29 @@ _TOPIC_OPTIONS = {
                     "set_penalty", "hand_points"),
     "renege": ("set_penalty", "hand_points"),
     "target": ("target", "hands_limit"),
+    "meld_values": ("meld_table",),
+    "last_trick": ("hand_points", "card_count"),
+    "save": ("save_counters", "unsaved_counters_score"),
 }
 SILENT = {
     "double-deck-shg": {"renege": "do not say what a renege costs",
-                        "target": "name no number, only \u201cthe designated end score\u201d"},
+                        "target": "name no number, only \u201cthe designated end score\u201d",
+                        "meld_values": "lost the values of the run and the marriages; the app takes the other "
+                                       "books\u2019 15, 4 and 2, the run growing like the arounds",
+                        "last_trick": "do not say what the last trick is worth; the app takes the family rule "
+                                      "sheet\u2019s 2"},
     "double-pack-bicycle": {"throw_in": "do not mention a throw-in",
                             "no_marriage": "do not say what happens without a marriage in trump",
                             "renege": "do not say what a renege costs"},
-    "double-deck-gamerules": {"renege": "do not say what a renege costs; the full bid is the family rule sheet\u2019s"},
+    "double-deck-gamerules": {"renege": "do not say what a renege costs; the full bid is the family rule sheet\u2019s",
+                              "meld_values": "print a double run as 40 and triple queens as 30; the app reads these "
+                                             "misprints as 150 and 90, as their own pattern and the other books "
+                                             "give them",
+                              "throw_in": "tell only what a forfeit costs the side that forfeits; that the other "
+                                          "side gets nothing is the app\u2019s reading"},
     "single-deck": {"no_marriage": "do not say what happens without a marriage in trump",
-                    "renege": "do not say what a renege costs"},
+                    "renege": "do not say what a renege costs",
+                    "save": "say so only of the opponents; the app holds the bidders to it too"},
 }
 # The presets whose book offers the other way of counting the cards ("agreed on before the game").
 _OTHER_COUNT = {"double-pack-bicycle"}
@@ -567,7 +594,7 @@ def _describe_deal(r: Rules) -> list[str]:
     lines = [
         *_describe_table(r),
         f"Deck: {deck}. Cards taken in tricks count: {card_count_words(r)}; {number(r.hand_points)} counter points "
-        f"a hand, counted in steps of {number(r.counter_step)}.",
+        f"a hand, counted in steps of {number(r.counter_step)}." + _house_default(r, "last_trick"),
     ]
     if not r.bidding:
         lines.append("Nobody bids: every hand, each player scores their meld and counters.")
@@ -623,7 +650,8 @@ def _words(r: Rules) -> dict[str, str]:
 
 def _describe_meld(r: Rules) -> list[str]:
     w = _words(r)
-    lines = [f"Meld is counted with the {MELD_TABLE_NAMES[r.meld_table]}, {w['whose']}.", _meld_values(r)]
+    lines = [f"Meld is counted with the {MELD_TABLE_NAMES[r.meld_table]}, {w['whose']}.",
+             _meld_values(r) + _house_default(r, "meld_values")]
     if r.min_meld:
         lines.append(f"{capitalized(w['a_side'])} needs {number(r.min_meld)} meld to be on the board; less counts "
                      "nothing.")
@@ -634,7 +662,7 @@ def _describe_meld(r: Rules) -> list[str]:
         return lines
     if r.save_counters == 1:
         lines.append(f"To save {w['its']} meld, {w['a_side']} must win a trick with a counter in it, or the last "
-                     "trick.")
+                     "trick." + _house_default(r, "save"))
     else:
         lines.append(f"To save {w['its']} meld, {w['a_side']} must take {number(r.save_counters)} counters.")
     if TABLES[r.meld_table].dix:

@@ -3,6 +3,9 @@
 
 Pure functions of (rules, hand): no I/O, no clock. Every result carries its explanation, one plain sentence per
 rule applied, in the order applied, with the numbers a player needs to check the arithmetic by hand.
+
+One engine scores every table, over any number of sides: each rule is one function, and only the words that
+name the sides differ (`_Words`: two teams are "Bidders" and "Opponents", any other table names each side).
 """
 
 from __future__ import annotations
@@ -289,6 +292,121 @@ def _amount_error(value: object, what: str, step: int, most: int, too_big: str) 
     return None
 
 
+# --- who is named how --------------------------------------------------------------------------------------
+# One engine scores every table. Two teams are two sides named, hand by hand, "Bidders" and "Opponents"; every
+# other table (three sides, players on their own, no bidding) names each side as the game does. Where the two
+# ways of naming need different words for the same rule, `_Words` holds both, side by side.
+
+class _One(str):
+    """The name of one player: the sentences about them take a singular verb ("Ann scores")."""
+
+
+def _verb(who: str, plural: str, singular: str) -> str:
+    return singular if isinstance(who, _One) else plural
+
+
+def _lone(rules: Rules) -> bool:
+    return rules.players_per_side == 1
+
+
+def _two_teams(rules: Rules) -> bool:
+    """Whether a hand under `rules` is told as bidders and opponents, rather than each side by name."""
+    return rules.sides == 2 and not _lone(rules) and rules.bidding
+
+
+def _side_names(rules: Rules, names: tuple[str, ...] | None) -> tuple[str, ...]:
+    if names is None or len(names) != rules.sides:
+        names = TEAM_NAMES if _two_teams(rules) else side_names(rules.sides, _lone(rules))
+    return tuple(_One(name) for name in names) if _lone(rules) else tuple(names)
+
+
+def _several(items: list[str]) -> str:
+    """"a and b", "a, b and c"."""
+    return ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+@dataclass(frozen=True)
+class _Words:
+    """How one hand's sentences name its sides: `names[side]`, and for two teams ("Bidders", "Opponents") the
+    sentences the books word for a partnership against a partnership."""
+
+    names: tuple[str, ...]
+    teams: bool
+
+    @classmethod
+    def of(cls, rules: Rules, hand: Hand, names: tuple[str, ...] | None) -> _Words:
+        if _two_teams(rules):
+            return cls(tuple(BIDDERS if side == hand.bidder else OPPONENTS for side in range(2)), True)
+        return cls(_side_names(rules, names), False)
+
+    def nobody_else_when_made(self) -> str:
+        return ("Opponents score nothing when the bidders make their bid." if self.teams else
+                "Nobody else scores when the bid is made.")
+
+    def short(self, who: str, what: str, bid: int) -> str:
+        if self.teams:
+            return f"{who} are set: they have {what}, short of the bid of {number(bid)}"
+        return f"{who} {_verb(who, 'are', 'is')} set: {what}, short of the bid of {number(bid)}"
+
+    def chip_loss(self, because: str) -> str:
+        return (f"{because}. Under chip scoring they lose nothing; the opponents score the bid." if self.teams else
+                f"{because}. Under chip scoring that costs nothing; every other side scores the bid.")
+
+    def with_no_meld(self, because: str) -> str:
+        return f"{because} with no meld: they lose nothing." if self.teams else f"{because} with no meld: nothing lost."
+
+    def no_marriage_thrown_in(self, who: str) -> tuple[list[str], str]:
+        """The lines that say a bidder without a marriage is scored as a throw-in, and how the throw-in begins."""
+        if self.teams:
+            return [], f"{who} have no marriage in trump (scored as a throw-in)"
+        return [f"{who} {_verb(who, 'have', 'has')} no marriage in trump: scored as a throw-in."], \
+            f"{who} threw in the hand"
+
+    def forced_meld_only(self, award_has_bonus: bool) -> tuple[str | None, str | None]:
+        """A bid forced on a dealer without a marriage: (the line before the others' awards, the line beside the
+        first award, after its meld)."""
+        if self.teams:
+            return None, ("The bid was forced on the dealer, who has no marriage, so the opponents get their meld "
+                          "only." if award_has_bonus else None)
+        return "The bid was forced on the dealer, so every other side gets its meld only.", None
+
+    def nothing_on_throw_in(self, side: int, extra: int) -> str:
+        if not self.teams:
+            return _scores(self.names[side], extra, [f"the failed bid {number(extra)}"] if extra else [])
+        if extra:
+            return f"Opponents score nothing else on a throw-in: {signed(extra)} (the failed bid {number(extra)})."
+        return "Opponents score nothing on a throw-in."
+
+    def nobody_scores_meld(self, others: list[int], extra: int) -> list[str]:
+        if self.teams:
+            return [f"Neither side scores meld. Opponents score {signed(extra)} (the failed bid {number(extra)})."
+                    if extra else "Neither side scores meld: opponents score nothing."]
+        return ["Nobody scores meld.", *(_scores(self.names[side], extra, [f"the failed bid {number(extra)}"]
+                                                 if extra else []) for side in others)]
+
+    def reneged(self, renege: int, bidder: int, bid: int) -> str:
+        if self.teams:
+            return f"Opponents reneged: the bidders score their bid, {signed(bid)}."
+        who = self.names[bidder]
+        return f"{self.names[renege]} reneged: {who} {_verb(who, 'score', 'scores')} the bid, {signed(bid)}."
+
+    def renege_loss(self, renege: int, loss: int | None) -> str:
+        """What the side that reneged loses: `loss` points, or None under chip scoring."""
+        who = self.names[renege]
+        if loss is None:
+            return ("Under chip scoring the opponents lose nothing." if self.teams else
+                    f"Under chip scoring {who} {_verb(who, 'lose', 'loses')} nothing.")
+        if self.teams:
+            return (f"Opponents lose the bid: {signed(loss)}. This table scores an opponents' renege as −bid; some "
+                    "tables play 0.")
+        return f"{who} {_verb(who, 'lose', 'loses')} the bid: {signed(loss)}."
+
+    def quad_run(self, bidder: int) -> str:
+        every = "either total" if self.teams else "any total"
+        return (f"{self.names[bidder]} melded a quadruple run in trump: under these rules it wins the game outright "
+                f"(\u201cYou Win!\u201d). The hand is not played and nothing is added to {every}.")
+
+
 # --- scoring one hand ---------------------------------------------------------------------------------------
 
 def auto_throw_in_reason(rules: Rules, hand: Hand) -> str | None:
@@ -324,34 +442,38 @@ def score_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
 
 
 def _score(rules: Rules, hand: Hand, names: tuple[str, ...] | None = None) -> HandResult:
-    """Score a hand already known to be valid."""
-    if _named_sides(rules):
-        return _score_sides(rules, hand, _side_names(rules, names))
+    """Score a hand already known to be valid, at a table of any size."""
     if hand.kind == "redeal":
-        return HandResult((0, 0), None, ["Everyone passed: the hands are thrown in and the next dealer "
-                                         "deals. Nobody scores."], scored_as="redeal")
+        return HandResult((0,) * rules.sides, None, ["Everyone passed: the hands are thrown in and the next dealer "
+                                                     "deals. Nobody scores."], scored_as="redeal")
+    if not rules.bidding:
+        return _unbid(rules, hand, _side_names(rules, names))
+    words = _Words.of(rules, hand, names)
     if hand.kind == "played":
         reason = auto_throw_in_reason(rules, hand)
         if reason:
             dropped = [] if hand.counters is None else [
-                f"The counters typed ({number(hand.counters[0])} and {number(hand.counters[1])}) do not count: "
+                f"The counters typed ({_several([number(c) for c in hand.counters])}) do not count: "
                 "the hand is not played out."]
-            result = _throw_in(rules, hand, [reason, *dropped])
+            result = _throw_in(rules, hand, words, [reason, *dropped])
             return HandResult(result.points, None, result.explanation, "throw_in", automatic_throw_in=True)
-        return _played(rules, hand)
+        return _played(rules, hand, words)
     if hand.kind == "throw_in":
-        return _throw_in(rules, hand, [])
+        return _throw_in(rules, hand, words, [])
     if hand.kind == "no_marriage":
-        return _no_marriage(rules, hand)
+        return _no_marriage(rules, hand, words)
     if hand.kind == "quad_run":
-        return HandResult((0, 0), None, ["Bidders melded a quadruple run in trump: under these rules it wins the "
-                                         "game outright (\u201cYou Win!\u201d). The hand is not played and nothing "
-                                         "is added to either total."], scored_as="quad_run", wins_game=True)
-    return _renege(rules, hand)
+        return HandResult((0,) * rules.sides, None, [words.quad_run(hand.bidder)], scored_as="quad_run",
+                          wins_game=True)
+    return _renege(rules, hand, words)
 
 
-def _by_team(hand: Hand, bidders: int, opponents: int) -> tuple[int, int]:
-    return (bidders, opponents) if hand.bidder == 0 else (opponents, bidders)
+def _others(rules: Rules, hand: Hand) -> list[int]:
+    return [side for side in range(rules.sides) if side != hand.bidder]
+
+
+def _points(rules: Rules, by_side: dict[int, int]) -> tuple[int, ...]:
+    return tuple(by_side.get(side, 0) for side in range(rules.sides))
 
 
 def _need(rules: Rules) -> str:
@@ -379,7 +501,7 @@ class _Tally:
 
 
 def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str], dix_only: bool = False) -> _Tally:
-    """A played hand's points for one team: its meld if on the board and saved, plus its counters if it saved its
+    """A played hand's points for one side: its meld if on the board and saved, plus its counters if it saved its
     meld or unsaved counters score; with a line for each rule applied. A meld of only the dix saves itself."""
     counted, line = _meld_line(rules, who, meld)
     lines.append(line)
@@ -398,7 +520,7 @@ def _tally(rules: Rules, who: str, meld: int, counters: int, lines: list[str], d
 
 def _took_line(rules: Rules, who: str, counters: int, counted: int, saved: bool, took_enough: bool,
                counters_score: bool) -> str:
-    """What a team took in tricks and what it did for its meld, in the books' words."""
+    """What a side took in tricks and what it did for its meld, in the books' words."""
     if rules.save_counters == 1:
         # "any counter" is the books' "a scoring trick": a counter or the last trick, whatever it holds
         if not counters:
@@ -439,44 +561,25 @@ def _scores(who: str, points: int, parts: list[str]) -> str:
     return f"{who} {score} {signed(points)} ({_parts(parts)})."
 
 
-def _played(rules: Rules, hand: Hand) -> HandResult:
-    b, o = hand.bidder, 1 - hand.bidder
+def _unbid(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
+    """Without bidding each side scores its own meld and counters."""
     lines: list[str] = []
-    bidders = _tally(rules, BIDDERS, hand.meld[b], hand.counters[b], lines, hand.dix_only[b])
-    made = bidders.points >= hand.bid
-    what = _amount(bidders)
-    extra = 0
-    if not made and _too_few_to_make(rules, hand.counters[b]) and rules.set_penalty != "meld_and_counters":
-        # 002: "the declaring team must take a minimum of 20 points during the play": the rule, not the sum
-        took = (f"{BIDDERS} took {number(hand.counters[b])} counters: fewer than the {number(rules.save_counters)} "
-                "needed to make any bid; set")
-        lines[-1] = f"{took}, {signed(-hand.bid)}." if rules.set_penalty == "bid" else \
-            f"{took}. Under chip scoring they lose nothing; the opponents score the bid."
-        bidder_score, extra = (-hand.bid, 0) if rules.set_penalty == "bid" else (0, hand.bid)
-    elif made:
-        bidder_score = bidders.points
-        lines.append(f"Bidders made {what} against a bid of {number(hand.bid)}: {signed(bidder_score)}.")
-        if not rules.opponents_score_when_made:
-            lines.append("Opponents score nothing when the bidders make their bid.")
-            return HandResult(_by_team(hand, bidder_score, 0), True, lines)
-    else:
-        short = f"Bidders are set: they have {what}, short of the bid of {number(hand.bid)}"
-        if rules.set_penalty == "chips":
-            bidder_score, extra = 0, hand.bid
-            lines.append(f"{short}. Under chip scoring they lose nothing; the opponents score the bid.")
-        elif rules.set_penalty == "meld_and_counters":
-            meld, counters = hand.meld[b], hand.counters[b]
-            bidder_score = -(meld + counters)
-            lines.append(f"{short}: they lose their meld and counters, "
-                         f"−({number(meld)} + {number(counters)}) = {signed(bidder_score)}.")
-        else:
-            bidder_score = -hand.bid
-            lines.append(f"{short}: {signed(bidder_score)}.")
-    opponents = _tally(rules, OPPONENTS, hand.meld[o], hand.counters[o], lines, hand.dix_only[o])
-    parts = opponents.parts + ([f"the failed bid {number(extra)}"] if extra else [])
-    opponent_score = opponents.points + extra
-    lines.append(_scores(OPPONENTS, opponent_score, parts))
-    return HandResult(_by_team(hand, bidder_score, opponent_score), made, lines)
+    points = {}
+    for side in range(rules.sides):
+        tally = _tally(rules, names[side], hand.meld[side], hand.counters[side], lines, hand.dix_only[side])
+        lines.append(_scores(names[side], tally.points, tally.parts))
+        points[side] = tally.points
+    return HandResult(_points(rules, points), None, lines)
+
+
+def _lose_bid(rules: Rules, hand: Hand, words: _Words, because: str, lines: list[str],
+              joined: str = ": ") -> tuple[int, int]:
+    """The bidders' loss of their bid, or under chip scoring each other side's gain: (bidders, each other side)."""
+    if rules.set_penalty == "chips":
+        lines.append(words.chip_loss(because))
+        return 0, hand.bid
+    lines.append(f"{because}{joined}{signed(-hand.bid)}.")
+    return -hand.bid, 0
 
 
 def _too_few_to_make(rules: Rules, counters: int) -> bool:
@@ -485,108 +588,135 @@ def _too_few_to_make(rules: Rules, counters: int) -> bool:
     return rules.save_counters > 1 and not rules.unsaved_counters_score and counters < rules.save_counters
 
 
-def _bidders_lose_bid(rules: Rules, hand: Hand, because: str, lines: list[str]) -> tuple[int, int]:
-    """The bidders' loss of their bid, or under chip scoring the opponents' gain: (bidders, opponents)."""
-    if rules.set_penalty == "chips":
-        lines.append(f"{because}. Under chip scoring they lose nothing; the opponents score the bid.")
-        return 0, hand.bid
-    lines.append(f"{because}: {signed(-hand.bid)}.")
-    return -hand.bid, 0
+def _played(rules: Rules, hand: Hand, words: _Words) -> HandResult:
+    b = hand.bidder
+    who = words.names[b]
+    lines: list[str] = []
+    bidders = _tally(rules, who, hand.meld[b], hand.counters[b], lines, hand.dix_only[b])
+    made = bidders.points >= hand.bid
+    extra = 0
+    if made:
+        points = {b: bidders.points}
+        lines.append(f"{who} made {_amount(bidders)} against a bid of {number(hand.bid)}: {signed(bidders.points)}.")
+        if not rules.opponents_score_when_made:
+            lines.append(words.nobody_else_when_made())
+            return HandResult(_points(rules, points), True, lines)
+    elif _too_few_to_make(rules, hand.counters[b]) and rules.set_penalty != "meld_and_counters":
+        # 002: "the declaring team must take a minimum of 20 points during the play": the rule, not the sum
+        lines.pop()  # what they took is said with the rule
+        took = (f"{who} took {number(hand.counters[b])} counters: fewer than the {number(rules.save_counters)} "
+                "needed to make any bid; set")
+        lost, extra = _lose_bid(rules, hand, words, took, lines, joined=", ")
+        points = {b: lost}
+    else:
+        short = words.short(who, _amount(bidders), hand.bid)
+        if rules.set_penalty == "meld_and_counters":
+            meld, counters = hand.meld[b], hand.counters[b]
+            points = {b: -(meld + counters)}
+            lines.append(f"{short}: {_verb(who, 'they lose their', 'loses their')} meld and counters, "
+                         f"−({number(meld)} + {number(counters)}) = {signed(points[b])}.")
+        else:
+            lost, extra = _lose_bid(rules, hand, words, short, lines)
+            points = {b: lost}
+    for side in _others(rules, hand):
+        name = words.names[side]
+        tally = _tally(rules, name, hand.meld[side], hand.counters[side], lines, hand.dix_only[side])
+        parts = tally.parts + ([f"the failed bid {number(extra)}"] if extra else [])
+        points[side] = tally.points + extra
+        lines.append(_scores(name, points[side], parts))
+    return HandResult(_points(rules, points), made, lines)
 
 
-def _throw_in(rules: Rules, hand: Hand, lines: list[str], *, meld_only: bool = False,
-              because: str = "Bidders threw in the hand") -> HandResult:
-    b, o = hand.bidder, 1 - hand.bidder
+def _award(rules: Rules, hand: Hand, who: str, side: int, bonus: int, extra: int, lines: list[str],
+           note: str | None = None) -> int:
+    """A side's meld (if on the board) plus `bonus` for the cards plus the failed bid `extra`, with its lines;
+    `note`, where given, is said after the meld."""
+    counted, line = _meld_line(rules, who, hand.meld[side])
+    lines.append(line)
+    if note:
+        lines.append(note)
+    parts = [f"meld {number(counted)}"] if counted else []
+    if bonus:
+        parts.append(f"{number(bonus)} for the cards")
+    if extra:
+        parts.append(f"the failed bid {number(extra)}")
+    lines.append(_scores(who, counted + bonus + extra, parts))
+    return counted + bonus + extra
+
+
+def _throw_in(rules: Rules, hand: Hand, words: _Words, lines: list[str], *, meld_only: bool = False,
+              because: str | None = None, reading: str | None = None) -> HandResult:
+    """The bidders give up the hand: they lose the bid (or their meld); every other side scores the throw-in
+    award. `meld_only`: a bid forced on a dealer without a marriage gives the others their meld only; `reading`,
+    a line said beside the first award."""
+    b = hand.bidder
+    who = words.names[b]
     lines = list(lines)
+    because = because or f"{who} threw in the hand"
     if rules.throw_in_penalty == "meld":
-        meld = hand.meld[b]
-        bidder_score, extra = -meld, 0
-        if meld:
-            lines.append(f"{because} and lose their meld: {signed(bidder_score)}.")
-        else:
-            lines.append(f"{because} with no meld: they lose nothing.")
+        points, extra = {b: -hand.meld[b]}, 0
+        lines.append(f"{because} and {_verb(who, 'lose', 'loses')} their meld: {signed(points[b])}."
+                     if hand.meld[b] else words.with_no_meld(because))
     else:
-        bidder_score, extra = _bidders_lose_bid(rules, hand, because, lines)
-    if rules.throw_in_award == "nothing":
-        if extra:
-            lines.append(f"Opponents score nothing else on a throw-in: {signed(extra)} "
-                         f"(the failed bid {number(extra)}).")
+        lost, extra = _lose_bid(rules, hand, words, because, lines)
+        points = {b: lost}
+    has_bonus = rules.throw_in_award in ("meld_plus_bonus", "meld_plus_half_bonus")
+    bonus = rules.throw_in_bonus if has_bonus and not meld_only else 0
+    before, note = words.forced_meld_only(has_bonus) if meld_only else (None, reading)
+    if before:
+        lines.append(before)
+    for side in _others(rules, hand):
+        if rules.throw_in_award == "nothing":
+            points[side] = extra
+            lines.append(words.nothing_on_throw_in(side, extra))
         else:
-            lines.append("Opponents score nothing on a throw-in.")
-        opponent_score = extra
-    else:
-        counted, line = _meld_line(rules, OPPONENTS, hand.meld[o])
-        lines.append(line)
-        parts = [f"meld {number(counted)}"] if counted else []
-        bonus = 0
-        if rules.throw_in_award in ("meld_plus_bonus", "meld_plus_half_bonus"):
-            if meld_only:
-                lines.append("The bid was forced on the dealer, who has no marriage, so the opponents get their meld "
-                             "only.")
-            else:
-                bonus = rules.throw_in_bonus
-                parts.append(f"{number(bonus)} for the cards")
-        if extra:
-            parts.append(f"the failed bid {number(extra)}")
-        opponent_score = counted + bonus + extra
-        lines.append(_scores(OPPONENTS, opponent_score, parts))
-    return HandResult(_by_team(hand, bidder_score, opponent_score), None, lines, "throw_in")
+            points[side] = _award(rules, hand, words.names[side], side, bonus, extra, lines, note)
+            note = None
+    return HandResult(_points(rules, points), None, lines, "throw_in")
 
 
-def _no_marriage(rules: Rules, hand: Hand) -> HandResult:
+def _no_marriage(rules: Rules, hand: Hand, words: _Words) -> HandResult:
+    who = words.names[hand.bidder]
     if rules.no_marriage == "throw_in":
         meld_only = hand.forced and rules.forced_no_marriage_meld_only
-        result = _throw_in(rules, hand, [], meld_only=meld_only,
-                           because="Bidders have no marriage in trump (scored as a throw-in)")
-        lines = result.explanation
-        if rules.throw_in_award == "meld_plus_bonus" and not meld_only:
-            # 002 gives meld only in one place and meld plus the cards in another: the reading is said
-            lines = [*lines[:-1], f"Some tables read this rule as meld only; this table adds "
-                                  f"{number(rules.card_bonus)} for the cards.", lines[-1]]
-        return HandResult(result.points, None, lines, "no_marriage")
+        # 002 gives meld only in one place and meld plus the cards in another: the reading is said
+        reading = (f"Some tables read this rule as meld only; this table adds {number(rules.card_bonus)} for the "
+                   "cards." if rules.throw_in_award == "meld_plus_bonus" and not meld_only else None)
+        first, because = words.no_marriage_thrown_in(who)
+        result = _throw_in(rules, hand, words, first, meld_only=meld_only, because=because, reading=reading)
+        return HandResult(result.points, None, result.explanation, "no_marriage")
     lines: list[str] = []
-    bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders have no marriage in trump", lines)
-    if extra:
-        lines.append(f"Neither side scores meld. Opponents score {signed(extra)} (the failed bid {number(extra)}).")
-    else:
-        lines.append("Neither side scores meld: opponents score nothing.")
-    return HandResult(_by_team(hand, bidder_score, extra), None, lines, "no_marriage")
+    lost, extra = _lose_bid(rules, hand, words, f"{who} {_verb(who, 'have', 'has')} no marriage in trump", lines)
+    points = {hand.bidder: lost} | {side: extra for side in _others(rules, hand)}
+    lines += words.nobody_scores_meld(_others(rules, hand), extra)
+    return HandResult(_points(rules, points), None, lines, "no_marriage")
 
 
-def _renege(rules: Rules, hand: Hand) -> HandResult:
-    o = 1 - hand.bidder
+def _renege(rules: Rules, hand: Hand, words: _Words) -> HandResult:
+    b, r = hand.bidder, hand.renege_team
     lines: list[str] = []
-    if hand.renege_team == hand.bidder:
-        bidder_score, extra = _bidders_lose_bid(rules, hand, "Bidders reneged", lines)
-        counted, line = _meld_line(rules, OPPONENTS, hand.meld[o])
-        lines.append(line)
-        parts = ([f"meld {number(counted)}"] if counted else []) + [f"{number(rules.card_bonus)} for the cards"]
-        if extra:
-            parts.append(f"the failed bid {number(extra)}")
-        opponent_score = counted + rules.card_bonus + extra
-        lines.append(_scores(OPPONENTS, opponent_score, parts))
-        return HandResult(_by_team(hand, bidder_score, opponent_score), None, lines, "renege")
-    lines.append(f"Opponents reneged: the bidders score their bid, {signed(hand.bid)}.")
-    if rules.set_penalty == "chips":
-        lines.append("Under chip scoring the opponents lose nothing.")
-        opponent_score = 0
-    else:
-        opponent_score = -hand.bid
-        lines.append(f"Opponents lose the bid: {signed(opponent_score)}. This table scores an opponents' renege "
-                     "as −bid; some tables play 0.")
-    return HandResult(_by_team(hand, hand.bid, opponent_score), None, lines, "renege")
+    if r == b:
+        lost, extra = _lose_bid(rules, hand, words, f"{words.names[b]} reneged", lines)
+        points = {b: lost}
+        for side in _others(rules, hand):
+            points[side] = _award(rules, hand, words.names[side], side, rules.card_bonus, extra, lines)
+        return HandResult(_points(rules, points), None, lines, "renege")
+    lines.append(words.reneged(r, b, hand.bid))
+    points = {b: hand.bid, r: 0 if rules.set_penalty == "chips" else -hand.bid}
+    lines.append(words.renege_loss(r, None if rules.set_penalty == "chips" else points[r]))
+    for side in _others(rules, hand):
+        if side != r:
+            points[side] = _award(rules, hand, words.names[side], side, 0, 0, lines)
+    return HandResult(_points(rules, points), None, lines, "renege")
 
 
 # --- the game -----------------------------------------------------------------------------------------------
 
 def play_game(rules: Rules, hands, names: tuple[str, ...] | None = None, *, checked: bool = False) -> GameState:
-    """Fold the hands in order into totals and a winner: the first team to the target (the bidders, when both
-    reach it on one hand), the other team when one falls to the losing floor, or the leader after a fixed number
-    of hands (redeals not counted).
-
-    With more than two sides, the first side to the target wins; when several reach it on one hand, the bidders
-    if they are among them, else the highest total (an exact tie plays on). `names`: each side's name (by
-    default "Team 1", ... or "Player 1", ...).
+    """Fold the hands in order into totals and a winner: the first side to the target (when several reach it on
+    one hand, the bidders if they are among them, else the highest total; an exact tie plays on), the other side
+    when one of two falls to the losing floor, or the leader after a fixed number of hands (redeals not counted).
+    `names`: each side's name (by default "Team 1", ... or "Player 1", ...).
 
     Raises InvalidHand (with the hand's number) for a hand that does not validate, and GameOver for a hand
     that comes after the game was won. `checked`: every hand has passed `validate_hand` under these rules
@@ -595,7 +725,7 @@ def play_game(rules: Rules, hands, names: tuple[str, ...] | None = None, *, chec
     names = _side_names(rules, names)
     totals = (0,) * rules.sides
     results: list[HandResult] = []
-    running: list[tuple[int, int]] = []
+    running: list[tuple[int, ...]] = []
     winner = decided_on = reason = None
     scored = 0
     for hand_number, hand in enumerate(hands, start=1):
@@ -626,60 +756,71 @@ def decide_winner(rules: Rules, totals: tuple[int, ...], bidder: int | None, han
                   names: tuple[str, ...] | None = None) -> tuple[int, str] | None:
     """The winner after a hand and why, or None while the game goes on. `names`: as `play_game` takes them."""
     names = _side_names(rules, names)
-    if _named_sides(rules):
-        return _decide_sides(rules, totals, bidder, hands_scored, names)
-    score = f"{number(totals[0])} to {number(totals[1])}"
+    score = " to ".join(number(total) for total in totals)
     if rules.hands_limit is None:
-        reached = [t >= rules.target for t in totals]
-        if all(reached):
-            return bidder, (f"Both teams reached {number(rules.target)} on the same hand; the bidders, "
-                            f"{names[bidder]}, win ({score}).")
-        if any(reached):
-            team = reached.index(True)
-            return team, f"{names[team]} reached {number(rules.target)} first ({score})."
-    if rules.floor is not None:
-        down = [t <= rules.floor for t in totals]
-        if any(down):
-            # Both at the floor at once: the higher total survives; a dead heat goes against the bidders.
-            loser = down.index(True) if not all(down) else (
-                bidder if totals[0] == totals[1] else totals.index(min(totals)))
-            team = 1 - loser
-            return team, (f"{names[loser]} fell to {signed(totals[loser])}, at or below the losing floor "
-                          f"of {signed(rules.floor)}; {names[team]} win ({score}).")
-    if rules.hands_limit is not None and hands_scored >= rules.hands_limit and totals[0] != totals[1]:
-        team = 0 if totals[0] > totals[1] else 1
-        if hands_scored == rules.hands_limit:
-            return team, f"{names[team]} lead after the last of {number(rules.hands_limit)} hands ({score})."
-        return team, f"{names[team]} broke the tie on hand {hands_scored} ({score})."
+        decision = _first_to_target(rules, totals, bidder, names, score)
+        if decision:
+            return decision
+    if rules.floor is not None and rules.sides == 2:
+        decision = _at_the_floor(rules, totals, bidder, names, score)
+        if decision:
+            return decision
+    if rules.hands_limit is not None:
+        return _leader_after_last_hand(rules, totals, hands_scored, names, score)
     return None
 
 
-# --- tables of other sizes (docs/rules.md, "Tables of every size") ----------------------------------------------
-# Three sides, players on their own, or no bidding: every side is judged on its own and named in the explanation.
-# Two teams of two or more keep the code above, word for word.
+def _first_to_target(rules: Rules, totals: tuple[int, ...], bidder: int | None, names: tuple[str, ...],
+                     score: str) -> tuple[int, str] | None:
+    reached = [side for side, total in enumerate(totals) if total >= rules.target]
+    if not reached:
+        return None
+    target = number(rules.target)
+    if len(reached) == 1:
+        side = reached[0]
+        return side, f"{names[side]} reached {target} first ({score})."
+    if bidder in reached:
+        if _two_teams(rules):
+            return bidder, (f"Both teams reached {target} on the same hand; the bidders, {names[bidder]}, win "
+                            f"({score}).")
+        who = "the bidder" if _lone(rules) else "the bidder's side"  # a player alone is nobody's side
+        return bidder, (f"{_several([names[side] for side in reached])} reached {target} on the same hand; {who}, "
+                        f"{names[bidder]}, wins ({score}).")
+    best = max(totals[side] for side in reached)
+    leaders = [side for side in reached if totals[side] == best]
+    if len(leaders) > 1:
+        return None  # an exact tie at the top plays another hand
+    side = leaders[0]
+    return side, (f"{_several([names[side] for side in reached])} reached {target} on the same hand; the highest "
+                  f"total, {names[side]}, wins ({score}).")
 
-class _One(str):
-    """The name of one player: the sentences about them take a singular verb ("Ann scores")."""
+
+def _at_the_floor(rules: Rules, totals: tuple[int, ...], bidder: int | None, names: tuple[str, ...],
+                  score: str) -> tuple[int, str] | None:
+    """Two sides: one at or below the losing floor loses. Both at once: the higher total survives; a dead heat
+    goes against the bidders."""
+    down = [total <= rules.floor for total in totals]
+    if not any(down):
+        return None
+    loser = down.index(True) if not all(down) else (bidder if totals[0] == totals[1] else totals.index(min(totals)))
+    side = 1 - loser
+    return side, (f"{names[loser]} fell to {signed(totals[loser])}, at or below the losing floor of "
+                  f"{signed(rules.floor)}; {names[side]} {_verb(names[side], 'win', 'wins')} ({score}).")
 
 
-def _verb(who: str, plural: str, singular: str) -> str:
-    return singular if isinstance(who, _One) else plural
+def _leader_after_last_hand(rules: Rules, totals: tuple[int, ...], hands_scored: int, names: tuple[str, ...],
+                            score: str) -> tuple[int, str] | None:
+    best = max(totals)
+    if hands_scored < rules.hands_limit or totals.count(best) > 1:
+        return None
+    side = totals.index(best)
+    if hands_scored == rules.hands_limit:
+        return side, f"{names[side]} {_verb(names[side], 'lead', 'leads')} after the last of " \
+                     f"{number(rules.hands_limit)} hands ({score})."
+    return side, f"{names[side]} broke the tie on hand {hands_scored} ({score})."
 
 
-def _lone(rules: Rules) -> bool:
-    return rules.players_per_side == 1
-
-
-def _named_sides(rules: Rules) -> bool:
-    """Whether a hand under `rules` is told side by side, each side by name, rather than bidders and opponents."""
-    return rules.sides != 2 or _lone(rules) or not rules.bidding
-
-
-def _side_names(rules: Rules, names: tuple[str, ...] | None) -> tuple[str, ...]:
-    if names is None or len(names) != rules.sides:
-        names = side_names(rules.sides, _lone(rules)) if _named_sides(rules) else TEAM_NAMES
-    return tuple(_One(name) for name in names) if _lone(rules) else tuple(names)
-
+# --- without bidding ----------------------------------------------------------------------------------------
 
 def _unbid_errors(rules: Rules, hand: Hand) -> dict[str, str]:
     """Without bidding a hand is each side's meld and counters, nothing else."""
@@ -700,206 +841,3 @@ def _unbid_errors(rules: Rules, hand: Hand) -> dict[str, str]:
     errors.update(_counter_errors(rules, hand))
     return errors
 
-
-def _others(rules: Rules, hand: Hand) -> list[int]:
-    return [side for side in range(rules.sides) if side != hand.bidder]
-
-
-def _points(rules: Rules, by_side: dict[int, int]) -> tuple[int, ...]:
-    return tuple(by_side.get(side, 0) for side in range(rules.sides))
-
-
-def _score_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
-    if hand.kind == "redeal":
-        return HandResult((0,) * rules.sides, None, ["Everyone passed: the hands are thrown in and the next dealer "
-                                                     "deals. Nobody scores."], scored_as="redeal")
-    if not rules.bidding:
-        return _unbid_sides(rules, hand, names)
-    if hand.kind == "played":
-        reason = auto_throw_in_reason(rules, hand)
-        if reason:
-            result = _throw_in_sides(rules, hand, names, [reason])
-            return HandResult(result.points, None, result.explanation, "throw_in", automatic_throw_in=True)
-        return _played_sides(rules, hand, names)
-    if hand.kind == "throw_in":
-        return _throw_in_sides(rules, hand, names, [])
-    if hand.kind == "no_marriage":
-        return _no_marriage_sides(rules, hand, names)
-    if hand.kind == "quad_run":
-        return HandResult((0,) * rules.sides, None, [
-            f"{names[hand.bidder]} melded a quadruple run in trump: under these rules it wins the game outright "
-            "(\u201cYou Win!\u201d). The hand is not played and nothing is added to any total."],
-            scored_as="quad_run", wins_game=True)
-    return _renege_sides(rules, hand, names)
-
-
-def _unbid_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
-    lines: list[str] = []
-    points = {}
-    for side in range(rules.sides):
-        tally = _tally(rules, names[side], hand.meld[side], hand.counters[side], lines, hand.dix_only[side])
-        lines.append(_scores(names[side], tally.points, tally.parts))
-        points[side] = tally.points
-    return HandResult(_points(rules, points), None, lines)
-
-
-def _lose_bid(rules: Rules, hand: Hand, because: str, lines: list[str]) -> tuple[int, int]:
-    """The bidder's loss of the bid, or under chip scoring each other side's gain: (bidder, each other side)."""
-    if rules.set_penalty == "chips":
-        lines.append(f"{because}. Under chip scoring that costs nothing; every other side scores the bid.")
-        return 0, hand.bid
-    lines.append(f"{because}: {signed(-hand.bid)}.")
-    return -hand.bid, 0
-
-
-def _played_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
-    b = hand.bidder
-    who = names[b]
-    lines: list[str] = []
-    bidders = _tally(rules, who, hand.meld[b], hand.counters[b], lines, hand.dix_only[b])
-    made = bidders.points >= hand.bid
-    what = _amount(bidders)
-    extra = 0
-    if made:
-        points = {b: bidders.points}
-        lines.append(f"{who} made {what} against a bid of {number(hand.bid)}: {signed(bidders.points)}.")
-        if not rules.opponents_score_when_made:
-            lines.append("Nobody else scores when the bid is made.")
-            return HandResult(_points(rules, points), True, lines)
-    else:
-        short = f"{who} {_verb(who, 'are', 'is')} set: {what}, short of the bid of {number(hand.bid)}"
-        if rules.set_penalty == "meld_and_counters":
-            meld, counters = hand.meld[b], hand.counters[b]
-            points = {b: -(meld + counters)}
-            lines.append(f"{short}: {_verb(who, 'they lose their', 'loses their')} meld and counters, "
-                         f"−({number(meld)} + {number(counters)}) = {signed(points[b])}.")
-        else:
-            lost, extra = _lose_bid(rules, hand, short, lines)
-            points = {b: lost}
-    for side in _others(rules, hand):
-        tally = _tally(rules, names[side], hand.meld[side], hand.counters[side], lines, hand.dix_only[side])
-        parts = tally.parts + ([f"the failed bid {number(extra)}"] if extra else [])
-        points[side] = tally.points + extra
-        lines.append(_scores(names[side], points[side], parts))
-    return HandResult(_points(rules, points), made, lines)
-
-
-def _award(rules: Rules, hand: Hand, names: tuple[str, ...], side: int, bonus: int, extra: int,
-           lines: list[str]) -> int:
-    """A side's meld (if on the board) plus `bonus` for the cards plus the failed bid `extra`, with its lines."""
-    counted, line = _meld_line(rules, names[side], hand.meld[side])
-    lines.append(line)
-    parts = [f"meld {number(counted)}"] if counted else []
-    if bonus:
-        parts.append(f"{number(bonus)} for the cards")
-    if extra:
-        parts.append(f"the failed bid {number(extra)}")
-    lines.append(_scores(names[side], counted + bonus + extra, parts))
-    return counted + bonus + extra
-
-
-def _throw_in_sides(rules: Rules, hand: Hand, names: tuple[str, ...], lines: list[str], *,
-                    meld_only: bool = False) -> HandResult:
-    b = hand.bidder
-    who = names[b]
-    lines = list(lines)
-    because = f"{who} threw in the hand"
-    if rules.throw_in_penalty == "meld":
-        points, extra = {b: -hand.meld[b]}, 0
-        lines.append(f"{because} and {_verb(who, 'lose', 'loses')} their meld: {signed(points[b])}."
-                     if hand.meld[b] else f"{because} with no meld: nothing lost.")
-    else:
-        lost, extra = _lose_bid(rules, hand, because, lines)
-        points = {b: lost}
-    bonus = 0 if meld_only or rules.throw_in_award in ("meld", "nothing") else rules.throw_in_bonus
-    if meld_only:
-        lines.append("The bid was forced on the dealer, so every other side gets its meld only.")
-    for side in _others(rules, hand):
-        if rules.throw_in_award == "nothing":
-            points[side] = extra
-            lines.append(_scores(names[side], extra, [f"the failed bid {number(extra)}"] if extra else []))
-        else:
-            points[side] = _award(rules, hand, names, side, bonus, extra, lines)
-    return HandResult(_points(rules, points), None, lines, "throw_in")
-
-
-def _no_marriage_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
-    who = names[hand.bidder]
-    because = f"{who} {_verb(who, 'have', 'has')} no marriage in trump"
-    if rules.no_marriage == "throw_in":
-        meld_only = hand.forced and rules.forced_no_marriage_meld_only
-        result = _throw_in_sides(rules, hand, names, [f"{because}: scored as a throw-in."], meld_only=meld_only)
-        return HandResult(result.points, None, result.explanation, "no_marriage")
-    lines: list[str] = []
-    lost, extra = _lose_bid(rules, hand, because, lines)
-    points = {hand.bidder: lost}
-    lines.append("Nobody scores meld.")
-    for side in _others(rules, hand):
-        points[side] = extra
-        lines.append(_scores(names[side], extra, [f"the failed bid {number(extra)}"] if extra else []))
-    return HandResult(_points(rules, points), None, lines, "no_marriage")
-
-
-def _renege_sides(rules: Rules, hand: Hand, names: tuple[str, ...]) -> HandResult:
-    b, r = hand.bidder, hand.renege_team
-    lines: list[str] = []
-    if r == b:
-        lost, extra = _lose_bid(rules, hand, f"{names[b]} reneged", lines)
-        points = {b: lost}
-        for side in _others(rules, hand):
-            points[side] = _award(rules, hand, names, side, rules.card_bonus, extra, lines)
-        return HandResult(_points(rules, points), None, lines, "renege")
-    lines.append(f"{names[r]} reneged: {names[b]} {_verb(names[b], 'score', 'scores')} the bid, "
-                 f"{signed(hand.bid)}.")
-    points = {b: hand.bid}
-    if rules.set_penalty == "chips":
-        points[r] = 0
-        lines.append(f"Under chip scoring {names[r]} {_verb(names[r], 'lose', 'loses')} nothing.")
-    else:
-        points[r] = -hand.bid
-        lines.append(f"{names[r]} {_verb(names[r], 'lose', 'loses')} the bid: {signed(points[r])}.")
-    for side in _others(rules, hand):
-        if side != r:
-            points[side] = _award(rules, hand, names, side, 0, 0, lines)
-    return HandResult(_points(rules, points), None, lines, "renege")
-
-
-def _decide_sides(rules: Rules, totals: tuple[int, ...], bidder: int | None, hands_scored: int,
-                  names: tuple[str, ...]) -> tuple[int, str] | None:
-    score = " to ".join(number(total) for total in totals)
-    if rules.hands_limit is not None:
-        return _leader_after_last_hand(rules, totals, hands_scored, names, score)
-    reached = [side for side, total in enumerate(totals) if total >= rules.target]
-    if not reached:
-        return None
-    target = number(rules.target)
-    if len(reached) == 1:
-        side = reached[0]
-        return side, f"{names[side]} reached {target} first ({score})."
-    if bidder in reached:
-        who = "the bidder" if _lone(rules) else "the bidder's side"  # a player alone is nobody's side
-        return bidder, (f"{_several(reached, names)} reached {target} on the same hand; {who}, "
-                        f"{names[bidder]}, wins ({score}).")
-    best = max(totals[side] for side in reached)
-    leaders = [side for side in reached if totals[side] == best]
-    if len(leaders) > 1:
-        return None  # an exact tie at the top plays another hand
-    side = leaders[0]
-    return side, (f"{_several(reached, names)} reached {target} on the same hand; the highest total, "
-                  f"{names[side]}, wins ({score}).")
-
-
-def _several(sides: list[int], names: tuple[str, ...]) -> str:
-    return ", ".join(names[side] for side in sides[:-1]) + f" and {names[sides[-1]]}"
-
-
-def _leader_after_last_hand(rules: Rules, totals: tuple[int, ...], hands_scored: int, names: tuple[str, ...],
-                            score: str) -> tuple[int, str] | None:
-    best = max(totals)
-    if hands_scored < rules.hands_limit or totals.count(best) > 1:
-        return None
-    side = totals.index(best)
-    if hands_scored == rules.hands_limit:
-        return side, f"{names[side]} {_verb(names[side], 'lead', 'leads')} after the last of " \
-                     f"{number(rules.hands_limit)} hands ({score})."
-    return side, f"{names[side]} broke the tie on hand {hands_scored} ({score})."

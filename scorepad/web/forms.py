@@ -16,7 +16,8 @@ from wtforms import HiddenField
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits
+from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits,
+                     with_house_rules)
 from ..scoring import Hand
 from ..seats import seat_names, team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
@@ -401,7 +402,7 @@ def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict
     if errors:
         return None, errors
     try:
-        return replace(base, **changes), {}
+        return with_house_rules(base, changes), {}
     except InvalidRules as exc:
         return None, _beside_fields(exc)
 

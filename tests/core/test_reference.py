@@ -87,3 +87,13 @@ def test_the_code_cites_no_document_that_is_not_in_the_repository():
                                      "### Meld table: "])
 def test_the_headings_the_docstrings_cite_are_in_the_reference(heading):
     assert f"\n{heading}" in REFERENCE
+
+
+@pytest.mark.parametrize("key", PRESETS)
+def test_the_throw_in_award_option_says_what_a_throw_in_gives_for_the_cards(key):
+    rules = PRESETS[key]
+    row = next(line for line in section(rules.title).splitlines() if line.startswith("| `throw_in_award` |"))
+    if rules.throw_in_award in ("meld_plus_bonus", "meld_plus_half_bonus"):
+        assert f"plus {number(rules.throw_in_bonus)} for the cards" in row
+    # three-handed double: 100 of a 500-point hand on a throw-in, where a renege gives 200
+    assert PRESETS["three-handed-double"].throw_in_bonus == 100

@@ -8,7 +8,7 @@ from dataclasses import fields, replace
 import pytest
 
 from scorepad.errors import InvalidRules
-from scorepad.rules import _CHOICES, LONE_PRESETS, PRESETS, Rules, describe
+from scorepad.rules import _CHOICES, LONE_PRESETS, PRESETS, SOURCES, Rules, describe
 from scorepad.scoring import Hand, score_hand
 
 EXPECTED = {
@@ -51,7 +51,9 @@ EXPECTED = {
         "These rules follow the Safe Harbor Games rules; where the book is silent, the app’s house default is "
         "marked.",
         "Deck: 80 cards, no 9s. Cards taken in tricks count: aces, tens and kings 1 each, the last trick 2; "
-        "50 counter points a hand, counted in steps of 1.",
+        "50 counter points a hand, counted in steps of 1. "
+        "House default: the Safe Harbor Games rules do not say what the last trick is worth; the app takes the "
+        "family rule sheet’s 2.",
         "The minimum bid is 50; bids go up by any whole number below 60, then in multiples of 5 below 100, "
         "then in multiples of 10 from 100.",
         "If everyone passes, the dealer is stuck with the minimum bid.",
@@ -60,7 +62,9 @@ EXPECTED = {
         "pinochle 4, double 30, triple 60, quadruple 90; aces around 10, double 100, triple 150, quadruple "
         "200; kings around 8, double 80, triple 120, quadruple 160; queens around 6, double 60, triple 90, "
         "quadruple 120; jacks around 4, double 40, triple 60, quadruple 80; tens around nothing. A card may "
-        "serve in melds of different kinds, not twice in one kind.",
+        "serve in melds of different kinds, not twice in one kind. "
+        "House default: the Safe Harbor Games rules lost the values of the run and the marriages; the app takes "
+        "the other books’ 15, 4 and 2, the run growing like the arounds.",
         "A team needs 20 meld to be on the board; less counts nothing.",
         "To save its meld, a team must take 20 counters.",
         "A team that does not save its meld still scores the counters it took.",
@@ -119,14 +123,17 @@ EXPECTED = {
         "pinochle 4, double 30, triple 60, quadruple 90; aces around 10, double 100, triple 150, quadruple "
         "200; kings around 8, double 80, triple 120, quadruple 160; queens around 6, double 60, triple 90, "
         "quadruple 120; jacks around 4, double 40, triple 60, quadruple 80; tens around nothing. Each card "
-        "counts in one meld only.",
+        "counts in one meld only. "
+        "House default: the GameRules.com rules print a double run as 40 and triple queens as 30; the app reads "
+        "these misprints as 150 and 90, as their own pattern and the other books give them.",
         "Any meld counts, however small.",
         "Meld counts without taking any counters.",
         "The bidders make their bid when their saved meld plus counters reaches it, and score all of it.",
         "When the bidders make their bid, the opponents score nothing.",
         "A set bidder loses their own meld and counters.",
         "Bidders may throw in their hand: they lose their own meld (nothing if they have none), and the "
-        "opponents score nothing.",
+        "opponents score nothing. House default: the GameRules.com rules tell only what a forfeit costs the side "
+        "that forfeits; that the other side gets nothing is the app’s reading.",
         "A bidder with no marriage in trump is scored as a throw-in.",
         "A renege by the bidders: they lose the bid, and the opponents score their meld plus 20 for the "
         "cards. A renege by the opponents gives the bidders their bid and costs the opponents as much. House "
@@ -148,7 +155,9 @@ EXPECTED = {
         "double 800; queens around 60, double 600; jacks around 40, double 400; tens around nothing; dix (9 "
         "of trump) 10 each. A card may serve in melds of different kinds, not twice in one kind.",
         "Any meld counts, however small.",
-        "To save its meld, a team must win a trick with a counter in it, or the last trick.",
+        "To save its meld, a team must win a trick with a counter in it, or the last trick. "
+        "House default: the “My Family’s Pinochle” rules say so only of the opponents; the app holds the bidders "
+        "to it too.",
         "A meld of only the dix (one or both 9s of trump) is kept without a counter: “nines of trump save "
         "themselves”.",
         "The bidders make their bid when their saved meld plus counters reaches it, and score all of it.",
@@ -321,3 +330,28 @@ def test_no_sentence_for_players_on_their_own_speaks_of_partners_or_teams(name, 
         return
     assert rules.players_per_side == 1
     assert [line for line in describe(rules) if TEAM_WORDS.search(line)] == []
+
+
+@pytest.mark.parametrize(("name", "said", "silence"), [
+    ("double-deck-shg", "Meld values:", "lost the values of the run and the marriages"),
+    ("double-deck-shg", "Deck:", "do not say what the last trick is worth"),
+    ("double-deck-gamerules", "Meld values:", "print a double run as 40 and triple queens as 30"),
+    ("double-deck-gamerules", "Bidders may throw in",
+     "tell only what a forfeit costs the side that forfeits; that the other side gets nothing is the app’s reading"),
+    ("single-deck", "To save its meld", "say so only of the opponents; the app holds the bidders to it too"),
+])
+def test_a_choice_made_where_the_book_is_silent_is_marked_as_the_apps_own(name, said, silence):
+    line = next(line for line in describe(PRESETS[name]) if line.startswith(said))
+    assert f"House default: {SOURCES[name]} {silence}" in line
+
+
+@pytest.mark.parametrize(("name", "changes", "said"), [
+    ("double-deck-shg", {"meld_table": "002"}, "Meld values:"),
+    ("double-deck-shg", {"card_count": "kings_queens_half", "hand_points": 500, "counter_step": 5,
+                         "min_bid": 500, "bid_steps": ((500, 10),), "meld_step": 10}, "Deck:"),
+    ("double-deck-gamerules", {"throw_in_award": "meld"}, "Bidders may throw in"),
+    ("single-deck", {"save_counters": 20}, "To save its meld"),
+])
+def test_the_mark_goes_once_the_table_changes_the_choice(name, changes, said):
+    lines = [line for line in describe(replace(PRESETS[name], **changes)) if line.startswith(said)]
+    assert lines and "House default" not in lines[0]

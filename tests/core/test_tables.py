@@ -369,3 +369,18 @@ def test_a_partnerships_meld_is_written_as_its_label_not_as_a_possessive_of_its_
     text = " ".join(result.explanation)
     assert "Us meld 30" in text and "Them meld 20" in text
     assert "'s meld" not in text and "s' meld" not in text
+
+
+def test_two_players_who_turn_bidding_on_score_as_three_handed_with_two_players():
+    from scorepad.rules import with_house_rules
+
+    auction = with_house_rules(TWO, {"bidding": True})
+    three_at_two = replace(THREE, sides=2)
+    assert (auction.save_counters, auction.unsaved_counters_score) == (three_at_two.save_counters,
+                                                                       three_at_two.unsaved_counters_score)
+    # Bob melds 60 and takes no counter: his meld is lost, as three-handed loses it (section 6)
+    hand = Hand(0, 250, (200, 60), (250, 0))
+    assert score_hand(auction, hand).points == score_hand(three_at_two, hand).points == (450, 0)
+    assert "Meld counts without taking any counters." not in describe(auction)
+    # a table that sets its own save rule keeps it
+    assert with_house_rules(TWO, {"bidding": True, "save_counters": 0}).save_counters == 0

@@ -197,3 +197,12 @@ def test_a_cutthroat_players_meld_of_only_the_dix_saves_itself_through_the_form(
                       counters_0=240, counters_1=0, counters_2=10)
     assert response.status_code == 303
     assert shown_totals(client, game_id) == ["390", "20", "70"]
+
+
+def test_two_handed_with_bidding_turned_on_is_the_auction_game_where_meld_needs_a_counter():
+    from scorepad.rules import PRESETS
+    from scorepad.web.forms import parse_new_game
+
+    game = parse_new_game({"seating": "2x1", "preset": "two-handed", "bidding": "yes"})
+    assert not game.errors
+    assert (game.rules.bidding, game.rules.save_counters) == (True, PRESETS["three-handed"].save_counters)
