@@ -10,7 +10,11 @@ from scorepad import store
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, new_game, record
 
-ROUNDS = 100
+# Races at full size (100 rounds each) under `slow`; the quick loop runs a few rounds of each
+@pytest.fixture(params=[pytest.param(100, marks=pytest.mark.slow, id="100 rounds"), pytest.param(6, id="6 rounds")])
+def rounds(request) -> int:
+    return request.param
+
 HAND = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "0", "meld_1": "0", "counters_0": "50",
         "counters_1": "0"}
 
@@ -81,10 +85,10 @@ def game(client):
     return new_game(client, target="100000")  # a hundred rounds never end the game
 
 
-def test_an_edit_racing_a_delete_of_the_same_hand_is_a_409_never_a_500(app, client, game):
+def test_an_edit_racing_a_delete_of_the_same_hand_is_a_409_never_a_500(app, client, game, rounds):
     editor, deleter = Phone(app), Phone(app)
     seen = set()
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         assert record(client, game, **HAND).status_code == 303
         hand_id = newest_hand(app, game)
         answers = together(partial(editor.edit, game, hand_id, bid="55"), partial(deleter.delete, game, hand_id))
@@ -97,9 +101,9 @@ def test_an_edit_racing_a_delete_of_the_same_hand_is_a_409_never_a_500(app, clie
     assert 409 in seen  # the race was run, not just the calm case
 
 
-def test_two_phones_deleting_the_same_hand_write_one_deleted_line(app, client, game):
+def test_two_phones_deleting_the_same_hand_write_one_deleted_line(app, client, game, rounds):
     phones = [Phone(app), Phone(app)]
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         record(client, game, **HAND)
         hand_id = newest_hand(app, game)
         answers = together(*[partial(p.delete, game, hand_id) for p in phones])
@@ -107,9 +111,9 @@ def test_two_phones_deleting_the_same_hand_write_one_deleted_line(app, client, g
         assert history(app, hand_id) == ["recorded", "deleted"]
 
 
-def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the_hand_as_it_is(app, client, game):
+def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the_hand_as_it_is(app, client, game, rounds):
     phones = [Phone(app), Phone(app)]
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         record(client, game, **HAND)
         hand_id = newest_hand(app, game)
         answers = together(partial(phones[0].edit, game, hand_id, bid="55"),
@@ -124,9 +128,9 @@ def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the
         Phone(app).delete(game, hand_id)  # a short sheet keeps a hundred rounds quick
 
 
-def test_two_phones_tapping_rematch_together_start_one_game(app, client):
+def test_two_phones_tapping_rematch_together_start_one_game(app, client, rounds):
     phones = [Phone(app), Phone(app)]
-    for _ in range(ROUNDS // 4):
+    for _ in range(max(1, rounds // 4)):
         game_id = new_game(client)
         answers = together(*[partial(p.rematch, game_id) for p in phones])
         assert statuses(answers) == [303, 303]
