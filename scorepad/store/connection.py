@@ -84,6 +84,21 @@ def _queue_of(db):
 
 
 @contextlib.contextmanager
+def snapshot(db: sqlite_utils.Database):
+    """Reads that see the database at one moment (one read transaction), so that what they read together
+    hangs together even while another phone writes; inside a writer's transaction, simply that transaction."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        if db.conn.in_transaction:
+            db.conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
 def write_lock(db: sqlite_utils.Database):
     """One transaction holding SQLite's write lock from its first statement (BEGIN IMMEDIATE).
 

@@ -1,5 +1,6 @@
 """The views parse, call one use case and answer: a hand's POST folds its game once and validates the hand
-once, the live preview folds nothing, and a refusal is answered with the status its error hints."""
+once, the page it lands on, the poll and a hand's story fold nothing again (the page of a game version is built
+once), the live preview folds nothing, and a refusal is answered with the status its error hints."""
 
 import pytest
 
@@ -46,6 +47,34 @@ def test_a_request_folds_the_game_at_most_once_and_validates_the_hand_once(clien
         response = client.get(url, query_string=sent, headers={"HX-Request": "true"})
     assert response.status_code == status
     assert calls == {"play_game": folds, "validate_hand": validations}
+
+
+def test_the_page_a_recorded_hand_lands_on_folds_nothing_again(client, monkeypatch, sheet):
+    """The service hands the page its own fold: the 303's GET, the poll and a hand's story fold nothing while
+    the game's version is the one the save made."""
+    game_id, hand_id = sheet
+    sent = {**form_of(client, game_id), **HAND, "bid": "60"}
+    calls = counting_core_calls(monkeypatch)
+    answer = client.post(f"/games/{game_id}/hands", data=sent)
+    assert answer.status_code == 303 and calls == {"play_game": 1, "validate_hand": 1}
+    for address, headers in [(answer.headers["Location"], {}), (f"/games/{game_id}/live", {"HX-Request": "true"}),
+                             (f"/games/{game_id}/hands/{hand_id}/detail", {"HX-Request": "true"}),
+                             (f"/history/games/{game_id}", {}), (f"/history/games/{game_id}/hands/{hand_id}", {})]:
+        assert client.get(address, headers=headers).status_code == 200, address
+    assert calls == {"play_game": 1, "validate_hand": 1}
+
+
+def test_a_game_changed_elsewhere_is_folded_once_for_every_page_of_its_new_version(client, monkeypatch, sheet):
+    game_id, hand_id = sheet
+    with client.application.app_context():
+        from scorepad.web.database import get_db
+        get_db().execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])  # as a restore might
+        get_db().conn.commit()
+    calls = counting_core_calls(monkeypatch)
+    for address in [f"/games/{game_id}", f"/games/{game_id}/live", f"/history/games/{game_id}",
+                    f"/games/{game_id}/hands/{hand_id}/detail"]:
+        assert client.get(address, headers={"HX-Request": "true"}).status_code == 200, address
+    assert calls["play_game"] == 1
 
 
 REFUSALS = [
