@@ -37,25 +37,26 @@ def warm_records_of(path: str) -> None:
 def after_commit(db, *, page: pages.GamePage | None = None, ended: Iterable[int] = (),
                  moved: Iterable[int] = ()) -> None:
     """Everything a committed change sets going: keep the `page` it folded; back up after games that `ended`;
-    warm the records of the players of games whose end `moved` (those that ended included)."""
-    if page is not None:
-        pages.keep(db, page)
+    warm the records of the players of games whose end `moved` (those that ended included). Never raises: the
+    change is committed, and an answer saying it was not saved would be wrong (the next look reads the page,
+    the next daily backup comes, the records catch up, all by themselves)."""
     ended = list(ended)
     moved = sorted(set(moved) | set(ended))
-    if ended:
-        backups.after_finished_game(db)
-    if moved:
-        _warm(db, moved)
+    try:
+        if page is not None:
+            pages.keep(db, page)
+        if ended:
+            backups.after_finished_game(db)
+        if moved:
+            _warm(db, moved)
+    except (sqlite3.Error, OSError) as error:
+        _logger.warning("After a change was saved, what follows it failed: %s", error)
 
 
 def _warm(db, game_ids: list[int]) -> None:
     path = store.database_path(db)
     with _WARMED_LOCK:
         wanted = os.path.realpath(path) in _WARMED
-    if not wanted:
-        return
-    try:
+    if wanted:
         players = sorted({p for game_id in game_ids for p in store.seated_players(db, game_id)})
         store.warm_in_background(path, players)
-    except sqlite3.OperationalError as error:  # the change is committed: the records catch up on their own
-        _logger.warning("Could not warm the records after a change: %s", error)

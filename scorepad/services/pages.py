@@ -2,7 +2,7 @@
 its page, its poll, its history page and each hand's page.
 
 A game's version is moved by the database's own triggers on every write to the game, its hands or its players'
-names (and past every value at a restore), so a page kept under (database, game, version) is right by
+names (and past every value at a restore), so a page kept under (database file, game, version) is right by
 construction: a change makes a new version, and the next look builds (or finds) the page of that one. A change
 folds its game anyway: it hands its page over (`written`), so the page after it folds nothing again.
 """
@@ -74,7 +74,7 @@ def written(db, game_id: int, hands: list[StoredHand], state: GameState) -> Game
 
 def keep(db, page: GamePage) -> None:
     """Keep `page` for the next look at its game's version."""
-    key = (store.database_path(db), page.game.id, page.game.version)
+    key = (store.database_file(db), page.game.id, page.game.version)
     with _LOCK:
         _PAGES[key] = page
         _PAGES.move_to_end(key)
@@ -89,7 +89,7 @@ def forget() -> None:
 
 
 def _kept(db, game_id: int, version: int) -> GamePage | None:
-    key = (store.database_path(db), game_id, version)
+    key = (store.database_file(db), game_id, version)
     with _LOCK:
         found = _PAGES.get(key)
         if found is not None:

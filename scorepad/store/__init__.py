@@ -15,6 +15,7 @@ from .connection import (
     MAX_ID,
     analyze,
     connect,
+    database_file,
     database_path,
     forget_pool,
     now,
@@ -98,5 +99,5 @@ __all__ = [
     "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
     "HandRestored", "abandon_game", "deleted_hand", "restore_hand",
-    "autobackup", "pending_migrations", "edit_side", "first_unreadable", "live_hand", "snapshot",
+    "autobackup", "pending_migrations", "edit_side", "first_unreadable", "live_hand", "snapshot", "database_file",
 ]

@@ -12,6 +12,7 @@ import pytest
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
+from scorepad.services import club
 from scorepad.services.backups import AFTER_GAME, DAILY, Backups, register
 from scorepad.store import autobackup
 
@@ -114,6 +115,26 @@ def test_a_change_that_ends_a_game_is_followed_by_a_backup_as_a_winning_hand_is(
     copy = store.connect(str(tmp_path / "backups" / name))
     try:
         assert store.load_game(copy, game_id).winner == 0
+    finally:
+        copy.close()
+
+
+def test_a_club_round_the_director_ends_is_followed_by_a_backup_of_its_games(db, backups, tmp_path):
+    night = club.create_night(db, name="Club", kind="progressive", rules=PRESETS["double-deck"], round_end="time",
+                              round_size=50, rounds=2, tie_breaks=("wins", "points"))
+    for name in ("Al", "Bo", "Cy", "Di"):
+        club.register(db, night.id, (name,))
+    club.start_round(db, night.id)
+    [table] = store.clubs.tables(db, night.id, 1)
+    record(db, table.game_id, MADE)
+    backups.wait()
+    assert backups_in(tmp_path / "backups") == []
+    assert club.end_round(db, night.id) == 1
+    backups.wait()
+    [name] = backups_in(tmp_path / "backups")
+    copy = store.connect(str(tmp_path / "backups" / name))
+    try:
+        assert store.load_game(copy, table.game_id).finished_at is not None
     finally:
         copy.close()
 

@@ -4,7 +4,11 @@ once), the live preview folds nothing, and a refusal is answered with the status
 
 import pytest
 
-from scorepad import services
+from scorepad import services, store
+from scorepad.rules import PRESETS
+from scorepad.web.database import get_db
+from scorepad.web.forms import parse_hand
+from scorepad.web.games_views import BLANK_HAND
 from tests.helpers import parse
 from tests.services.helpers import counting_core_calls
 from tests.web.helpers import csrf, form_of, new_game, record
@@ -67,7 +71,6 @@ def test_the_page_a_recorded_hand_lands_on_folds_nothing_again(client, monkeypat
 def test_a_game_changed_elsewhere_is_folded_once_for_every_page_of_its_new_version(client, monkeypatch, sheet):
     game_id, hand_id = sheet
     with client.application.app_context():
-        from scorepad.web.database import get_db
         get_db().execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])  # as a restore might
         get_db().conn.commit()
     calls = counting_core_calls(monkeypatch)
@@ -91,3 +94,20 @@ def test_a_refused_hand_is_answered_with_the_status_its_error_hints(client, monk
     monkeypatch.setattr(error, "status_hint", 418)  # whatever the service layer says, the view answers
     response = client.post(f"/games/{game_id}/hands", data={**form, **HAND, **changes})
     assert response.status_code == 418
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_fresh_form_is_not_read_nor_scored_and_previews_as_it_did(new_database, preset):
+    """The page's blank form skips reading and scoring: what it shows is what reading it showed."""
+    rules = PRESETS[preset]
+    db = store.connect(str(new_database()))
+    try:
+        game_id = services.start_game(db, rules, tuple(f"T{side}" for side in range(rules.sides)),
+                                      (None,) * rules.players, 0)
+        game = store.load_game(db, game_id)
+    finally:
+        db.close()
+    form = parse_hand(BLANK_HAND, game.rules, game.has_players)
+    read = services.preview_hand(game, form.hand, unreadable=form.unreadable, typed_counters=form.typed_counters,
+                                 typed={name for name, value in BLANK_HAND.items() if value.strip()})
+    assert services.preview_hand(game, None) == read
