@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from .. import store
 from ..scoring import GameState
@@ -28,11 +29,21 @@ _LOCK = threading.Lock()
 
 @dataclass(frozen=True)
 class GamePage:
-    """What every page of a game shows, at one version of it. Shared between requests: read it, never change
-    it."""
+    """What every page of a game shows, at one version of it: the game and its sheet, built from the rows read
+    together (and the fold of the change that wrote them, if it was that change that made the page). Shared
+    between requests: read it, never change it."""
 
     game: Game
-    sheet: Sheet
+    hands: list[StoredHand] = field(repr=False)
+    history: dict = field(repr=False)
+    deleted: list[dict] = field(repr=False)
+    state: GameState | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def sheet(self) -> Sheet:
+        """Built at the first look, outside any transaction or write lock (two first looks at once may both build
+        it: the same sheet)."""
+        return build_sheet(self.game, self.hands, self.history, self.deleted, self.state)
 
 
 def game_page(db, game_id: int) -> GamePage | None:
@@ -44,11 +55,11 @@ def game_page(db, game_id: int) -> GamePage | None:
     found = _kept(db, game_id, version)
     if found is not None:
         return found
-    with store.snapshot(db):  # the game, its hands and their history as of one moment
+    with store.snapshot(db):  # the game, its hands and their history as of one moment, read in a moment
         game = store.load_game(db, game_id)
         if game is None:
             return None
-        page = _build(db, game, store.live_hands(db, game_id), None)
+        page = _page(db, game, store.live_hands(db, game_id), None)
     keep(db, page)
     return page
 
@@ -64,12 +75,12 @@ def current_game(db, game_id: int) -> Game | None:
 
 def written(db, game_id: int, hands: list[StoredHand], state: GameState) -> GamePage:
     """Inside a change's transaction, once it has written everything: the page of the version it made, from the
-    hands it folded and its own fold (`state`). Kept by `keep` once the change is committed, never before: a
-    change rolled back leaves no page behind."""
+    hands it folded and its own fold (`state`); its sheet is built at the first look, after the write lock is
+    let go. Kept by `keep` once the change is committed, never before: a change rolled back leaves no page."""
     game = store.load_game(db, game_id)
     kept = [replace(stored, kept=(*result.points, store.outcome(result)))
             for stored, result in zip(hands, state.results, strict=True)]
-    return _build(db, game, kept, state)
+    return _page(db, game, kept, state)
 
 
 def keep(db, page: GamePage) -> None:
@@ -97,6 +108,7 @@ def _kept(db, game_id: int, version: int) -> GamePage | None:
         return found
 
 
-def _build(db, game: Game, hands: list[StoredHand], state: GameState | None) -> GamePage:
-    sheet = build_sheet(game, hands, store.hand_history(db, game.id), store.deleted_hands(db, game.id), state)
-    return GamePage(game, sheet)
+def _page(db, game: Game, hands: list[StoredHand], state: GameState | None) -> GamePage:
+    """The page of `game` and its live `hands` (folded as `state`, or at the first look), with every hand's
+    history and the deleted hands read beside them."""
+    return GamePage(game, hands, store.hand_history(db, game.id), store.deleted_hands(db, game.id), state)
