@@ -30,6 +30,7 @@ from ..inputs import name_key
 from ..rules import Rules
 from ..words import number
 from ..store.clubs import ClubTable, Entrant, Night
+from .committed import after_commit
 from .errors import Conflict, NotFound, Refused
 from .transfer import cell
 
@@ -155,7 +156,9 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
                 them = "them" if len(playing) > 1 else "it"
                 raise Conflict(f"{_tables_words(playing)} still playing: wait for {them}, or end the round where "
                                "the tables stand.")
-            _end_tables(db, night)
+            ended = _end_tables(db, night)
+        else:
+            ended = []
         number = night.round + 1
         rules = round_rules(night.rules, night.round_end, night.round_size)
         by_number = {e.number: e for e in entrants}
@@ -164,7 +167,8 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
             game_id = store.create_game(db, rules, teams, players, first_dealer=(table_no - 1) % 4)
             store.clubs.add_table(db, night_id, number, table_no, game_id, seats)
         store.clubs.start_round(db, night_id, number)
-        return number
+    after_commit(db, ended=ended)
+    return number
 
 
 def end_round(db, night_id: int, ending: int | None = None) -> int:
@@ -177,7 +181,9 @@ def end_round(db, night_id: int, ending: int | None = None) -> int:
         if not night.round:
             raise Conflict("No round has started yet.")
         _as_seen(night, ending, f"round {night.round} was not ended")
-        return _end_tables(db, night)
+        ended = _end_tables(db, night)
+    after_commit(db, ended=ended)
+    return len(ended)
 
 
 def close_night(db, night_id: int, seen: int | None = None) -> bool:
@@ -191,10 +197,10 @@ def close_night(db, night_id: int, seen: int | None = None) -> bool:
                 raise Conflict("The night was closed already (from another tab or phone).")
             return False
         _as_seen(night, seen, "the night was not closed")
-        if night.round:
-            _end_tables(db, night)
+        ended = _end_tables(db, night) if night.round else []
         store.clubs.close_night(db, night_id)
-        return True
+    after_commit(db, ended=ended)
+    return True
 
 
 def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note: str) -> None:
@@ -204,12 +210,12 @@ def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note
         table = _table(db, night_id, table_id)
         if not table.over:
             raise Conflict(f"Table {table.table_no} is still playing: its score is its game's until the round ends.")
-        if table.ended_at is None:
-            store.clubs.end_table(db, table.id, table.totals, table.game_winner)
+        _end_table(db, table)
         before = table.score or table.totals
         if before == score:
             return
         store.clubs.change_result(db, table.id, before, score, _higher(score), note or "Changed by the director.")
+    after_commit(db, moved=[table.game_id])  # its winner may have changed: the records move
 
 
 # --- at a table --------------------------------------------------------------------------------------------
@@ -233,8 +239,7 @@ def confirm(db, table_id: int, player_id: int | None) -> Confirmed:
         if not may_confirm(table, sides[player_id]):
             raise Refused(f"The score is for the other side to confirm: waiting for {confirmers(table)} to "
                           "confirm.")
-        if table.ended_at is None:
-            store.clubs.end_table(db, table.id, table.totals, table.game_winner)
+        _end_table(db, table)
         store.clubs.confirm_table(db, table.id, player_id)
         return Confirmed(night_id, table.table_no)
 
@@ -398,16 +403,25 @@ def _seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):
     return tuple(seated), names, (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
 
 
-def _end_tables(db, night: Night) -> int:
-    """Every table of the round under way that has not ended ends as it stands; returns how many still played."""
-    playing = 0
+def _end_tables(db, night: Night) -> list[int]:
+    """Every table of the round under way that has not ended ends as it stands; returns the games of those that
+    still played (their games end now: `committed` backs them up once the change is committed)."""
+    ended = []
     for table in store.clubs.tables(db, night.id, night.round):
         if table.ended_at is not None:
             continue
-        playing += table.game_winner is None
+        if table.game_winner is None:
+            ended.append(table.game_id)
         winner = table.game_winner if table.game_winner is not None else _higher(table.totals)
         store.clubs.end_table(db, table.id, table.totals, winner)
-    return playing
+    return ended
+
+
+def _end_table(db, table: ClubTable) -> None:
+    """A table over by its game's win ends with its game's score, if it had not yet (the game ended, and was
+    backed up, with the hand that won it)."""
+    if table.ended_at is None:
+        store.clubs.end_table(db, table.id, table.totals, table.game_winner)
 
 
 def _higher(score: tuple[int, int]) -> int | None:

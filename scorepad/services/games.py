@@ -6,7 +6,7 @@ and nothing is stored either way)."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .. import store
@@ -16,8 +16,9 @@ from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_h
 from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
 from ..words import number
-from . import backups
+from . import pages
 from .club import game_closed
+from .committed import after_commit
 from .errors import (
     Conflict,
     EndsTooEarly,
@@ -42,14 +43,24 @@ class Change:
     number: int | None = None  # the hand's place on the sheet
     hand_id: int | None = None  # the hand a recording stored
     summary: str = ""  # what an edit changed, in words
-    was_won: bool = False
+    winner_before: int | None = None
     winner: int | None = None
     already: bool = False  # done before (a second tap, a retry, another phone): nothing was written
+    page: pages.GamePage | None = field(default=None, repr=False, compare=False)  # the page of `version`
+
+    @property
+    def was_won(self) -> bool:
+        return self.winner_before is not None
 
     @property
     def end_moved(self) -> bool:
         """Whether the game is or was finished: its players' records move with it."""
         return self.was_won or self.winner is not None
+
+    @property
+    def ended(self) -> bool:
+        """Whether this change ended the game: it has a winner it did not have before (or another one)."""
+        return self.winner is not None and self.winner != self.winner_before
 
 
 @dataclass(frozen=True)
@@ -122,19 +133,18 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
             raise FormIncomplete()
         if game.hands_count + 1 != expected:
             raise HandTaken(game.hands_count, expected)
+        before = store.live_hands(db, game_id)
         if not repeat_ok:
-            _not_a_repeat(db, game_id, hand, expected)
+            _not_a_repeat(before, hand, expected)
         hand_id = store.insert_hand(db, game_id, token, hand)
-        hands = store.live_hands(db, game_id)
+        hands = [*before, store.live_hand(db, hand_id)]
         try:
             state = _fold(game, [h.hand for h in hands])
         except GameOver:  # the summary said otherwise: the sheet decides
             raise GameIsOver("The game is over: it takes no more hands.") from None
         store.keep_state(db, game_id, hands, state)
-        change = _changed(db, game, state, number=len(hands), hand_id=hand_id)
-    if change.winner is not None:  # committed: the finished game is backed up beside the answer, never in its way
-        backups.after_finished_game(db)
-    return change
+        change = _changed(db, game, hands, state, number=len(hands), hand_id=hand_id)
+    return _committed(db, change)
 
 
 def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | None = None,
@@ -168,7 +178,9 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
             raise EndsTooEarly("With this change the game would be won before the last hands on the sheet. Delete "
                                "the hands after the winning one first, then make this change.") from None
         store.keep_state(db, game_id, hands, state)
-        return _changed(db, game, state, number=place + 1, summary=summary)
+        hands[place] = store.live_hand(db, hand_id)  # as the sheet shows it now: its new values, one more edit
+        change = _changed(db, game, hands, state, number=place + 1, summary=summary)
+    return _committed(db, change)
 
 
 def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -> Change:
@@ -190,7 +202,8 @@ def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -
         state = _fold_or_too_early(game, rest, "Without this hand the game would be won before the last hands "
                                                "on the sheet. Delete the later hands first.")
         store.keep_state(db, game_id, rest, state)
-        return _changed(db, game, state, number=place + 1)
+        change = _changed(db, game, rest, state, number=place + 1)
+    return _committed(db, change)
 
 
 def restore_hand(db, game_id: int, hand_id: int) -> Change:
@@ -215,11 +228,12 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
                            f"({'; '.join(refusal.errors.values())}). Record it again as a new hand if it was "
                            "played.") from None
         store.restore_hand(db, hand_id)
-        restored = hands[:place] + [back] + hands[place:]
+        restored = hands[:place] + [store.live_hand(db, hand_id)] + hands[place:]
         state = _fold_or_too_early(game, restored, "With this hand back the game would be won before the last "
                                                    "hands on the sheet. Delete the hands after it first.")
         store.keep_state(db, game_id, restored, state)
-        return _changed(db, game, state, number=place + 1)
+        change = _changed(db, game, restored, state, number=place + 1)
+    return _committed(db, change)
 
 
 def abandon_game(db, game_id: int) -> Change:
@@ -235,14 +249,16 @@ def abandon_game(db, game_id: int) -> Change:
         return Change(game_id, store.game_version(db, game_id))
 
 
-def preview_hand(game: Game, hand: Hand, *, unreadable: dict[str, str] | None = None,
+def preview_hand(game: Game, hand: Hand | None, *, unreadable: dict[str, str] | None = None,
                  typed_counters: tuple[int, ...] | None = None, typed: Collection[str] = ()) -> Preview | None:
     """What `hand` would score as the game's next hand, against the game's kept totals (no fold, no database);
-    None once the game is over. `typed_counters`: both teams' counters, when both were typed as numbers.
-    `typed`: the fields with something in them, whose mistakes are said before Record (a blank one is still to
-    come, not a mistake)."""
+    None once the game is over. `hand` None: a fresh form, nothing typed (nothing to score, nothing to say).
+    `typed_counters`: both teams' counters, when both were typed as numbers. `typed`: the fields with something
+    in them, whose mistakes are said before Record (a blank one is still to come, not a mistake)."""
     if game.winner is not None:
         return None
+    if hand is None:
+        return Preview()
     preview = _preview(game, hand, _next_dealer(game), unreadable, typed_counters, typed)
     if preview.result is None:
         return preview
@@ -419,9 +435,17 @@ def _fold(game: Game, hands: list[Hand]):
     return play_game(game.rules, hands, names=game.teams, checked=True)
 
 
-def _changed(db, game: Game, state, **what) -> Change:
-    return Change(game.id, store.game_version(db, game.id), was_won=game.winner is not None, winner=state.winner,
-                  **what)
+def _changed(db, game: Game, hands: list[StoredHand], state, **what) -> Change:
+    """What a change did, with the page of the version it made (inside its transaction, all written)."""
+    page = pages.written(db, game.id, hands, state)
+    return Change(game.id, page.game.version, winner_before=game.winner, winner=state.winner, page=page, **what)
+
+
+def _committed(db, change: Change) -> Change:
+    """The change is committed: set going what follows it (see `committed`)."""
+    after_commit(db, page=change.page, ended=[change.game_id] if change.ended else (),
+                 moved=[change.game_id] if change.end_moved else ())
+    return change
 
 
 def _changed_words(db, stored: StoredHand, place: int) -> str:
@@ -431,11 +455,12 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
             f"change was NOT saved. Make it again if it is still needed.")
 
 
-def _not_a_repeat(db, game_id: int, hand: Hand, number: int) -> None:
-    """LooksRepeated when `hand` is the hand recorded just before it, again, within REPEAT_WINDOW."""
-    if number < 2:
+def _not_a_repeat(hands: list[StoredHand], hand: Hand, number: int) -> None:
+    """LooksRepeated when `hand` is the hand recorded just before it (the last of `hands`, the game's live
+    hands), again, within REPEAT_WINDOW."""
+    if number < 2 or not hands:
         return
-    last = store.live_hands(db, game_id)[-1]
+    last = hands[-1]
     if same_hand(last.hand, hand) and _since(last.created_at) < REPEAT_WINDOW:
         raise LooksRepeated(number - 1)
 

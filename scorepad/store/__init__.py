@@ -11,7 +11,19 @@ and restore). Callers use the names below: `store.load_game`.
 """
 
 from . import autobackup, backups, clubs, imports
-from .connection import MAX_ID, analyze, connect, database_path, forget_pool, now, pooled, release, write_lock
+from .connection import (
+    MAX_ID,
+    analyze,
+    connect,
+    database_file,
+    database_path,
+    forget_pool,
+    now,
+    pooled,
+    release,
+    snapshot,
+    write_lock,
+)
 from .games import (
     Game,
     HandChanged,
@@ -35,6 +47,7 @@ from .games import (
     insert_hands,
     keep_state,
     list_games,
+    live_hand,
     live_hands,
     load_game,
     outcome,
@@ -86,5 +99,5 @@ __all__ = [
     "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
     "HandRestored", "abandon_game", "deleted_hand", "restore_hand",
-    "autobackup", "pending_migrations", "edit_side", "first_unreadable",
+    "autobackup", "pending_migrations", "edit_side", "first_unreadable", "live_hand", "snapshot", "database_file",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 import weakref
@@ -84,6 +85,21 @@ def _queue_of(db):
 
 
 @contextlib.contextmanager
+def snapshot(db: sqlite_utils.Database):
+    """Reads that see the database at one moment (one read transaction), so that what they read together
+    hangs together even while another phone writes; inside a writer's transaction, simply that transaction."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.conn.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        if db.conn.in_transaction:
+            db.conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
 def write_lock(db: sqlite_utils.Database):
     """One transaction holding SQLite's write lock from its first statement (BEGIN IMMEDIATE).
 
@@ -106,6 +122,17 @@ def write_lock(db: sqlite_utils.Database):
 def database_path(db) -> str:
     """The file `db` is connected to."""
     return db.execute("PRAGMA database_list").fetchone()[2]
+
+
+def database_file(db) -> tuple:
+    """Which database file `db` is connected to, as a key for what is kept in memory about it: its path, and the
+    file's identity on disk (a file put in the path's place is another database, whatever its versions say)."""
+    path = database_path(db)
+    try:
+        found = os.stat(path)
+    except OSError:  # a database with no file (in memory): its path alone
+        return (path,)
+    return (path, found.st_dev, found.st_ino)
 
 
 def analyze(db) -> None:

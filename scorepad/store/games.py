@@ -361,10 +361,19 @@ def _stored(row: dict) -> StoredHand:
                       (*(row.get(f"points_{side}") for side in range(len(hand.meld))), row.get("outcome")))
 
 
+_LIVE_HANDS = """SELECT h.*,
+    (SELECT count(*) FROM hand_edits e WHERE e.hand_id = h.id AND e.action = 'edited') AS edits
+    FROM hands h WHERE h.deleted_at IS NULL AND """
+
+
 def live_hands(db, game_id: int) -> list[StoredHand]:
-    return [_stored(r) for r in rows(db, """
-        SELECT h.*, (SELECT count(*) FROM hand_edits e WHERE e.hand_id = h.id AND e.action = 'edited') AS edits
-        FROM hands h WHERE h.game_id = ? AND h.deleted_at IS NULL ORDER BY h.seq""", [game_id])]
+    return [_stored(r) for r in rows(db, _LIVE_HANDS + "h.game_id = ? ORDER BY h.seq", [game_id])]
+
+
+def live_hand(db, hand_id: int) -> StoredHand | None:
+    """One live hand as `live_hands` has it (a change that wrote one hand reads back that one, not them all)."""
+    found = rows(db, _LIVE_HANDS + "h.id = ?", [hand_id])
+    return _stored(found[0]) if found else None
 
 
 def hands_as_stored(db, game_id: int) -> list[dict]:

@@ -8,7 +8,7 @@ import click
 from flask import current_app, g, render_template
 from flask.cli import with_appcontext
 
-from .. import store
+from .. import services, store
 from . import startup
 from .backup_commands import backup_folders
 
@@ -51,6 +51,8 @@ def init_app(app) -> None:
     else:
         if not app.testing:
             store.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
+            # and a change that ends (or reopens) a game warms its players' records again
+            services.committed.warm_records_of(app.config["DATABASE"])
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
 

@@ -12,7 +12,7 @@ from .. import services, store, words
 from ..inputs import record_id
 from ..rules import PRESETS, describe
 from ..seats import seat_names
-from ..services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated
+from ..services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, pages
 from .assets import asset_url
 from .database import get_db
 from .faults import refused
@@ -32,7 +32,6 @@ from .forms import (
     seating_of,
 )
 from .htmx import is_htmx, vary_on_htmx
-from .sheet import build_sheet
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -96,25 +95,28 @@ def create_game():
 # --- the game page ------------------------------------------------------------------------------------------
 
 def _load(game_id: int):
-    game = store.load_game(get_db(), game_id)
+    """The game as it is now, to read a form by its rules; 404 when there is none."""
+    game = pages.current_game(get_db(), game_id)
     if game is None:
         abort(404)
     return game
 
 
-def _sheet(game):
-    db = get_db()
-    return build_sheet(game, store.live_hands(db, game.id), store.hand_history(db, game.id),
-                       store.deleted_hands(db, game.id))
+def _page(game_id: int) -> pages.GamePage:
+    """The game and its sheet as they are now (built once per version of the game: see `services.pages`)."""
+    page = pages.game_page(get_db(), game_id)
+    if page is None:
+        abort(404)
+    return page
 
 
-def _game_page(game, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
+def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
                clash=None, repeat=None):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
     (the form asks whether to record it anyway)."""
+    game, sheet = page.game, page.sheet
     values = values if values is not None else _blank_hand(game, request.args)
-    sheet = _sheet(game)
     club = _club_table(game, sheet)
     token = token or secrets.token_urlsafe(16)
     return vary_on_htmx(render_template(
@@ -181,16 +183,16 @@ def _blank_hand(game, args) -> dict:
 
 @bp.get("/<int:game_id>")
 def show(game_id: int):
-    game = _load(game_id)
-    return _game_page(game, values=_taken_back(game, request.args.get("undone")), saved=session.pop("saved", None))
+    page = _page(game_id)
+    return _game_page(page, values=_taken_back(page, request.args.get("undone")), saved=session.pop("saved", None))
 
 
-def _taken_back(game, undone) -> dict | None:
+def _taken_back(page, undone) -> dict | None:
     """The form after Undo: the hand taken back, as it was stored (never what a cookie says), to fix and record
     again; None (a blank form) once it is not the next hand any more, or for a hand not undone."""
     hand_id = record_id(undone)
-    stored = store.deleted_hand(get_db(), game.id, hand_id) if hand_id is not None else None
-    if stored is None or any(live.seq > stored.seq for live in store.live_hands(get_db(), game.id)):
+    stored = store.deleted_hand(get_db(), page.game.id, hand_id) if hand_id is not None else None
+    if stored is None or any(row.stored.seq > stored.seq for row in page.sheet.rows):
         return None
     return {**BLANK_HAND, **hand_values(stored.hand)}
 
@@ -208,8 +210,8 @@ def live(game_id: int):
         response = current_app.response_class(status=304)
         response.headers["ETag"] = etag
         return response
-    game = _load(game_id)
-    sheet = _sheet(game)
+    page = _page(game_id)
+    game, sheet = page.game, page.sheet
     saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
     news = session.get("wrote") != [game_id, version] and saved_here is None
@@ -237,6 +239,8 @@ def _saved_from_here(sheet, token: str) -> int | None:
 def _preview(game, values, hand_id: int | None = None):
     """What the hand would score, as typed so far: as the next hand (see `services.preview_hand`), or in place
     of hand `hand_id` (`services.preview_edit`)."""
+    if hand_id is None and values == BLANK_HAND:  # a fresh form: nothing typed, nothing to read or to score
+        return services.preview_hand(game, None)
     form = parse_hand(values, game.rules, game.has_players)
     typed = {"unreadable": form.unreadable, "typed_counters": form.typed_counters,
              "typed": {name for name, value in values.items() if str(value).strip()}}
@@ -249,10 +253,10 @@ def _preview(game, values, hand_id: int | None = None):
 def compare(game_id: int):
     """The two-phone question for a form being typed in whose hand (`expected`) another phone recorded, asked
     by live.js when the poll brings that hand: 204 while the sheet has no such hand."""
-    game = _load(game_id)
+    page = _page(game_id)
+    game, sheet = page.game, page.sheet
     number = record_id(request.args.get("expected"))
     values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
-    sheet = _sheet(game)
     clash = _clash(game, sheet, number, values, request.args.get("token", "")[:64] or secrets.token_urlsafe(16),
                    _club_table(game, sheet)) if number else None
     if clash is None:
@@ -265,11 +269,11 @@ def compare(game_id: int):
 def preview(game_id: int):
     """The live preview (htmx, GET), or without JavaScript the "Check" button (POST): the page with the preview,
     everything typed kept. Nothing is stored either way."""
-    game = _load(game_id)
     source = request.form if request.method == "POST" else request.args
     values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in source.items() if k in BLANK_HAND}}
     if not is_htmx():
-        return _game_page(game, values=values)
+        return _game_page(_page(game_id), values=values)
+    game = _load(game_id)
     return vary_on_htmx(render_template("_preview_body.html", game=game, preview=_preview(game, values),
                                         preview_oob=True))
 
@@ -299,17 +303,17 @@ def record(game_id: int):
                                       repeat_ok=request.form.get("repeat") == "1")
     except HandTaken as taken:
         if not taken.recorded_elsewhere:
-            return _game_page(_load(game_id), form.values, token=token, **_said(taken))
+            return _game_page(_page(game_id), form.values, token=token, **_said(taken))
         # the hand this form was started for is on the sheet: which hand is this one? (nothing is moved on)
-        return _game_page(_load(game_id), form.values, token=token, clash=taken.expected,
+        return _game_page(_page(game_id), form.values, token=token, clash=taken.expected,
                           status=taken.status_hint)
     except LooksRepeated as repeated:
-        return _game_page(_load(game_id), form.values, token=token, repeat=repeated.number,
+        return _game_page(_page(game_id), form.values, token=token, repeat=repeated.number,
                           status=repeated.status_hint)
     except Declined as refusal:
-        return _game_page(_load(game_id), form.values, token=token or None, **_said(refusal))
+        return _game_page(_page(game_id), form.values, token=token or None, **_said(refusal))
     except sqlite3.OperationalError as error:  # the same token: tapping again stores the hand once
-        return _game_page(game, form.values, token=token, **_not_saved(error, "this hand was NOT saved",
+        return _game_page(_page(game_id), form.values, token=token, **_not_saved(error, "this hand was NOT saved",
                                                                        "tap Record again — it will be saved once"))
     _wrote(change, ALREADY_SAVED)
     if not change.already:
@@ -330,8 +334,8 @@ def _not_saved(error, lost: str, again: str) -> dict:
 
 def _wrote(change: services.Change, already: str | None = None, done: str | None = None) -> None:
     """Say what a change did, or that it had been done before. Remember the version this device's own change
-    made, so its poll does not announce it as news; and when the game's end moved, refresh its players'
-    records before anyone looks."""
+    made, so its poll does not announce it as news. (What a change sets going once committed, the service
+    does: see `services.committed`.)"""
     if change.already:
         if already:
             flash(already)
@@ -339,12 +343,6 @@ def _wrote(change: services.Change, already: str | None = None, done: str | None
     session["wrote"] = [change.game_id, change.version]
     if done:
         flash(done)
-    if not change.end_moved or current_app.testing:
-        return
-    try:
-        store.warm_in_background(current_app.config["DATABASE"], store.seated_players(get_db(), change.game_id))
-    except sqlite3.OperationalError:
-        pass  # the change is committed: a page saying it was not saved would be wrong; the records catch up
 
 
 def _find(sheet, hand_id: int):
@@ -356,9 +354,8 @@ def _find(sheet, hand_id: int):
 
 def _hand_in_game(game_id: int, hand_id: int):
     """(game, sheet, row) for a live hand of a game, or 404."""
-    game = _load(game_id)
-    sheet = _sheet(game)
-    return game, sheet, _find(sheet, hand_id)
+    page = _page(game_id)
+    return page.game, page.sheet, _find(page.sheet, hand_id)
 
 
 def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None):
@@ -406,11 +403,11 @@ def save_hand(game_id: int, hand_id: int):
 def _stale_edit(game_id: int, hand_id: int, stale: Declined):
     """An edit of a hand that another phone changed or deleted after this form was opened: the hand as it is
     now, or the sheet without it. Nothing this phone typed is written over what it never saw."""
-    game = _load(game_id)
-    sheet = _sheet(game)
+    page = _page(game_id)
+    game, sheet = page.game, page.sheet
     row = next((row for row in sheet.rows if row.stored.id == hand_id), None)
     if row is None:  # deleted, then or since
-        return _game_page(game, message=str(HandGone()), status=HandGone.status_hint)
+        return _game_page(page, message=str(HandGone()), status=HandGone.status_hint)
     return _edit_page(game, sheet, row, hand_values(row.hand), message=str(stale), status=stale.status_hint)
 
 
@@ -451,9 +448,9 @@ def restore_hand(game_id: int, hand_id: int):
     try:
         change = services.restore_hand(get_db(), game_id, hand_id)
     except Declined as refusal:
-        return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
+        return _game_page(_page(game_id), message=str(refusal), status=refusal.status_hint)
     except sqlite3.OperationalError as error:
-        return _game_page(_load(game_id), **_not_saved(error, "the hand was NOT put back", "tap Restore again"))
+        return _game_page(_page(game_id), **_not_saved(error, "the hand was NOT put back", "tap Restore again"))
     _wrote(change, f"Hand {change.number} is already back on the sheet.",
            f"Hand {change.number} is back in its place; the hands after it moved down one place.")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
@@ -461,8 +458,8 @@ def restore_hand(game_id: int, hand_id: int):
 
 @bp.get("/<int:game_id>/end")
 def confirm_end(game_id: int):
-    game = _load(game_id)
-    return render_template("end_game.html", game=game, sheet=_sheet(game), form=CsrfForm())
+    page = _page(game_id)
+    return render_template("end_game.html", game=page.game, sheet=page.sheet, form=CsrfForm())
 
 
 @bp.post("/<int:game_id>/end")
@@ -470,8 +467,8 @@ def end_game(game_id: int):
     try:
         change = services.abandon_game(get_db(), game_id)
     except Declined as refusal:
-        game = _load(game_id)
-        return render_template("end_game.html", game=game, sheet=_sheet(game), form=CsrfForm(),
+        page = _page(game_id)
+        return render_template("end_game.html", game=page.game, sheet=page.sheet, form=CsrfForm(),
                                message=str(refusal)), refusal.status_hint
     _wrote(change, "That game was already ended (on another phone, or by a second tap).",
            "The game was ended unfinished. It stays in History, marked abandoned; nobody won it.")
@@ -484,9 +481,9 @@ def undo_hand(game_id: int, hand_id: int):
     try:
         change = services.delete_hand(get_db(), game_id, hand_id, only_if_last=True)
     except Declined as refusal:
-        return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
+        return _game_page(_page(game_id), message=str(refusal), status=refusal.status_hint)
     except sqlite3.OperationalError as error:
-        return _game_page(_load(game_id), **_not_saved(error, "the hand was NOT undone", "tap Undo again"))
+        return _game_page(_page(game_id), **_not_saved(error, "the hand was NOT undone", "tap Undo again"))
     _wrote(change, ALREADY_DELETED, f"Hand {change.number} taken back: fix it and record it again. Its record "
                                     "stays in the history below the sheet.")
     # the form comes back filled with the hand taken back, read from the store by its id
@@ -498,7 +495,7 @@ def rematch(game_id: int):
     try:
         started = services.rematch(get_db(), game_id)
     except Declined as refusal:
-        return _game_page(_load(game_id), message=str(refusal), status=refusal.status_hint)
+        return _game_page(_page(game_id), message=str(refusal), status=refusal.status_hint)
     if started.already:
         flash("The rematch was already started (on another phone, or by a second tap): here it is.")
     return redirect(url_for("games.show", game_id=started.game_id), 303)

@@ -15,7 +15,6 @@ from ..inputs import record_id
 from ..rules import describe
 from ..seats import seat_label
 from .database import get_db
-from .sheet import build_sheet
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -92,14 +91,18 @@ def chart_for(sheet) -> Markup:
     return Markup(score_chart(sheet.state.running, target, sets, sheet.game.teams))
 
 
+def _page(game_id: int) -> services.pages.GamePage:
+    page = services.pages.game_page(get_db(), game_id)
+    if page is None:
+        abort(404)
+    return page
+
+
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
     db = get_db()
-    record = store.load_game(db, game_id)
-    if record is None:
-        abort(404)
-    sheet = build_sheet(record, store.live_hands(db, game_id), store.hand_history(db, game_id),
-                        store.deleted_hands(db, game_id))
+    page = _page(game_id)
+    record, sheet = page.game, page.sheet
     return render_template("history_game.html", game=record, sheet=sheet, chart=chart_for(sheet),
                            rules_words=describe(record.rules), readonly=True,
                            club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
@@ -108,10 +111,8 @@ def game(game_id: int):
 @bp.get("/games/<int:game_id>/hands/<int:hand_id>")
 def hand(game_id: int, hand_id: int):
     db = get_db()
-    record = store.load_game(db, game_id)
-    if record is None:
-        abort(404)
-    sheet = build_sheet(record, store.live_hands(db, game_id))
+    page = _page(game_id)
+    record, sheet = page.game, page.sheet
     row = next((r for r in sheet.rows if r.stored.id == hand_id), None)
     if row is None:
         abort(404)

@@ -12,6 +12,7 @@ import pytest
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
+from scorepad.services import club
 from scorepad.services.backups import AFTER_GAME, DAILY, Backups, register
 from scorepad.store import autobackup
 
@@ -49,9 +50,9 @@ def backups(live, tmp_path) -> Backups:
     return backups
 
 
-def record(db, game_id: int) -> services.Change:
+def record(db, game_id: int, hand: Hand = MADE) -> services.Change:
     count = store.load_game(db, game_id).hands_count
-    return services.record_hand(db, game_id, MADE, token=secrets.token_hex(8), expected=count + 1,
+    return services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1,
                                  repeat_ok=True)
 
 
@@ -73,6 +74,77 @@ def test_the_hand_that_wins_a_game_is_followed_by_a_backup_holding_it(db, backup
         assert store.load_game(copy, game_id).winner == 0
     finally:
         copy.close()
+
+
+THEM = Hand(1, 50, (0, 0), (0, 50))  # Them +50
+SET = Hand(0, 50, (0, 0), (10, 40))  # Us set: -50
+
+
+def _ends_by_an_edit(db, game_id):
+    record(db, game_id, MADE)
+    hand_id = store.live_hands(db, game_id)[-1].id + 1
+    record(db, game_id, THEM)
+    return services.edit_hand(db, game_id, hand_id, MADE)  # Us 100: won
+
+
+def _ends_by_a_delete(db, game_id):
+    record(db, game_id, SET)
+    set_id = store.live_hands(db, game_id)[0].id
+    record(db, game_id, MADE)
+    record(db, game_id, MADE)  # Us 50
+    return services.delete_hand(db, game_id, set_id)  # Us 100: won
+
+
+def _ends_by_a_restore(db, game_id):
+    record(db, game_id, MADE)
+    first = store.live_hands(db, game_id)[0].id
+    record(db, game_id, THEM)
+    services.delete_hand(db, game_id, first)
+    record(db, game_id, MADE)  # Us 50
+    return services.restore_hand(db, game_id, first)  # Us 100: won
+
+
+@pytest.mark.parametrize("change", [_ends_by_an_edit, _ends_by_a_delete, _ends_by_a_restore],
+                         ids=["an edit", "a delete", "a restore"])
+def test_a_change_that_ends_a_game_is_followed_by_a_backup_as_a_winning_hand_is(db, backups, tmp_path, change):
+    game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+    assert change(db, game_id).winner == 0
+    backups.wait()
+    [name] = backups_in(tmp_path / "backups")
+    assert backups.status().reason == AFTER_GAME
+    copy = store.connect(str(tmp_path / "backups" / name))
+    try:
+        assert store.load_game(copy, game_id).winner == 0
+    finally:
+        copy.close()
+
+
+def test_a_club_round_the_director_ends_is_followed_by_a_backup_of_its_games(db, backups, tmp_path):
+    night = club.create_night(db, name="Club", kind="progressive", rules=PRESETS["double-deck"], round_end="time",
+                              round_size=50, rounds=2, tie_breaks=("wins", "points"))
+    for name in ("Al", "Bo", "Cy", "Di"):
+        club.register(db, night.id, (name,))
+    club.start_round(db, night.id)
+    [table] = store.clubs.tables(db, night.id, 1)
+    record(db, table.game_id, MADE)
+    backups.wait()
+    assert backups_in(tmp_path / "backups") == []
+    assert club.end_round(db, night.id) == 1
+    backups.wait()
+    [name] = backups_in(tmp_path / "backups")
+    copy = store.connect(str(tmp_path / "backups" / name))
+    try:
+        assert store.load_game(copy, table.game_id).finished_at is not None
+    finally:
+        copy.close()
+
+
+def test_a_change_that_leaves_a_game_unfinished_takes_no_backup(db, backups, tmp_path):
+    game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+    record(db, game_id, MADE)
+    services.edit_hand(db, game_id, store.live_hands(db, game_id)[0].id, THEM)
+    backups.wait()
+    assert backups_in(tmp_path / "backups") == []
 
 
 def test_the_save_does_not_wait_for_its_backup(db, backups, monkeypatch):

@@ -1,9 +1,14 @@
 """The views parse, call one use case and answer: a hand's POST folds its game once and validates the hand
-once, the live preview folds nothing, and a refusal is answered with the status its error hints."""
+once, the page it lands on, the poll and a hand's story fold nothing again (the page of a game version is built
+once), the live preview folds nothing, and a refusal is answered with the status its error hints."""
 
 import pytest
 
-from scorepad import services
+from scorepad import services, store
+from scorepad.rules import PRESETS
+from scorepad.web.database import get_db
+from scorepad.web.forms import parse_hand
+from scorepad.web.games_views import BLANK_HAND
 from tests.helpers import parse
 from tests.services.helpers import counting_core_calls
 from tests.web.helpers import csrf, form_of, new_game, record
@@ -48,6 +53,33 @@ def test_a_request_folds_the_game_at_most_once_and_validates_the_hand_once(clien
     assert calls == {"play_game": folds, "validate_hand": validations}
 
 
+def test_the_page_a_recorded_hand_lands_on_folds_nothing_again(client, monkeypatch, sheet):
+    """The service hands the page its own fold: the 303's GET, the poll and a hand's story fold nothing while
+    the game's version is the one the save made."""
+    game_id, hand_id = sheet
+    sent = {**form_of(client, game_id), **HAND, "bid": "60"}
+    calls = counting_core_calls(monkeypatch)
+    answer = client.post(f"/games/{game_id}/hands", data=sent)
+    assert answer.status_code == 303 and calls == {"play_game": 1, "validate_hand": 1}
+    for address, headers in [(answer.headers["Location"], {}), (f"/games/{game_id}/live", {"HX-Request": "true"}),
+                             (f"/games/{game_id}/hands/{hand_id}/detail", {"HX-Request": "true"}),
+                             (f"/history/games/{game_id}", {}), (f"/history/games/{game_id}/hands/{hand_id}", {})]:
+        assert client.get(address, headers=headers).status_code == 200, address
+    assert calls == {"play_game": 1, "validate_hand": 1}
+
+
+def test_a_game_changed_elsewhere_is_folded_once_for_every_page_of_its_new_version(client, monkeypatch, sheet):
+    game_id, hand_id = sheet
+    with client.application.app_context():
+        get_db().execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])  # as a restore might
+        get_db().conn.commit()
+    calls = counting_core_calls(monkeypatch)
+    for address in [f"/games/{game_id}", f"/games/{game_id}/live", f"/history/games/{game_id}",
+                    f"/games/{game_id}/hands/{hand_id}/detail"]:
+        assert client.get(address, headers={"HX-Request": "true"}).status_code == 200, address
+    assert calls["play_game"] == 1
+
+
 REFUSALS = [
     ("a hand the core refuses", services.Refused, {"bid": "63"}),
     ("a form without its hand number", services.FormIncomplete, {"expected": ""}),
@@ -62,3 +94,20 @@ def test_a_refused_hand_is_answered_with_the_status_its_error_hints(client, monk
     monkeypatch.setattr(error, "status_hint", 418)  # whatever the service layer says, the view answers
     response = client.post(f"/games/{game_id}/hands", data={**form, **HAND, **changes})
     assert response.status_code == 418
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_fresh_form_is_not_read_nor_scored_and_previews_as_it_did(new_database, preset):
+    """The page's blank form skips reading and scoring: what it shows is what reading it showed."""
+    rules = PRESETS[preset]
+    db = store.connect(str(new_database()))
+    try:
+        game_id = services.start_game(db, rules, tuple(f"T{side}" for side in range(rules.sides)),
+                                      (None,) * rules.players, 0)
+        game = store.load_game(db, game_id)
+    finally:
+        db.close()
+    form = parse_hand(BLANK_HAND, game.rules, game.has_players)
+    read = services.preview_hand(game, form.hand, unreadable=form.unreadable, typed_counters=form.typed_counters,
+                                 typed={name for name, value in BLANK_HAND.items() if value.strip()})
+    assert services.preview_hand(game, None) == read

@@ -1,7 +1,7 @@
 """The score sheet as the templates show it: the core's game state plus who dealt, who bid, and each hand's story.
 
-Built from the stored hands on every view; the fold is cheap and it means the sheet can never drift from the
-rules it was played under.
+Built from the stored hands and a fold of them (the fold of the change that wrote them, or a fresh one), so the
+sheet can never drift from the rules it was played under; `pages` keeps one per game version.
 """
 
 from __future__ import annotations
@@ -129,8 +129,11 @@ class Sheet:
 
 
 def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None,
-                deleted: list[dict] | None = None) -> Sheet:
-    state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
+                deleted: list[dict] | None = None, state: GameState | None = None) -> Sheet:
+    """The sheet of `hands` (the game's live hands, in order); `state` is their fold when the caller has just
+    made it (a change folds its game once), else they are folded here."""
+    if state is None:
+        state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
     rows = []
     history = history or {}
     for i, (stored, result) in enumerate(zip(hands, state.results, strict=True)):
