@@ -77,7 +77,8 @@
   document.addEventListener("keydown", function () { pointed = false; }, true);
   document.addEventListener("change", function (event) {
     var el = event.target;
-    if (!el.form || el.form.id !== "hand-form" || !pointed) return;
+    if (!el.form || el.form.id !== "hand-form" || (el.name !== "bidder" && el.name !== "trump")) return;
+    if (!pointed) return; // (the field left behind has its own change, which must not use up the tap)
     pointed = false;
     if (el.name === "bidder") focusField(el.form.elements.bid);
     if (el.name === "trump") focusField(firstEmpty(el.form));
