@@ -68,6 +68,8 @@ def pages(browser, live_server):
     _hand(page, live_server, four)
     _hand(page, live_server, four, bidder="s1", counters_0="10", counters_1="40", meld_0="0", meld_1="20")
     eight = _game(page, live_server, seating="2x4")
+    won = _game(page, live_server, hands_limit="1")
+    _hand(page, live_server, won)
     three = _game(page, live_server, seating="3x1", preset="three-handed")
     _hand(page, live_server, three, bidder="s0", meld_2="0", counters_0="20", counters_1="20", counters_2="10")
     hand_id = re.search(r"/hands/(\d+)/edit", page.request.get(f"{live_server}/games/{four}").text())[1]
@@ -89,13 +91,14 @@ def pages(browser, live_server):
         "meld": "/meld?trump=H&cards=AH+AH+10H+KH+QH+JH+KS+QS", "players": "/players/", "player": f"/players/{player}",
         "about": "/about", "rules": "/rules", "import": "/import", "club nights": "/club/", "club new": "/club/new",
         "night": f"/club/{night}", "director": f"/club/{night}/director", "wall": f"/club/{night}/wall",
-        "cards": f"/club/{night}/cards", "table": f"/club/{night}/tables/1",
+        "cards": f"/club/{night}/cards", "table": f"/club/{night}/tables/1", "won": f"/games/{won}",
+        "missing": "/games/999999", "count meld": f"/games/{four}",
     }
 
 
 PAGES = ["home", "new game", "game", "8 players", "3 players", "edit", "delete", "end", "history", "history game",
          "history hand", "meld", "players", "player", "about", "rules", "import", "club nights", "club new", "night",
-         "director", "wall", "cards", "table"]
+         "director", "wall", "cards", "table", "won", "missing"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -296,3 +299,28 @@ def test_selects_and_the_directors_link_have_a_visible_label(page, live_server, 
     for label in labels:
         expect(page.get_by_role(role, name=label, exact=True).first).to_be_visible()
         expect(page.locator("label").get_by_text(label, exact=True).first).to_be_visible()  # seen, not only heard
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_the_wall_screen_or_a_refused_hand(page, live_server, pages, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(live_server + pages["wall"])
+    assert violations(page) == []
+    page.set_viewport_size(PHONE)
+    page.goto(live_server + pages["game"])
+    page.fill("#bid", "7")  # under the minimum: refused, with the summary of what to fix
+    page.locator("button.save-button").click()
+    expect(page.locator("#error-summary")).to_be_visible()
+    assert violations(page) == []
+
+
+def test_tab_through_the_meld_calculator_counting_for_a_team_keeps_every_card_in_view(page, live_server, pages):
+    """Counting for a team, the bar carries "Use … as meld for Us" and is taller."""
+    page.goto(live_server + pages["count meld"])
+    page.locator(".count-button").first.click()
+    page.locator(".card-cell[data-code=AH] button.add").click()
+    expect(page.locator("#meld-bar .use-button")).to_be_visible()
+    page.locator("#meld-calc input[name=trump]").first.focus()
+    assert _tab_through(page, "#meld-cards") == []
+    assert violations(page) == []
