@@ -219,7 +219,7 @@ def test_a_tap_on_the_bidder_still_moves_on_to_the_bid(page, live_server, pages)
 IN_VIEW = """() => {
   // the focused control is wholly on the screen and under no sticky or fixed bar it is not part of
   const el = document.activeElement, box = el.getBoundingClientRect();
-  if (box.top < 0 || box.bottom > innerHeight) return `${el.id || el.name || el.textContent.trim()} is off the screen`;
+  if (box.top < 0 || box.bottom > innerHeight) return `${el.id || el.name || el.textContent.trim()} is off the screen (${box.top}–${box.bottom} of ${innerHeight})`;
   for (const bar of document.querySelectorAll(".action-bar, .meld-bar, .alert, .topbar")) {
     const where = getComputedStyle(bar).position;
     if ((where !== "sticky" && where !== "fixed") || bar.contains(el)) continue;
