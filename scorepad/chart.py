@@ -12,6 +12,9 @@ WIDTH, HEIGHT = 360, 200
 # about 15 px, readable at arm's length. The margins leave room for a label like "−1,000" at that size.
 FONT = 16
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 56, 12, 18, 28
+# Each side's line has its own stroke as well as its own colour, so a colour-blind player can follow it: solid,
+# long dashes, dots (the target's line is short even dashes). The legend under the chart draws the same.
+DASHES = ("none", "10 5", "2 5")
 
 
 def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[tuple[int, int]],
@@ -42,7 +45,8 @@ def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[t
                      f'{number(target)}</text>')
     for team in range(len(teams)):
         path = " ".join(f"{x(i)},{y(p[team])}" for i, p in enumerate(points))
-        parts.append(f'<polyline class="line team-{team}" points="{path}"/>')
+        parts.append(f'<polyline class="line team-{team}" stroke-dasharray="{DASHES[team % len(DASHES)]}" '
+                     f'points="{path}"/>')
     for index, team in sets:
         px, py = x(index + 1), y(points[index + 1][team])
         parts.append(f'<circle class="set-mark" cx="{px}" cy="{py}" r="5"><title>{escape(teams[team])} set '

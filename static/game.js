@@ -69,10 +69,17 @@
     return sequence(form).slice(1).filter(function (el) { return el.value === ""; })[0] || null;
   }
 
-  // One tap chooses and moves on: the bidder leads to the bid, trump to the first number still to type.
+  // One tap chooses and moves on: the bidder leads to the bid, trump to the first number still to type. Only a
+  // tap or a click does: arrow keys (and Space) move through a group of radios one choice at a time, so a
+  // keyboard or screen-reader user stays in the group until they Tab on (WCAG 3.2.2).
+  var pointed = false;
+  document.addEventListener("pointerdown", function () { pointed = true; }, true);
+  document.addEventListener("keydown", function () { pointed = false; }, true);
   document.addEventListener("change", function (event) {
     var el = event.target;
-    if (!el.form || el.form.id !== "hand-form") return;
+    if (!el.form || el.form.id !== "hand-form" || (el.name !== "bidder" && el.name !== "trump")) return;
+    if (!pointed) return; // (the field left behind has its own change, which must not use up the tap)
+    pointed = false;
     if (el.name === "bidder") focusField(el.form.elements.bid);
     if (el.name === "trump") focusField(firstEmpty(el.form));
   });

@@ -54,3 +54,13 @@ def test_the_chart_draws_both_lines_the_target_and_the_sets():
 def test_a_chart_with_no_hands_or_no_target_still_draws():
     root = ElementTree.fromstring(score_chart([], None, [], ("A", "B")))
     assert root.get("aria-label") == "No hands yet."
+
+
+def test_each_sides_line_differs_by_its_stroke_not_by_colour_alone():
+    """A colour-blind player follows each side's line by its dashes (three sides: solid, dashes, dots), none of
+    them the target's."""
+    root = ElementTree.fromstring(score_chart([(20, 30, 40)], 500, [], ("A", "B", "C")))
+    ns = "{http://www.w3.org/2000/svg}"
+    dashes = [line.get("stroke-dasharray") for line in root.findall(f"{ns}polyline")]
+    assert len(set(dashes)) == 3 and None not in dashes
+    assert "4 4" not in dashes  # the target's own
