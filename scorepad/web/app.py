@@ -166,14 +166,23 @@ def _signed(n: int) -> str:
     return words.signed(n)
 
 
-def _local_time(stamp: str) -> str:
+def _local_time(stamp: str | None) -> str:
     """Stored in UTC; shown in the local time of the machine the table runs Scorepad on."""
-    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    return _shown(stamp, "%Y-%m-%d %H:%M")
 
 
-def _played_on(stamp: str) -> str:
+def _played_on(stamp: str | None) -> str:
     """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" in the table's local time."""
-    return datetime.fromisoformat(stamp).astimezone().strftime("%a %-d %b %Y, %H:%M")
+    return _shown(stamp, "%a %-d %b %Y, %H:%M")
+
+
+def _shown(stamp: str | None, form: str) -> str:
+    # A time no clock of ours wrote (missing from an imported night, 'yesterday' typed into a database by hand)
+    # is shown as it is, never a page that fails
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime(form)
+    except (TypeError, ValueError):
+        return "" if stamp is None else str(stamp)
 
 
 def _team_players(game) -> tuple[str, ...] | None:
