@@ -483,6 +483,26 @@ PRESETS.update({
     ),
 })
 DEFAULT_PRESET = "double-deck"
+# Two players may play a three-handed auction rule set: the two-handed auction game (docs/rules.md, "Tables of
+# every size"). At that table the rule set goes by these words, so that nothing offered to two players speaks
+# of three.
+TWO_HANDED_AUCTION = {
+    "three-handed": ("Two-handed auction (single deck, \u00d710)",
+                     "Two players bid; meld counts only for a player who takes a counter, and a bidder who takes "
+                     "less than the bid is set. 48 cards with 9s, game to 1,500."),
+    "three-handed-double": ("Two-handed auction, double deck (Bicycle, \u00d710)",
+                            "Two players bid with 80 cards; meld counts only for a player who takes a counter, and a "
+                            "bidder who takes less than the bid is set. Game to 4,550."),
+}
+
+
+def seated(rules: Rules, sides: int, players_per_side: int) -> Rules:
+    """`rules` at a table of `sides` sides of `players_per_side`, under the name it goes by there. A losing
+    floor is for two sides only: a rule set that has one drops it at a table of more."""
+    words = TWO_HANDED_AUCTION.get(rules.preset) if (sides, players_per_side) == (2, 1) and rules.bidding else None
+    title, played_by = words or (rules.title, rules.played_by)
+    return replace(rules, sides=sides, players_per_side=players_per_side, title=title, played_by=played_by,
+                   floor=rules.floor if sides == 2 else None)
 
 
 # Where each preset comes from, and what its book leaves unsaid: there the app chose a house default, and the

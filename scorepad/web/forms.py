@@ -16,7 +16,8 @@ from wtforms import HiddenField
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits
+from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits,
+                     seated)
 from ..scoring import Hand
 from ..seats import seat_names, team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
@@ -316,9 +317,7 @@ def parse_new_game(form) -> NewGame:
     else:
         errors["first_dealer"] = "Choose who deals first."
     game.teams, game.players = teams, players
-    preset = PRESETS[values["preset"]]
-    # a losing floor is for two sides only: a rule set that has one drops it at a table of three sides
-    base = replace(preset, sides=sides, players_per_side=per_side, floor=preset.floor if sides == 2 else None)
+    base = seated(PRESETS[values["preset"]], sides, per_side)
     rules, rule_errors = house_rules(base, values)
     errors.update(rule_errors)
     game.rules = rules

@@ -136,17 +136,22 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
     for i, (stored, result) in enumerate(zip(hands, state.results, strict=True)):
         dealer = dealer_for(game.first_dealer, i, game.rules.players)
         hand = stored.hand
-        if hand.kind == "redeal" or hand.bidder is None:
-            bidder = "—"
-        elif hand.bidder_seat is not None:
-            bidder = seat_label(hand.bidder_seat, game.players)
-        else:
-            bidder = game.teams[hand.bidder]
+        bidder = "—" if hand.kind == "redeal" else _bidder_name(game, hand.bidder, hand.bidder_seat)
         rows.append(Row(i + 1, stored, result, state.running[i], seat_label(dealer, game.players), bidder,
                         SUIT_SYMBOLS.get(hand.trump or "", ""), history.get(stored.id, [])))
     # a deleted hand goes back, if restored, after the live hands played before it
-    placed = [{**d, "number": 1 + sum(1 for row in rows if row.stored.seq < d["seq"])} for d in deleted or []]
+    placed = [{**d, "number": 1 + sum(1 for row in rows if row.stored.seq < d["seq"]), "bidder_name": _bidder_name(
+        game, d.get("bidder"), d.get("bidder_seat"))} for d in deleted or []]
     return Sheet(game, rows, state, placed)
+
+
+def _bidder_name(game: Game, bidder: int | None, bidder_seat: int | None) -> str:
+    """Who bid, as everything else names them: the player where the seat is known, else the side."""
+    if bidder is None:
+        return "—"
+    if bidder_seat is not None:
+        return seat_label(bidder_seat, game.players)
+    return game.teams[bidder]
 
 
 __all__ = ["Row", "SEAT_NAMES", "Sheet", "build_sheet"]

@@ -1,0 +1,90 @@
+"""What a family still tripped over at the table, on a phone at 390×844 (320 where it is about width)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import ARTIFACTS, record_played, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def rule_set_words(page) -> list[str]:
+    return [" ".join(text.split()) for text in page.locator("#field-preset label.preset").all_inner_texts()]
+
+
+def test_two_players_are_offered_only_two_player_rule_sets_and_told_how_the_auction_game_goes(phone, live_server):
+    phone.goto(f"{live_server}/games/new?seating=2x1")
+    offered = rule_set_words(phone)
+    assert offered, "no rule set is offered to two players"
+    assert not [words for words in offered if re.search(r"three|cutthroat|3-hand", words, re.I)], offered
+    auction = [words for words in offered if "Two-handed auction" in words]
+    assert auction and all("bid" in words and "set" in words for words in auction), offered
+    phone.locator("#field-preset label.preset", has_text="Two-handed auction (single deck").click()
+    phone.fill("#player_0", "Ann")
+    phone.fill("#player_1", "Bo")
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.locator("#scoreboard .target")).to_contain_text("Two-handed auction")
+    expect(phone.locator("#field-bidder")).to_be_visible()
+    assert phone.js_errors == []
+
+
+def test_deals_first_follows_every_seat_typed_in_at_a_table_of_six(phone, live_server):
+    phone.goto(f"{live_server}/games/new?seating=2x3")
+    phone.get_by_text("Players and first dealer").click()
+    phone.locator("#player_5").press_sequentially("Grandma")
+    phone.locator("#player_4").press_sequentially("Cy")
+    choices = [text.strip() for text in phone.locator("#field-first_dealer .choice").all_inner_texts()]
+    assert choices[4:] == ["Cy", "Grandma"], choices
+
+
+def start_family_game(page, live_server, teams=("Girls", "Boys"), players=("Mom", "Dad", "Sis", "Bro")):
+    page.goto(f"{live_server}/games/new")
+    for t, team in enumerate(teams):
+        page.fill(f"#team_{t}", team)
+    if players:
+        page.get_by_text("Players and first dealer").click()
+        for seat, name in enumerate(players):
+            page.fill(f"#player_{seat}", name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+
+
+def delete_hand(page, number):
+    page.locator("#sheet .hand-row", has=page.locator(".num", has_text=re.compile(f"^{number}$"))).click()
+    page.locator("#sheet details[open] a.button.danger", has_text="Delete").click()
+    page.get_by_role("button", name=f"Delete hand {number}").click()
+    expect(page.locator("#saved")).to_contain_text(f"Hand {number} deleted")
+
+
+def test_a_team_on_the_bidder_buttons_is_not_read_as_a_person_who_bids(phone, live_server):
+    start_family_game(phone, live_server, players=None)
+    first = phone.locator("#field-bidder .choice", has=phone.locator(".bids-first"))
+    expect(first).to_have_count(1)
+    assert not re.search(r"(Girls|Boys) bids first", first.inner_text()), first.inner_text()
+    expect(first.locator(".bids-first")).to_have_text("first to bid")
+
+
+def test_the_deleted_list_names_the_player_who_bid_and_the_sheet_says_counters(phone, live_server):
+    start_family_game(phone, live_server)
+    record_played(phone, "Mom", 60, (30, 10), 30)
+    expect(phone.locator("#sheet .hand-row").first).to_contain_text("counters 30")
+    assert " cnt " not in f" {phone.locator('#sheet').inner_text()} "
+    delete_hand(phone, 1)
+    expect(phone.locator("#sheet details.deleted li")).to_contain_text("Mom bid 60")
+
+
+def test_putting_back_the_last_hand_says_nothing_of_hands_after_it(phone, live_server):
+    start_family_game(phone, live_server)
+    record_played(phone, "Mom", 60, (30, 10), 30)
+    record_played(phone, "Dad", 55, (10, 30), 30)
+    delete_hand(phone, 2)
+    phone.locator("#sheet details.deleted summary").click()
+    phone.get_by_role("button", name="Restore as hand 2").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 2 is back in its place")
+    expect(phone.locator("#saved")).not_to_contain_text("after it")
+    delete_hand(phone, 1)
+    phone.locator("#sheet details.deleted summary").click()
+    phone.get_by_role("button", name="Restore as hand 1").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 is back in its place; the hand after it moved down")
