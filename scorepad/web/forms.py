@@ -139,7 +139,15 @@ def wrong_fields(errors: dict[str, str]) -> list[tuple[str, str, str]]:
     the top of a refused form, each item a link to its field."""
     order = list(WRONG_FIELD_TARGETS)
     named = sorted(errors, key=lambda name: order.index(name) if name in order else len(order))
-    return [(name, WRONG_FIELD_TARGETS.get(name, "hand-form"), errors[name]) for name in named]
+    # one sentence said of two fields (both teams' counters of 125 in steps of 10) is one thing to fix: the
+    # list names it once, at the first of them; each field still says it beside itself
+    said = set()
+    wrong = []
+    for name in named:
+        if errors[name] not in said:
+            said.add(errors[name])
+            wrong.append((name, WRONG_FIELD_TARGETS.get(name, "hand-form"), errors[name]))
+    return wrong
 
 
 def bid_chips(rules: Rules) -> list[int]:

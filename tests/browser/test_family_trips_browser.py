@@ -88,3 +88,18 @@ def test_putting_back_the_last_hand_says_nothing_of_hands_after_it(phone, live_s
     phone.locator("#sheet details.deleted summary").click()
     phone.get_by_role("button", name="Restore as hand 1").click()
     expect(phone.locator("#saved")).to_contain_text("Hand 1 is back in its place; the hand after it moved down")
+
+
+def test_counters_off_the_step_on_both_sides_are_one_thing_to_fix(phone, live_server):
+    start_game(phone, live_server, preset="single-deck")
+    phone.locator("#field-bidder .choice").first.click()
+    phone.fill("#bid", "250")
+    phone.fill("#meld_0", "100")
+    phone.fill("#meld_1", "60")
+    phone.locator("#counters_0").press_sequentially("125")
+    expect(phone.locator("#counters_1")).to_have_value("125")
+    phone.locator("button.save-button").click()
+    summary = phone.locator("#error-summary")
+    expect(summary).to_contain_text("one thing to fix")
+    expect(summary.locator("li")).to_have_count(1)
+    expect(summary.locator("li")).to_contain_text("steps of 10")
