@@ -5,7 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, record_played, start_game
+from tests.browser.helpers import record_played, start_game
+from tests.browser.test_club_screens_browser import make_night
 
 pytestmark = pytest.mark.browser
 
@@ -103,3 +104,23 @@ def test_counters_off_the_step_on_both_sides_are_one_thing_to_fix(phone, live_se
     expect(summary).to_contain_text("one thing to fix")
     expect(summary.locator("li")).to_have_count(1)
     expect(summary.locator("li")).to_contain_text("steps of 10")
+
+
+def test_a_club_round_started_before_midnight_ends_at_tonights_time_on_the_table_and_the_seat_card(
+        phone, live_server, monkeypatch):
+    from datetime import datetime, timedelta
+
+    from scorepad.store import clubs
+    from scorepad.web import club_views
+
+    # the director starts round 1 at 23:52 (local) on a 20-minute clock; the phones look at 23:55
+    started = datetime.now().astimezone().replace(hour=23, minute=52, second=0, microsecond=0)
+    monkeypatch.setattr(clubs, "now", lambda: started.isoformat(timespec="seconds"))
+    monkeypatch.setattr(club_views, "_now", lambda: started + timedelta(minutes=3))
+    night, game = make_night(phone, live_server, "progressive", ["Ada", "Ben", "Cleo", "Dan"], end=("time", "20"),
+                             record=False)
+    phone.goto(game)
+    expect(phone.locator("#club-clock")).to_contain_text("Round 1 ends at 00:12 (the director's clock)")
+    phone.goto(f"{night}/tables/1")
+    phone.locator("button", has_text="Ada").click()
+    expect(phone.locator("#seat-clock")).to_contain_text("Round 1 ends at 00:12 (the director's clock)")
