@@ -69,6 +69,7 @@ from .records import (
     records_version,
     side_record,
     team_records,
+    unfinished_games,
     warm_in_background,
     warm_records,
 )
@@ -83,7 +84,7 @@ __all__ = [
     "insert_hand", "insert_hands", "keep_state", "list_games", "live_hands", "load_game", "merge_players", "migrate",
     "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names", "players", "players_named", "key_players",
     "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player", "rescore",
-    "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "update_hand",
+    "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "unfinished_games", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
     "HandRestored", "abandon_game", "deleted_hand", "restore_hand",
     "autobackup", "pending_migrations", "edit_side", "first_unreadable",

@@ -23,7 +23,8 @@ def records():
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
-    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, form=CsrfForm()), \
+    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen,
+                           unfinished=store.unfinished_games(db), form=CsrfForm()), \
         422 if refused else 200
 
 
@@ -61,6 +62,7 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
                            teams=store.team_records(db, player_id),
                            others=others, recent=recent,
+                           unfinished=store.unfinished_games(db, player_id).get(player_id),
                            club_games=store.clubs.tables_of_games(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status

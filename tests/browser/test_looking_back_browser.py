@@ -1,0 +1,71 @@
+"""Looking back after an evening, on a phone at 390×844: records that say what they count and add up, the
+chart and head to head whole on the screen, a CSV a side a column, and the figures a player looks for."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import no_sideways_scroll, record_played
+from tests.browser.test_tables_browser import record
+
+pytestmark = pytest.mark.browser
+
+
+def new_game(page, live_server, players, hands=None, seating=None):
+    page.goto(f"{live_server}/games/new" + (f"?seating={seating}" if seating else ""))
+    if not page.locator("#player_0").is_visible():
+        page.get_by_text("Players and first dealer").click()
+    for seat, name in enumerate(players):
+        page.fill(f"#player_{seat}", name)
+    if hands:
+        page.get_by_text("House rules").click()
+        page.fill("#hands_limit", str(hands))
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+    return page.url
+
+
+def player_page(page, live_server, name):
+    page.goto(f"{live_server}/players/")
+    player_line(page, name).click()
+    expect(page.locator("h1")).to_have_text(name)
+
+
+def player_line(page, name):
+    return page.locator(".player-list a", has=page.locator("strong", has_text=re.compile(f"^{re.escape(name)}$")))
+
+
+def record_values(page) -> dict[str, str]:
+    grid = page.locator("section.card .record-grid").first
+    return {div.locator("dt").inner_text(): div.locator("dd").inner_text() for div in grid.locator("div").all()}
+
+
+def test_records_say_they_count_finished_games_and_show_the_unfinished_beside_them(phone, live_server):
+    players = ["Gramps", "Nana", "Unc", "Auntie"]
+    new_game(phone, live_server, players)
+    record_played(phone, "Gramps", 55, (30, 20), 30)
+    abandoned = new_game(phone, live_server, players)
+    phone.goto(abandoned)
+    phone.get_by_role("link", name="End this game unfinished").click()
+    phone.get_by_role("button", name="End the game").click()
+    new_game(phone, live_server, players)  # and one just started
+    phone.goto(f"{live_server}/players/")
+    line = player_line(phone, "Gramps")
+    expect(line).to_contain_text("0 finished games · 0 won · 2 in progress · 1 ended unfinished")
+    expect(phone.locator("#records-count")).to_contain_text("Records count finished games only")
+    player_page(phone, live_server, "Gramps")
+    expect(phone.locator("#records-count")).to_have_text(re.compile(
+        r"Over 0 finished games; 2 in progress; 1 ended unfinished \(not counted until finished\)\."))
+    assert record_values(phone)["Finished games"] == "0"
+
+
+def test_hands_bid_add_up_to_made_set_and_not_played_out(phone, live_server):
+    new_game(phone, live_server, ["Ma", "Pa", "Sis", "Bro"], hands=3)
+    record_played(phone, "Ma", 55, (30, 20), 30)  # made
+    record(phone, (20, 30), (), bidder="Ma", bid=60, kind="Throw-in")
+    record_played(phone, "Ma", 65, (20, 20), 20)  # set: 40 of 65
+    expect(phone.locator(".winner-card")).to_be_visible()
+    player_page(phone, live_server, "Ma")
+    values = record_values(phone)
+    assert (values["Hands bid"], values["Made"], values["Set"], values["Not played out"]) == ("3", "1", "1", "1")
