@@ -69,3 +69,31 @@ def test_hands_bid_add_up_to_made_set_and_not_played_out(phone, live_server):
     player_page(phone, live_server, "Ma")
     values = record_values(phone)
     assert (values["Hands bid"], values["Made"], values["Set"], values["Not played out"]) == ("3", "1", "1", "1")
+
+
+def boxes_overlap(a, b) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def test_the_chart_axis_is_readable_and_head_to_head_is_whole_on_the_screen(phone, live_server):
+    game = new_game(phone, live_server, ["Lou", "Mo", "Ned", "Oz"])
+    record_played(phone, "Mo", 50, (40, 15), 25)  # Mo's side set: −50, just under the 0 of a chart up to 500
+    phone.goto(game.replace("/games/", "/history/games/"))
+    chart = phone.locator("svg.chart")
+    expect(chart).to_be_visible()
+    ticks = [t.bounding_box() for t in chart.locator("text.tick").all()]
+    for i, a in enumerate(ticks):
+        for b in ticks[i + 1:]:
+            assert not boxes_overlap(a, b), (a, b)
+    # a family's list of players is long: the answer must still be seen without looking for it
+    new_game(phone, live_server, ["Pia", "Quin", "Rae", "Sol", "Tam", "Uma", "Vic", "Wyn"], seating="2x4")
+    phone.goto(f"{live_server}/players/")
+    for side, name in (("a1", "Lou"), ("a2", "Ned"), ("b1", "Mo"), ("b2", "Oz")):
+        phone.locator(f"select[name={side}]").select_option(label=name)
+    phone.get_by_role("button", name="Compare").click()
+    result = phone.locator(".h2h-result")
+    expect(result).to_contain_text("Lou & Ned 0 – 0 Mo & Oz")
+    box = result.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= phone.viewport_size["height"], box
+    no_sideways_scroll(phone)

@@ -65,3 +65,17 @@ def test_the_chart_draws_both_lines_the_target_and_the_sets():
 def test_a_chart_with_no_hands_or_no_target_still_draws():
     root = ElementTree.fromstring(score_chart([], None, [], ("A", "B")))
     assert root.get("aria-label") == "No hands yet."
+
+
+@pytest.mark.parametrize("running", [
+    [(65, -40), (200, -40), (560, -40)],  # "−40" just under "0"
+    [(10, 5), (30, 20)],  # the highest just over "0" (the target is off the chart here)
+    [(-500, 20), (-1000, 40)],
+])
+def test_the_axis_totals_never_print_over_each_other(running):
+    root = ElementTree.fromstring(score_chart(running, None, [], ("Us", "Them")))
+    ns = "{http://www.w3.org/2000/svg}"
+    axis = sorted(float(t.get("y")) for t in root.findall(f"{ns}text") if t.get("text-anchor") == "end"
+                  and not t.text.startswith("hand"))
+    assert "0" in [t.text for t in root.findall(f"{ns}text")]
+    assert all(b - a >= 16 for a, b in zip(axis, axis[1:], strict=False)), axis
