@@ -97,3 +97,37 @@ def test_the_chart_axis_is_readable_and_head_to_head_is_whole_on_the_screen(phon
     box = result.bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= phone.viewport_size["height"], box
     no_sideways_scroll(phone)
+
+
+def csv_rows(page, game_url) -> tuple[list[str], list[dict]]:
+    import csv
+    import io
+    page.goto(game_url.replace("/games/", "/history/games/"))
+    href = page.locator("a[href$='export.csv']").first.get_attribute("href")
+    text = page.request.get(page.url.split("/history")[0] + href).text()
+    reader = csv.reader(io.StringIO(text, newline=""))
+    head = next(reader)
+    return head, [dict(zip(head, row, strict=True)) for row in reader]
+
+
+def test_the_csv_has_a_column_a_side_for_each_figure_and_empty_cells_where_a_figure_does_not_apply(
+        phone, live_server):
+    cutthroat = new_game(phone, live_server, ["Xia", "Yan", "Zoe"], seating="3x1")
+    record(phone, (150, 40, 60), (160, 50), bidder="Xia", bid=300)
+    head, rows = csv_rows(phone, cutthroat)
+    for what in ("team", "meld", "counters", "points", "total"):
+        at = head.index(f"{what}_1")
+        assert head[at:at + 4] == [f"{what}_{side}" for side in (1, 2, 3, 4)], head
+    [row] = rows
+    assert [row[f"team_{side}"] for side in (1, 2, 3, 4)] == ["Xia", "Yan", "Zoe", ""]
+    assert [row[f"total_{side}"] for side in (1, 2, 3, 4)] == ["310", "90", "100", ""]
+    two = new_game(phone, live_server, ["Abe", "Bea"], seating="2x1")
+    phone.fill("#meld_0", "100")
+    phone.fill("#meld_1", "40")
+    phone.fill("#counters_0", "150")
+    expect(phone.locator("#counters_1")).to_have_value("100")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#expected")).to_have_value("2")
+    _, [row] = csv_rows(phone, two)
+    assert (row["bidder"], row["bid"], row["forced"], row["dix_only_1"], row["meld_3"]) == ("", "", "", "", "")
+    assert (row["points_1"], row["points_2"]) == ("250", "140")

@@ -116,7 +116,8 @@ def test_players_on_their_own_have_records_and_head_to_head(client, app):
     page = parse(client.get("/players/"))
     listed = {a.select_one("strong").get_text(): a.select_one(".muted").get_text()
               for a in page.select(".player-list a")}
-    assert listed == {"Ann": "1 game · 0 won", "Bob": "1 game · 1 won", "Cat": "1 game · 0 won"}
+    assert listed == {"Ann": "1 finished game · 0 won", "Bob": "1 finished game · 1 won",
+                      "Cat": "1 finished game · 0 won"}
     db = store.connect(app.config["DATABASE"])
     ids = {p["name"]: p["id"] for p in store.players(db)}
     bob = store.side_record(db, [ids["Bob"]])
