@@ -13,12 +13,16 @@ from .. import store, words
 from ..club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
 from ..evenings import clock_words
 from ..inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, PRESETS
+from ..rules import DEFAULT_PRESET, PRESETS, SIX_PLAYER_PRESETS
+
 from ..services import Declined, club
 from .database import get_db
 from .forms import ECHO, CsrfForm
 from .htmx import vary_on_htmx
 from .addresses import lan_addresses
+
+# A club table seats four: the rule sets for six players only are not offered.
+CLUB_PRESETS = {key: rules for key, rules in PRESETS.items() if key not in SIX_PLAYER_PRESETS}
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -39,7 +43,7 @@ def _new_values(form=None) -> dict[str, str]:
 
 def _nights_page(values, errors, status=200):
     return render_template("club_nights.html", nights=store.clubs.list_nights(get_db()), values=values,
-                           errors=errors, presets=PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
+                           errors=errors, presets=CLUB_PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
                            tie_breaks=TIE_BREAKS, form=CsrfForm()), status
 
 
@@ -70,7 +74,7 @@ def _read_night(form) -> tuple[dict, dict, dict]:
     problem = name_problem(name, "A night's name")
     if problem:
         errors["name"] = problem
-    if values["preset"] not in PRESETS:
+    if values["preset"] not in CLUB_PRESETS:
         errors["preset"] = "Choose one of the rule sets."
     if values["round_end"] not in ROUND_ENDS:
         errors["round_end"] = "Choose how a round ends."

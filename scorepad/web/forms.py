@@ -16,7 +16,7 @@ from wtforms import HiddenField
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
-from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits,
+from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, SIX_PLAYER_PRESETS, Rules, allowed_kinds, counter_worth, limits,
                      seated)
 from ..scoring import Hand
 from ..seats import seat_names, team_of
@@ -269,6 +269,8 @@ def preset_fits(preset: str, seating: str) -> bool:
     if fits is None or fits not in SEATINGS or preset not in PRESETS:
         return False
     rules = PRESETS[preset]
+    if preset in SIX_PLAYER_PRESETS:
+        return fits[0] * fits[1] == 6
     if fits[1] > 1:
         return preset not in LONE_PRESETS
     return preset in LONE_PRESETS and (rules.sides == fits[0] or (rules.bidding and fits[0] == 2))

@@ -69,8 +69,8 @@ def _new_game_page(values, errors, status=200):
     fitting = [(key, seated(rules, sides, per_side)) for key, rules in PRESETS.items()
                if preset_fits(key, values["seating"])]
     # the rule sets written for this very table come first, so that the one ready to start is one of them
-    presets = dict(sorted(fitting, key=lambda item: (PRESETS[item[0]].sides, PRESETS[item[0]].players_per_side)
-                          != (sides, per_side)))
+    presets = dict(sorted(fitting, key=lambda item: PRESETS[item[0]].players_per_side == 1 and (
+        PRESETS[item[0]].sides, PRESETS[item[0]].players_per_side) != (sides, per_side)))
     presets = presets or PRESETS
     if values["preset"] not in presets:  # a table of another size: its first rule set is ready
         values = {**values, "preset": next(iter(presets))}

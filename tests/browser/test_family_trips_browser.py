@@ -5,8 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import record_played, start_game
-from tests.browser.test_club_screens_browser import make_night
+from tests.browser.helpers import make_night, record_played, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -124,3 +123,29 @@ def test_a_club_round_started_before_midnight_ends_at_tonights_time_on_the_table
     phone.goto(f"{night}/tables/1")
     phone.locator("button", has_text="Ada").click()
     expect(phone.locator("#seat-clock")).to_contain_text("Round 1 ends at 00:12 (the director's clock)")
+
+
+def test_six_players_can_play_with_three_decks_by_numbers_marked_as_scorepads_own(phone, live_server):
+    phone.goto(f"{live_server}/games/new?seating=2x2")
+    assert not [w for w in rule_set_words(phone) if "three decks" in w]  # four players: not offered
+    for seating in ("3x2", "2x3"):
+        phone.goto(f"{live_server}/games/new?seating={seating}")
+        triple = [w for w in rule_set_words(phone) if "three decks" in w]
+        assert triple and "Scorepad's own" in triple[0], rule_set_words(phone)
+    assert rule_set_words(phone)[0].startswith("Double deck (family rules)")  # still the ready one
+    phone.locator("input[name=preset][value=six-handed-triple]").check()
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.locator("#scoreboard .target")).to_contain_text("Game to 750")
+    expect(phone.locator("#counters_0")).to_have_attribute("placeholder", "0–75")
+    phone.locator("#field-bidder .choice").first.click()
+    phone.fill("#bid", "80")
+    phone.fill("#meld_0", "40")
+    phone.fill("#meld_1", "35")
+    phone.fill("#counters_0", "45")
+    expect(phone.locator("#counters_1")).to_have_value("30")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#total-0")).to_have_text("85")
+    expect(phone.locator("#total-1")).to_have_text("65")
+    phone.locator(".rules-card summary").click()
+    expect(phone.locator(".rules-card")).to_contain_text("These numbers are Scorepad’s own")
+    expect(phone.locator(".rules-card")).to_contain_text("120 cards")

@@ -6,8 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, start_game
-from tests.browser.test_tables_browser import record
+from tests.browser.helpers import no_sideways_scroll, record_hand as record, start_game
 
 pytestmark = pytest.mark.browser
 

@@ -29,7 +29,8 @@ def shown_totals(client, game_id) -> list[str]:
     ("3x1", ["three-handed", "three-handed-double"]),
     ("2x1", ["two-handed", "three-handed", "three-handed-double"]),
     ("2x2", ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]),
-    ("3x2", ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]),
+    ("3x2", ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck",
+             "six-handed-triple"]),
 ])
 def test_how_many_play_comes_first_and_only_the_rule_sets_that_fit_follow(client, seating, presets):
     page = parse(client.get(f"/games/new?seating={seating}"))
