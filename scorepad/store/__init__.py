@@ -62,6 +62,7 @@ from .players import (
 # `store.players` is the records list (a function): it takes the place of the module of that name
 from .records import (
     cached_records,
+    finished_seats,
     forget_records,
     head_to_head,
     partners,
@@ -79,7 +80,7 @@ from .schema import migrate, migrations, pending_migrations, rescore_stale
 __all__ = [
     "MAX_ID", "Game", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
     "analyze", "backups", "cached_records", "clubs", "connect", "create_game", "database_path", "delete_hand",
-    "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
+    "deleted_hands", "edits_of_hand", "finished_seats", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
     "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
     "insert_hand", "insert_hands", "keep_state", "list_games", "live_hands", "load_game", "merge_players", "migrate",
     "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names", "players", "players_named", "key_players",

@@ -69,6 +69,18 @@ def _players(db, _=None) -> list[dict]:
         GROUP BY p.id ORDER BY p.name COLLATE NOCASE""")
 
 
+def finished_seats(db, player_ids: list[int]) -> list[dict]:
+    """The finished games where all of `player_ids` sat on one team, oldest first: {game_id, team, seat (the
+    player's own, None for a partnership), won}."""
+    ids = list(dict.fromkeys(player_ids))
+    return rows(db, f"""SELECT s.game_id, s.team, CASE WHEN count(*) = 1 THEN min(s.seat) END AS seat,
+               g.winner = s.team AS won
+        FROM game_seats s JOIN games g ON g.id = s.game_id
+        WHERE s.player_id IN ({', '.join('?' * len(ids))}) AND g.finished_at IS NOT NULL
+        GROUP BY s.game_id, s.team HAVING count(*) = {len(ids)}
+        ORDER BY g.finished_at, g.id""", ids)
+
+
 def unfinished_games(db, player_id: int | None = None) -> dict[int, dict]:
     """{player id: {"in_progress": n, "abandoned": n}} for the players with games the records leave out (they
     count finished games only): games still under way, and games ended unfinished. Not cached: a game

@@ -130,3 +130,29 @@ def test_the_csv_has_a_column_a_side_for_each_figure_and_empty_cells_where_a_fig
     _, [row] = csv_rows(phone, two)
     assert (row["bidder"], row["bid"], row["forced"], row["dix_only_1"], row["meld_3"]) == ("", "", "", "", "")
     assert (row["points_1"], row["points_2"]) == ("250", "140")
+
+
+def test_a_player_and_a_partnership_see_their_bids_points_set_rate_best_hands_and_runs(phone, live_server):
+    new_game(phone, live_server, ["Flo", "Gus", "Hal", "Ivy"], hands=3)
+    record_played(phone, "Flo", 55, (30, 20), 30)  # made, ♥: meld 30 and tricks 30
+    record(phone, (20, 30), (), bidder="Flo", bid=60, kind="Throw-in")  # −60
+    record_played(phone, "Hal", 65, (20, 20), 20, trump="♠")  # Flo's partner is set: −65
+    expect(phone.locator(".winner-card")).to_be_visible()
+    player_page(phone, live_server, "Flo")
+    figures = phone.locator("#figures")
+    expect(figures).to_be_visible()
+    levels = figures.locator("#me-by-level tbody tr")
+    assert [" ".join(row.inner_text().split()) for row in levels.all()] == ["50–59 1 of 1", "60–69 0 of 1"]
+    assert [" ".join(r.inner_text().split()) for r in figures.locator("#me-by-trump tbody tr").all()] == ["♥ 1 of 1"]
+    facts = {d.locator("dt").inner_text(): d.locator("dd").inner_text() for d in figures.locator(".fig-facts div").all()}
+    assert facts == {"Set rate": "0%", "Most bids made in a row": "1", "Most games won in a row": "0"}
+    expect(figures.locator("#me-points")).to_contain_text("Meld 30 (50%) · Tricks 30 (50%) · Lost when set 125")
+    expect(figures.locator("#me-best li").first).to_contain_text("+60, hand 1")
+    expect(figures.locator("#me-points svg rect")).to_have_count(3)  # the picture: meld, tricks, lost
+    # the partnership: Flo's and Hal's bids together
+    phone.locator("details.card summary", has_text="With Hal").click()
+    together = phone.locator("details.card[open] .figures")
+    assert [" ".join(r.inner_text().split()) for r in together.locator("table").first.locator("tbody tr").all()] == \
+        ["50–59 1 of 1", "60–69 0 of 2"]
+    expect(together.locator(".fig-facts")).to_contain_text("50%")
+    no_sideways_scroll(phone)
