@@ -80,13 +80,14 @@ from .schema import migrate, migrations, pending_migrations, rescore_stale
 __all__ = [
     "MAX_ID", "Game", "HandChanged", "HandDeleted", "MergeRefused", "NewHand", "StoredHand",
     "analyze", "backups", "cached_records", "clubs", "connect", "create_game", "database_path", "delete_hand",
-    "deleted_hands", "edits_of_hand", "finished_seats", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
+    "deleted_hands", "edits_of_hand", "forget_pool", "forget_records", "game_ids", "game_version", "hand_by_token",
     "hand_history", "hands_as_stored", "head_to_head", "history_games", "import_games", "imports",
     "insert_hand", "insert_hands", "keep_state", "list_games", "live_hands", "load_game", "merge_players", "migrate",
     "migrations", "now", "outcome", "partners", "player", "player_choices", "player_for", "player_names", "players", "players_named", "key_players",
     "pooled", "records_version", "refresh_results", "release", "rematch_for", "rename_player", "rescore",
-    "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "unfinished_games", "update_hand",
+    "rescore_stale", "save_results", "save_summary", "seated_players", "side_record", "team_records", "update_hand",
     "warm_in_background", "warm_records", "write_lock",
     "HandRestored", "abandon_game", "deleted_hand", "restore_hand",
     "autobackup", "pending_migrations", "edit_side", "first_unreadable",
+    "finished_seats", "unfinished_games",
 ]

@@ -16,8 +16,8 @@ from wtforms import HiddenField
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
-from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, SIX_PLAYER_PRESETS, Rules, allowed_kinds, counter_worth, limits,
-                     seated)
+from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, SIX_PLAYER_PRESETS, Rules, allowed_kinds,
+                     counter_worth, limits, seated)
 from ..scoring import Hand
 from ..seats import seat_names, team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized

@@ -144,7 +144,8 @@ def test_a_player_and_a_partnership_see_their_bids_points_set_rate_best_hands_an
     levels = figures.locator("#me-by-level tbody tr")
     assert [" ".join(row.inner_text().split()) for row in levels.all()] == ["50–59 1 of 1", "60–69 0 of 1"]
     assert [" ".join(r.inner_text().split()) for r in figures.locator("#me-by-trump tbody tr").all()] == ["♥ 1 of 1"]
-    facts = {d.locator("dt").inner_text(): d.locator("dd").inner_text() for d in figures.locator(".fig-facts div").all()}
+    facts = {d.locator("dt").inner_text(): d.locator("dd").inner_text()
+             for d in figures.locator(".fig-facts div").all()}
     assert facts == {"Set rate": "0%", "Most bids made in a row": "1", "Most games won in a row": "0"}
     expect(figures.locator("#me-points")).to_contain_text("Meld 30 (50%) · Tricks 30 (50%) · Lost when set 125")
     expect(figures.locator("#me-best li").first).to_contain_text("+60, hand 1")

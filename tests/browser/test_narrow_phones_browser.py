@@ -41,7 +41,8 @@ CUT_WORDS = """([scope, words]) => {
         if (style.overflowX === "visible" && style.overflowY === "visible") continue;
         const clip = box.getBoundingClientRect();
         for (const r of rects) {
-          if (r.left < clip.left - 1 || r.right > clip.right + 1 || r.bottom > clip.bottom + 1 || r.top < clip.top - 1) {
+          const outside = r.left < clip.left - 1 || r.right > clip.right + 1;
+          if (outside || r.bottom > clip.bottom + 1 || r.top < clip.top - 1) {
             problems.push(`${word} is cut in ${name}`);
           }
         }
