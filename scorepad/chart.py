@@ -36,7 +36,7 @@ def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[t
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'font-size="{FONT}" aria-label="{escape(_summary(running, teams))}" xmlns="http://www.w3.org/2000/svg">']
     parts.append(f'<line class="axis" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}"/>')
-    for v in sorted({low, 0, high}):
+    for v in _ticks(low, high, y):
         parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" text-anchor="end">{number(v)}</text>')
     if target:
         parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(target)}" '
@@ -56,6 +56,16 @@ def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[t
                  f'hand {len(running)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _ticks(low: int, high: int, y) -> list[int]:
+    """The totals written on the axis: 0, and the lowest and highest where each stands clear of the ones already
+    written (a "−40" just under the "0" would print over it)."""
+    ticks = [0]
+    for v in (high, low):
+        if all(abs(y(v) - y(t)) >= FONT + 2 for t in ticks):
+            ticks.append(v)
+    return sorted(ticks)
 
 
 def _summary(running, teams) -> str:

@@ -68,7 +68,7 @@ RULE_FLAGS = ("check_bid_steps", "unsaved_counters_score", "opponents_score_when
 # The seating a version 1 rule set leaves out: every game was two teams of two, bidding.
 SEATING_OF_VERSION_1 = {"sides": 2, "players_per_side": 2, "bidding": True}
 DECK_OF_MELD_TABLE = {"002": "double", "tournament": "double", "000": "double", "004": "single",
-                      "004-plain": "single", "tournament-once": "double"}
+                      "004-plain": "single", "tournament-once": "double", "triple": "triple"}
 
 # A redeal is recorded as nothing at all: nobody bid, nobody melded, nobody scored.
 REDEAL = {"bidder": 0, "bidder_seat": None, "bid": 0, "trump": None, "meld": (0, 0), "counters": None,

@@ -19,6 +19,14 @@ def evening_of(moment: datetime) -> date:
     return shifted.date()
 
 
+def clock_words(moment: datetime, now: datetime) -> str:
+    """A moment as a clock on the wall says it ("00:12") when it is tonight's (the evening `now` is in, or less
+    than twelve hours from `now`, like the end of a round under way); another day's with its date. Both aware
+    and in the same (local) zone."""
+    tonight = evening_of(moment) == evening_of(now) or abs(moment - now) < timedelta(hours=12)
+    return moment.strftime("%H:%M" if tonight else "%Y-%m-%d %H:%M")
+
+
 def evening_bounds(first: date | None, last: date | None, tz) -> tuple[datetime | None, datetime | None]:
     """The moments (aware, in `tz`) from the start of evening `first` to the end of evening `last`. Dates from
     FIRST_EVENING to LAST_EVENING give moments that convert to any time zone; the view refuses others."""

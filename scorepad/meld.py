@@ -22,7 +22,7 @@ class MeldTable:
     double, triple, quadruple)."""
 
     name: str
-    deck: str  # "double" or "single": how many copies of a card exist, and whether there are 9s
+    deck: str  # "double", "triple" or "single": how many copies of a card exist, and whether there are 9s
     run: tuple
     extra_beside_run: int  # each extra K or Q of trump beside a run (004); 0 where it earns nothing
     royal_marriage: int
@@ -38,6 +38,10 @@ _ARNDS_TOURNAMENT = {"A": (10, 100, 150, 200), "K": (8, 80, 120, 160), "Q": (6, 
                      "J": (4, 40, 60, 80)}
 _ARNDS_000 = {"A": (100, 1000, 1500, 2000), "K": (80, 800, 1200, 1600), "Q": (60, 600, 900, 1200),
               "J": (40, 400, 600, 800)}
+# Three decks without 9s (six copies of each card): the family double-deck values, each meld of five or six
+# copies going on as the fourth did. Scorepad's own numbers: no rule book we follow prints them.
+_ARNDS_TRIPLE = {"A": (10, 100, 200, 300, 400, 500), "K": (8, 80, 160, 240, 320, 400),
+                 "Q": (6, 60, 120, 180, 240, 300), "J": (4, 40, 80, 120, 160, 200)}
 _ARNDS_004 = {"A": (100, 1000), "K": (80, 800), "Q": (60, 600), "J": (40, 400)}
 
 TABLES: dict[str, MeldTable] = {
@@ -49,21 +53,24 @@ TABLES: dict[str, MeldTable] = {
     "004-plain": MeldTable("004-plain", "single", (150, 1500), 0, 40, 20, (40, 300), _ARNDS_004, 10),
     "tournament-once": MeldTable("tournament-once", "double", (15, 150, 225, 300), 0, 4, 2, (4, 30, 60, 90),
                                  _ARNDS_TOURNAMENT, 0, once_only=True),
+    "triple": MeldTable("triple", "triple", (15, 150, 300, WINS_GAME, WINS_GAME, WINS_GAME), 0, 4, 2,
+                        (4, 30, 90, 300, 450, 600), _ARNDS_TRIPLE, 0),
 }
-DECK_COPIES = {"double": 4, "single": 2}
-HAND_SIZE = {"double": 20, "single": 12}
+DECK_COPIES = {"double": 4, "single": 2, "triple": 6}
+HAND_SIZE = {"double": 20, "single": 12, "triple": 20}
 # A player's hand at each table (deck, players): what is left over goes to the kitty or widow (three-handed) or
 # the stock (two-handed deals 12 each from a single deck).
 HAND_SIZES = {
     ("single", 2): 12, ("single", 3): 15, ("single", 4): 12, ("single", 6): 8, ("single", 8): 6,
     ("double", 2): 20, ("double", 3): 25, ("double", 4): 20, ("double", 6): 13, ("double", 8): 10,
+    ("triple", 6): 20,
 }
 
 
 def hand_size(deck: str, players: int) -> int:
     """The cards one player holds at a table of `players` with `deck` (a partnership of four: 20 or 12)."""
     return HAND_SIZES.get((deck, players), HAND_SIZE[deck])
-MULTIPLE = ("", "Double ", "Triple ", "Quadruple ")
+MULTIPLE = ("", "Double ", "Triple ", "Quadruple ", "Quintuple ", "Sextuple ")
 AROUND_NAMES = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks"}
 
 
@@ -112,8 +119,8 @@ def count_meld(cards, trump: str, table: str, players: int = 4) -> MeldCount:
 def _check_deck(hand: Counter, deck: str) -> None:
     copies = DECK_COPIES[deck]
     for card in sorted(hand, key=lambda c: (SUITS.index(c.suit), RANKS.index(c.rank))):
-        if deck == "double" and card.rank == "9":
-            raise ValueError(f"There are no 9s in a double deck: {card} cannot be in this hand.")
+        if deck != "single" and card.rank == "9":
+            raise ValueError(f"There are no 9s in a {deck} deck: {card} cannot be in this hand.")
         if hand[card] > copies:
             raise ValueError(f"{hand[card]} × {card} is more than the deck holds: a {deck} deck has "
                              f"{copies} of each card.")

@@ -46,13 +46,13 @@ NO_MARRIAGE = {
     "throw_in": "A bidder with no marriage in trump is scored as a throw-in.",
     "no_meld": "A bidder with no marriage in trump loses the bid, and neither side scores meld.",
 }
-MELD_TABLES = ("002", "tournament", "000", "004", "004-plain", "tournament-once")
+MELD_TABLES = ("002", "tournament", "000", "004", "004-plain", "tournament-once", "triple")
 SINGLE_DECK_TABLES = ("004", "004-plain")  # the tables with 9s: every other table is for the double deck
-DECKS = {"double": 80, "single": 48}
+DECKS = {"double": 80, "single": 48, "triple": 120}
 # What can happen in a hand, in the order a form offers it; `allowed_kinds` says which a rule set has.
 KINDS = ("played", "throw_in", "no_marriage", "renege", "redeal", "quad_run")
 # A hand's counter points when each counter scores one (last trick included): the deck at its own scale, ×1.
-NATURAL_POINTS = {"double": 50, "single": 25}
+NATURAL_POINTS = {"double": 50, "single": 25, "triple": 75}
 MOST_SCALE = 10  # the ×10 scorings (Bicycle, single deck) are the largest any rule book uses
 MOST_TARGET = 100_000  # a game score at ×1: no evening at a kitchen table comes near it
 MOST_HANDS = 1_000  # a game of a fixed number of hands
@@ -69,6 +69,8 @@ SEATINGS = {
 }
 # The presets written for players on their own; every other preset is for sides of two or more.
 LONE_PRESETS = ("three-handed", "three-handed-double", "two-handed")
+# The presets for six players only (two teams of three, or three partnerships): three decks deal 20 cards to six.
+SIX_PLAYER_PRESETS = ("six-handed-triple",)
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ class Rules:
     preset: str
     title: str
     played_by: str  # one line: who plays it this way
-    deck: str  # "double" (80 cards, no 9s) | "single" (48, with 9s)
+    deck: str  # "double" (80 cards, no 9s) | "single" (48, with 9s) | "triple" (120, three decks without 9s)
     hand_points: int  # counter points in one hand, last trick included
     counter_step: int
     meld_step: int
@@ -294,15 +296,16 @@ def _problems(rules: Rules, ranged: bool = True):
                                f"in steps that divide {number(_half_counter(rules))}.")
     yield from _seating_problems(rules)
     # A kept game is let be: the table only guides the meld calculator, and the game must still open.
-    if ranged and rules.meld_table in MELD_TABLES and (rules.meld_table in SINGLE_DECK_TABLES) != (
-            rules.deck == "single"):
-        yield "meld_table", "That meld table is for the other deck: single-deck tables go with single deck."
+    if ranged and rules.meld_table in MELD_TABLES and TABLES[rules.meld_table].deck != rules.deck:
+        yield "meld_table", ("That meld table is for another deck: three decks go with the three-deck values "
+                             "only." if "triple" in (rules.deck, TABLES[rules.meld_table].deck) else
+                             "That meld table is for the other deck: single-deck tables go with single deck.")
 
 
 def counter_worth(rules: Rules) -> tuple[int, int]:
     """(What one ace or ten taken in a trick is worth, what the last trick is worth) under `rules`' deck and
     scale: 1 and 2 in a 50-point double deck, 10 and 10 in a 250-point single deck."""
-    counters = {"double": 48, "single": 24}[rules.deck]
+    counters = {"double": 48, "single": 24, "triple": 72}[rules.deck]
     return rules.scale, rules.hand_points - counters * rules.scale
 
 
@@ -320,6 +323,8 @@ def _seating_problems(rules: Rules):
     if (rules.players_per_side == 1) != (rules.preset in LONE_PRESETS):
         yield "players_per_side", ("Players on their own play the two- or three-handed rules; "
                                    "every other rule set is for teams of two or more.")
+    if rules.deck == "triple" and rules.players != 6:
+        yield "players_per_side", "Three decks deal 20 cards to each of six players: the game is for six."
     if rules.floor is not None and rules.sides != 2:
         yield "floor", "A losing floor is only for a game of two sides."
     if not isinstance(rules.bidding, bool):
@@ -496,7 +501,47 @@ PRESETS.update({
         bidding=False,
     ),
 })
+# Six players with three decks: no rule book we follow prints numbers for it, so these are Scorepad's own, the
+# family double deck's made half again as large (a 120-card deck holds 72 counters, and the last trick is 3):
+# 75 counter points, bids from 75 (by 1, by 5 from 100), 30 meld to be on the board and 30 counters to save it,
+# game to 750; meld by the family values, going on past four of a meld to six.
+PRESETS["six-handed-triple"] = replace(
+    _DOUBLE_DECK,
+    preset="six-handed-triple",
+    title="Six-handed, three decks (Scorepad's own numbers)",
+    played_by="Six players with three decks (120 cards, 20 each): the family rules half again as large, game to "
+              "750. Scorepad's own numbers, as no rule book prints them.",
+    deck="triple",
+    hand_points=75,
+    min_bid=75,
+    bid_steps=((75, 1), (100, 5)),
+    min_meld=30,
+    save_counters=30,
+    target=750,
+    meld_table="triple",
+    players_per_side=3,
+)
 DEFAULT_PRESET = "double-deck"
+# Two players may play a three-handed auction rule set: the two-handed auction game (docs/rules.md, "Tables of
+# every size"). At that table the rule set goes by these words, so that nothing offered to two players speaks
+# of three.
+TWO_HANDED_AUCTION = {
+    "three-handed": ("Two-handed auction (single deck, \u00d710)",
+                     "Two players bid; meld counts only for a player who takes a counter, and a bidder who takes "
+                     "less than the bid is set. 48 cards with 9s, game to 1,500."),
+    "three-handed-double": ("Two-handed auction, double deck (Bicycle, \u00d710)",
+                            "Two players bid with 80 cards; meld counts only for a player who takes a counter, and a "
+                            "bidder who takes less than the bid is set. Game to 4,550."),
+}
+
+
+def seated(rules: Rules, sides: int, players_per_side: int) -> Rules:
+    """`rules` at a table of `sides` sides of `players_per_side`, under the name it goes by there. A losing
+    floor is for two sides only: a rule set that has one drops it at a table of more."""
+    words = TWO_HANDED_AUCTION.get(rules.preset) if (sides, players_per_side) == (2, 1) and rules.bidding else None
+    title, played_by = words or (rules.title, rules.played_by)
+    return replace(rules, sides=sides, players_per_side=players_per_side, title=title, played_by=played_by,
+                   floor=rules.floor if sides == 2 else None)
 
 
 # Where each preset comes from, and what its book leaves unsaid: there the app chose a house default, and the
@@ -539,6 +584,11 @@ SILENT = {
                     "renege": "do not say what a renege costs",
                     "save": "say so only of the opponents; the app holds the bidders to it too"},
 }
+# The presets no book prints: every number is the app's own, and the rules in words say so first.
+APP_OWN = {
+    "six-handed-triple": "These numbers are Scorepad\u2019s own (no rule book prints a three-deck game): the family "
+                         "double deck\u2019s, half again as large.",
+}
 # The presets whose book offers the other way of counting the cards ("agreed on before the game").
 _OTHER_COUNT = {"double-pack-bicycle"}
 
@@ -573,6 +623,8 @@ def _house_default(r: Rules, topic: str) -> str:
 
 def _describe_source(r: Rules) -> list[str]:
     preset = _preset_of(r)
+    if preset is not None and r.preset in APP_OWN:
+        return [APP_OWN[r.preset]]
     if preset is None or r.preset not in SOURCES:  # the table-size presets name their book in played_by
         return []
     lines = [f"These rules follow {SOURCES[r.preset]}; where the book is silent, the app\u2019s house default "
@@ -590,7 +642,8 @@ def _describe_table(r: Rules) -> list[str]:
 
 
 def _describe_deal(r: Rules) -> list[str]:
-    deck = "80 cards, no 9s" if r.deck == "double" else "48 cards, with 9s"
+    deck = {"double": "80 cards, no 9s", "single": "48 cards, with 9s",
+            "triple": "120 cards (three pinochle decks without their 9s), 20 to each of six players"}[r.deck]
     lines = [
         *_describe_table(r),
         f"Deck: {deck}. Cards taken in tricks count: {card_count_words(r)}; {number(r.hand_points)} counter points "
@@ -700,7 +753,7 @@ def _meld_values(r: Rules) -> str:
     return f"Meld values: {'; '.join(parts)}.{once}"
 
 
-MULTIPLE_WORDS = ("", "double ", "triple ", "quadruple ")
+MULTIPLE_WORDS = ("", "double ", "triple ", "quadruple ", "quintuple ", "sextuple ")
 
 
 def _describe_play(r: Rules) -> list[str]:

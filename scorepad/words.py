@@ -114,6 +114,7 @@ MELD_TABLE_NAMES = {
     "004": "single-deck values (×10)",
     "004-plain": "single-deck values (×10), no bonus for an extra K or Q beside a run",
     "tournament-once": "tournament values, each card in one meld only",
+    "triple": "three-deck values (family double-deck values, up to six of a meld)",
 }
 # The same names standing alone, as a heading or a choice in a list.
 MELD_TABLE_TITLES = {key: capitalized(name) for key, name in MELD_TABLE_NAMES.items()}

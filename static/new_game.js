@@ -12,7 +12,7 @@
   }
 
   document.addEventListener("input", function (event) {
-    if (event.target.id && /^player_[0-3]$/.test(event.target.id)) nameSeats();
+    if (event.target.id && /^player_\d+$/.test(event.target.id)) nameSeats();
   });
   document.addEventListener("change", nameSeats); // a name picked from the list of known players
   nameSeats();

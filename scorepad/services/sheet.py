@@ -122,6 +122,23 @@ class Sheet:
         """Who deals the next hand once one hand is gone from the sheet."""
         return self.seat(dealer_for(self.game.first_dealer, len(self.rows) - 1, self.seats))
 
+    @property
+    def long_names(self) -> bool:
+        """Whether a side's or a player's name needs more room than a column of its own on a 320 px phone: then
+        the scoreboard, the bidder buttons, the meld and counter fields and the sheet's rows give each name a
+        line of its own, so that a name wraps between its words and no word is cut."""
+        sides = self.game.rules.sides
+        players = [name for name in self.game.players if name]
+        return (any(_too_long(team, sides) for team in self.game.teams)
+                or any(_too_long(player, 3 if len(self.game.players) > 4 or sides > 2 else 2) for player in players))
+
+    @property
+    def long_heads(self) -> bool:
+        """Whether a side's name is too long for its narrow column of points at the head of the sheet (a word
+        wider than the column, or more than two lines): the head then numbers the columns and names them
+        above."""
+        return any(_too_long(team, self.game.rules.sides, _HEAD_LETTERS) for team in self.game.teams)
+
     def team_players(self, team: int) -> str:
         seats = seats_of(team, self.game.rules.sides, self.seats)
         names = [self.game.players[s] for s in seats if self.game.players[s]]
@@ -139,17 +156,36 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
     for i, (stored, result) in enumerate(zip(hands, state.results, strict=True)):
         dealer = dealer_for(game.first_dealer, i, game.rules.players)
         hand = stored.hand
-        if hand.kind == "redeal" or hand.bidder is None:
-            bidder = "—"
-        elif hand.bidder_seat is not None:
-            bidder = seat_label(hand.bidder_seat, game.players)
-        else:
-            bidder = game.teams[hand.bidder]
+        bidder = "—" if hand.kind == "redeal" else _bidder_name(game, hand.bidder, hand.bidder_seat)
         rows.append(Row(i + 1, stored, result, state.running[i], seat_label(dealer, game.players), bidder,
                         SUIT_SYMBOLS.get(hand.trump or "", ""), history.get(stored.id, [])))
     # a deleted hand goes back, if restored, after the live hands played before it
-    placed = [{**d, "number": 1 + sum(1 for row in rows if row.stored.seq < d["seq"])} for d in deleted or []]
+    placed = [{**d, "number": 1 + sum(1 for row in rows if row.stored.seq < d["seq"]), "bidder_name": _bidder_name(
+        game, d.get("bidder"), d.get("bidder_seat"))} for d in deleted or []]
     return Sheet(game, rows, state, placed)
+
+
+# The letters of a word that fit, on a 320 px phone, a column that is one of 1, 2 or 3 across the screen (bold
+# 16 px type); and the head of the sheet, whose columns of points are narrower still.
+_COLUMN_LETTERS = {1: 24, 2: 12, 3: 7}
+_HEAD_LETTERS = {1: 16, 2: 8, 3: 6}
+
+
+def _too_long(name: str, columns: int, letters: dict[int, int] = _COLUMN_LETTERS) -> bool:
+    """Whether `name` cannot stand in one of `columns` columns: a word (a hyphen may break a line) longer than
+    the column holds, or the whole name longer than two lines of it."""
+    most = letters[min(columns, 3)]
+    words = name.replace("-", " ").split()
+    return any(len(word) > most for word in words) or len(name) > 2 * most
+
+
+def _bidder_name(game: Game, bidder: int | None, bidder_seat: int | None) -> str:
+    """Who bid, as everything else names them: the player where the seat is known, else the side."""
+    if bidder is None:
+        return "—"
+    if bidder_seat is not None:
+        return seat_label(bidder_seat, game.players)
+    return game.teams[bidder]
 
 
 __all__ = ["Row", "SEAT_NAMES", "Sheet", "build_sheet"]

@@ -8,7 +8,7 @@ import io
 
 from .. import store, transfer, words
 from ..errors import ImportRefused
-from ..scoring import play_game
+from ..scoring import dix_value, play_game
 from ..seats import dealer_for, seat_label
 from ..store import Game, StoredHand
 
@@ -31,17 +31,17 @@ def import_games(db, raw: bytes) -> list[int]:
 
 # --- CSV ----------------------------------------------------------------------------------------------------
 
-CSV_COLUMNS = ["game", "started", "team_1", "team_2", "hand", "dealer", "bidder", "bid", "trump", "kind",
-               "result", "meld_1", "meld_2", "counters_1", "counters_2", "points_1", "points_2", "total_1",
-               "total_2"]
-# A game of three or four sides fills these too (a game of two leaves them empty): after the two-team columns, so
-# that a spreadsheet made from an older export still finds every column where it was.
-CSV_FURTHER_SIDES = [f"{what}_{side}" for what in ("team", "meld", "counters", "points", "total") for side in (3, 4)]
-CSV_COLUMNS += CSV_FURTHER_SIDES
-# What a hand's explanation turns on beyond its numbers, last for the same reason: whether the bid was forced on
-# the dealer, which side reneged (its name), and each side's "meld of only the dix" box ("yes" or "no"; empty
-# for a side the game does not have).
-CSV_FLAGS = ["forced", "reneged", *(f"dix_only_{side}" for side in (1, 2, 3, 4))]
+# One column a side for each figure, the sides side by side (team_1 … team_4, then meld_1 … meld_4 …); a cell
+# where a figure does not apply (a third side in a game of two, a bidder where nobody bids, counters of a
+# throw-in) is empty. Read by name: the names are those of every earlier export.
+SIDES = (1, 2, 3, 4)
+CSV_COLUMNS = ["game", "started", *(f"team_{side}" for side in SIDES), "hand", "dealer", "bidder", "bid", "trump",
+               "kind", "result",
+               *(f"{what}_{side}" for what in ("meld", "counters", "points", "total") for side in SIDES)]
+# What a hand's explanation turns on beyond its numbers: whether the bid was forced on the dealer, which side
+# reneged (its name), and each side's "meld of only 9s of trump" box ("yes" or "no"; empty for a side the game
+# does not have, or where the rules do not ask it).
+CSV_FLAGS = ["forced", "reneged", *(f"dix_only_{side}" for side in SIDES)]
 CSV_COLUMNS += CSV_FLAGS
 
 
@@ -63,19 +63,24 @@ def _rows(game: Game, hands: list[StoredHand]):
         h = stored.hand
         counters = h.counters or ("",) * len(h.meld)
         dealer = seat_label(dealer_for(game.first_dealer, number - 1, game.rules.players), game.players)
-        sides = [game.teams, h.meld, counters, result.points, running]
-        yield [game.id, game.created_at, *game.teams[:2], number, dealer, _bidder(game, stored),
+        yield [game.id, game.created_at, *_each_side(game.teams), number, dealer, _bidder(game, stored),
                "" if h.kind == "redeal" or h.bid is None else h.bid, h.trump or "", h.kind,
                words.outcome(result.made, h.kind, result.automatic_throw_in),
-               *(value for each in sides[1:] for value in each[:2]),
-               *(each[side] if side < len(each) else "" for each in sides for side in (2, 3)), *_flags(game, h)]
+               *(value for each in (h.meld, counters, result.points, running) for value in _each_side(each)),
+               *_flags(game, h)]
+
+
+def _each_side(values) -> list:
+    """A figure of every side, one cell each of `SIDES`: empty past the game's own sides."""
+    return [values[side] if side < len(values) else "" for side in range(len(SIDES))]
 
 
 def _flags(game: Game, h) -> list[str]:
     """The hand's `CSV_FLAGS` cells."""
     reneged = "" if h.renege_team is None else game.teams[h.renege_team]
-    dix_only = [_yes_no(h.dix_only[side]) if side < len(h.dix_only) else "" for side in range(4)]
-    return [_yes_no(h.forced), reneged, *dix_only]
+    asked = dix_value(game.rules) and game.rules.save_counters  # the hand form asks it only then
+    dix_only = [_yes_no(flag) if asked else "" for flag in h.dix_only]
+    return ["" if not game.rules.bidding else _yes_no(h.forced), reneged, *_each_side(dix_only)]
 
 
 def _yes_no(flag: bool) -> str:
@@ -85,7 +90,7 @@ def _yes_no(flag: bool) -> str:
 def _bidder(game: Game, stored: StoredHand) -> str:
     """Who bid, as the score sheet names them: the player's seat where it was kept, else the team."""
     if stored.hand.kind == "redeal" or stored.hand.bidder is None:
-        return "—"
+        return ""  # nobody bid: a redeal, or a game without bidding
     if stored.hand.bidder_seat is not None:
         return seat_label(stored.hand.bidder_seat, game.players)
     return game.teams[stored.hand.bidder]

@@ -75,6 +75,7 @@ from .players import (
 # `store.players` is the records list (a function): it takes the place of the module of that name
 from .records import (
     cached_records,
+    finished_seats,
     forget_records,
     head_to_head,
     partners,
@@ -82,6 +83,7 @@ from .records import (
     records_version,
     side_record,
     team_records,
+    unfinished_games,
     warm_in_background,
     warm_records,
 )
@@ -100,4 +102,5 @@ __all__ = [
     "warm_in_background", "warm_records", "write_lock",
     "HandRestored", "abandon_game", "deleted_hand", "restore_hand",
     "autobackup", "pending_migrations", "edit_side", "first_unreadable", "live_hand", "snapshot", "database_file",
+    "finished_seats", "unfinished_games",
 ]

@@ -472,7 +472,7 @@ def hand_history(db, game_id: int) -> dict[int, list[dict]]:
 
 
 def deleted_hands(db, game_id: int) -> list[dict]:
-    return rows(db, """SELECT id, seq, bid, bidder, kind, deleted_at FROM hands
+    return rows(db, """SELECT id, seq, bid, bidder, bidder_seat, kind, deleted_at FROM hands
                        WHERE game_id = ? AND deleted_at IS NOT NULL ORDER BY seq""", [game_id])
 
 

@@ -69,6 +69,31 @@ def _players(db, _=None) -> list[dict]:
         GROUP BY p.id ORDER BY p.name COLLATE NOCASE""")
 
 
+def finished_seats(db, player_ids: list[int]) -> list[dict]:
+    """The finished games where all of `player_ids` sat on one team, oldest first: {game_id, team, seat (the
+    player's own, None for a partnership), won}."""
+    ids = list(dict.fromkeys(player_ids))
+    return rows(db, f"""SELECT s.game_id, s.team, CASE WHEN count(*) = 1 THEN min(s.seat) END AS seat,
+               g.winner = s.team AS won
+        FROM game_seats s JOIN games g ON g.id = s.game_id
+        WHERE s.player_id IN ({', '.join('?' * len(ids))}) AND g.finished_at IS NOT NULL
+        GROUP BY s.game_id, s.team HAVING count(*) = {len(ids)}
+        ORDER BY g.finished_at, g.id""", ids)
+
+
+def unfinished_games(db, player_id: int | None = None) -> dict[int, dict]:
+    """{player id: {"in_progress": n, "abandoned": n}} for the players with games the records leave out (they
+    count finished games only): games still under way, and games ended unfinished. Not cached: a game
+    started or ended unfinished moves no records counter."""
+    where, args = ("AND s.player_id = ?", [player_id]) if player_id is not None else ("", [])
+    found = rows(db, f"""SELECT s.player_id,
+               count(DISTINCT g.id) FILTER (WHERE g.abandoned_at IS NULL) AS in_progress,
+               count(DISTINCT g.id) FILTER (WHERE g.abandoned_at IS NOT NULL) AS abandoned
+        FROM game_seats s JOIN games g ON g.id = s.game_id
+        WHERE g.finished_at IS NULL {where} GROUP BY s.player_id""", args)
+    return {row.pop("player_id"): row for row in found}
+
+
 # A "side" is one player, or two partners, sitting on one team of a game. Its figures come from the per-game
 # summaries (team_results, seat_results): one row a game, however many hands. A player's own bids are its
 # seat's; a partnership's are its team's.

@@ -12,6 +12,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from .. import store, words
 from ..club import (DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, fits_a_club_table, round_words,
                     time_up)
+from ..evenings import clock_words
 from ..inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
 from ..services import Declined, club
@@ -192,7 +193,12 @@ def _tables_context(night, tables, values=None, errors=None) -> dict:
 def _clock_up(night) -> bool:
     """Whether the round under way is on the clock and its time is up."""
     up = _time_up(night)
-    return up is not None and datetime.fromisoformat(up) <= datetime.now(UTC)
+    return up is not None and datetime.fromisoformat(up) <= _now()
+
+
+def _now() -> datetime:
+    """The director's clock: now, aware (one place, so a test can set the hour it runs at)."""
+    return datetime.now(UTC)
 
 
 @bp.get("/<int:night_id>/director")
@@ -481,9 +487,9 @@ bp.add_app_template_filter(words.ordinal, "ordinal")
 
 @bp.app_template_filter("clock_time")
 def clock_time(stamp: str) -> str:
-    """A time of tonight as a clock on the wall says it ("13:53", local); another day's with its date."""
-    when = datetime.fromisoformat(stamp).astimezone()
-    return when.strftime("%H:%M" if when.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
+    """A time of tonight as a clock on the wall says it ("13:53", "00:12", local); another day's with its date.
+    Tonight is Scorepad's evening, 06:00 to 06:00, not the calendar's day."""
+    return clock_words(datetime.fromisoformat(stamp).astimezone(), _now().astimezone())
 
 
 def _time_up(night) -> str | None:

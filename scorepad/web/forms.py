@@ -16,8 +16,8 @@ from wtforms import HiddenField
 from ..errors import InvalidRules
 from ..hands import HAND_COLUMNS, SIDE_COLUMNS
 from ..inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
-from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, Rules, allowed_kinds, counter_worth, limits,
-                     with_house_rules)
+from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, SIX_PLAYER_PRESETS, Rules, allowed_kinds,
+                     counter_worth, limits, seated, with_house_rules)
 from ..scoring import Hand
 from ..seats import seat_names, team_of
 from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
@@ -139,7 +139,15 @@ def wrong_fields(errors: dict[str, str]) -> list[tuple[str, str, str]]:
     the top of a refused form, each item a link to its field."""
     order = list(WRONG_FIELD_TARGETS)
     named = sorted(errors, key=lambda name: order.index(name) if name in order else len(order))
-    return [(name, WRONG_FIELD_TARGETS.get(name, "hand-form"), errors[name]) for name in named]
+    # one sentence said of two fields (both teams' counters of 125 in steps of 10) is one thing to fix: the
+    # list names it once, at the first of them; each field still says it beside itself
+    said = set()
+    wrong = []
+    for name in named:
+        if errors[name] not in said:
+            said.add(errors[name])
+            wrong.append((name, WRONG_FIELD_TARGETS.get(name, "hand-form"), errors[name]))
+    return wrong
 
 
 def bid_chips(rules: Rules) -> list[int]:
@@ -261,6 +269,8 @@ def preset_fits(preset: str, seating: str) -> bool:
     if fits is None or fits not in SEATINGS or preset not in PRESETS:
         return False
     rules = PRESETS[preset]
+    if preset in SIX_PLAYER_PRESETS:
+        return fits[0] * fits[1] == 6
     if fits[1] > 1:
         return preset not in LONE_PRESETS
     return preset in LONE_PRESETS and (rules.sides == fits[0] or (rules.bidding and fits[0] == 2))
@@ -317,9 +327,7 @@ def parse_new_game(form) -> NewGame:
     else:
         errors["first_dealer"] = "Choose who deals first."
     game.teams, game.players = teams, players
-    preset = PRESETS[values["preset"]]
-    # a losing floor is for two sides only: a rule set that has one drops it at a table of three sides
-    base = replace(preset, sides=sides, players_per_side=per_side, floor=preset.floor if sides == 2 else None)
+    base = seated(PRESETS[values["preset"]], sides, per_side)
     rules, rule_errors = house_rules(base, values)
     errors.update(rule_errors)
     game.rules = rules

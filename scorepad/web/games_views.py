@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, flash, jsonify, redirect, rende
 
 from .. import services, store, words
 from ..inputs import record_id
-from ..rules import PRESETS, describe
+from ..rules import PRESETS, describe, seated
 from ..seats import seat_names
 from ..services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, pages
 from .assets import asset_url
@@ -65,9 +65,11 @@ def _new_game_page(values, errors, status=200):
     """The new-game form for the table `values` names (two teams of two by default): the rule sets that fit it,
     its teams and its seats."""
     sides, per_side = seating_of(values["seating"]) or seating_of(DEFAULT_SEATING)
-    fitting = [(key, rules) for key, rules in PRESETS.items() if preset_fits(key, values["seating"])]
+    fitting = [(key, seated(rules, sides, per_side)) for key, rules in PRESETS.items()
+               if preset_fits(key, values["seating"])]
     # the rule sets written for this very table come first, so that the one ready to start is one of them
-    presets = dict(sorted(fitting, key=lambda item: (item[1].sides, item[1].players_per_side) != (sides, per_side)))
+    presets = dict(sorted(fitting, key=lambda item: PRESETS[item[0]].players_per_side == 1 and (
+        PRESETS[item[0]].sides, PRESETS[item[0]].players_per_side) != (sides, per_side)))
     presets = presets or PRESETS
     if values["preset"] not in presets:  # a table of another size: its first rule set is ready
         values = {**values, "preset": next(iter(presets))}
@@ -451,9 +453,18 @@ def restore_hand(game_id: int, hand_id: int):
         return _game_page(_page(game_id), message=str(refusal), status=refusal.status_hint)
     except sqlite3.OperationalError as error:
         return _game_page(_page(game_id), **_not_saved(error, "the hand was NOT put back", "tap Restore again"))
+    later = len(store.live_hands(get_db(), game_id)) - (change.number or 0)
     _wrote(change, f"Hand {change.number} is already back on the sheet.",
-           f"Hand {change.number} is back in its place; the hands after it moved down one place.")
+           f"Hand {change.number} is back in its place{_moved_down(later)}.")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+
+
+def _moved_down(later: int) -> str:
+    """What putting a hand back did to the hands after it, said only when there are some."""
+    if later <= 0:
+        return ", the last on the sheet"
+    return "; the hand after it moved down one place" if later == 1 else \
+        f"; the {later} hands after it moved down one place"
 
 
 @bp.get("/<int:game_id>/end")

@@ -124,7 +124,7 @@ def hand(game_id: int, hand_id: int):
 # Each of a hand's columns in words, shown in their order (`HAND_COLUMNS`).
 FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder", "bid": "Bid", "trump": "Trump",
                "meld_0": "Meld {0}", "meld_1": "Meld {1}", "counters_0": "Counters {0}", "counters_1": "Counters {1}",
-               "renege_team": "Reneged", "forced": "Dealer stuck", "dix_only": "Meld only the dix",
+               "renege_team": "Reneged", "forced": "Dealer stuck", "dix_only": "Meld only 9s of trump",
                "meld_2": "Meld {2}", "counters_2": "Counters {2}", "meld_3": "Meld {3}", "counters_3": "Counters {3}"}
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import services, store
+from ..figures import SideGame, side_figures
 from ..inputs import record_id
+from ..scoring import play_game
+from ..store.games import UnreadableGame
 from ..services import Declined
 from .database import get_db
 from .forms import ECHO, CsrfForm, parse_player_name
@@ -23,7 +26,8 @@ def records():
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
-    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, form=CsrfForm()), \
+    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen,
+                           unfinished=store.unfinished_games(db), form=CsrfForm()), \
         422 if refused else 200
 
 
@@ -45,6 +49,22 @@ def _head_to_head(db, everyone, chosen: dict) -> dict | None:
     return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b)}
 
 
+def _figures(db, player_ids: list[int]):
+    """The figures of a player, or of partners on one team, over their finished games (a game that cannot be
+    read is left out, as everywhere)."""
+    games = []
+    for seat in store.finished_seats(db, player_ids):
+        try:
+            game = store.load_game(db, seat["game_id"])
+        except UnreadableGame:
+            continue
+        hands = [stored.hand for stored in store.live_hands(db, game.id)]
+        state = play_game(game.rules, hands, names=game.teams)
+        games.append(SideGame(game.id, game.rules, hands, state.results, seat["team"], seat["seat"],
+                              bool(seat["won"]), game.created_at))
+    return side_figures(games)
+
+
 def _player_or_404(player_id: int) -> dict:
     found = store.player(get_db(), player_id)
     if found is None:
@@ -55,12 +75,15 @@ def _player_or_404(player_id: int) -> dict:
 def _player_page(player_id: int, errors=None, values=None, status=200):
     db = get_db()
     me = _player_or_404(player_id)
-    mates = [{**m, "record": m} for m in store.partners(db, player_id)]
+    mates = [{**m, "record": m, "figures": _figures(db, [player_id, m["id"]])}
+             for m in store.partners(db, player_id)]
     others = [p for p in store.player_choices(db) if p["id"] != player_id]
     recent = store.history_games(db, player_id, limit=10)
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
+                           figures=_figures(db, [player_id]),
                            teams=store.team_records(db, player_id),
                            others=others, recent=recent,
+                           unfinished=store.unfinished_games(db, player_id).get(player_id),
                            club_games=store.clubs.tables_of_games(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status

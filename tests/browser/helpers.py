@@ -81,3 +81,60 @@ def record_played(page, bidder, bid, meld, counters_of_bidder, trump="♥", taps
     # the saved sheet is in place before anything else is tapped
     expect(page.locator(f"#expected[value='{number + 1}'], .winner-card").first).to_be_attached()
     return taps
+
+
+def record_hand(page, meld, counters, bidder=None, bid=None, kind=None, again=False):
+    """One hand as a phone enters it: the bidder (one tap), the bid, what happened, each side's meld, and every
+    side's counters but the last, which fills itself in. `again`: the same as the hand before, which is asked."""
+    number = int(page.locator("#expected").get_attribute("value"))
+    if bidder:
+        page.locator("#field-bidder .choice", has_text=bidder).click()
+        page.fill("#bid", str(bid))
+    if kind:  # the rare ways a hand ends wait, folded, below the counters
+        page.locator("#rare summary").click()
+        page.locator("#field-kind .choice", has_text=kind).click()
+    for side, value in enumerate(meld):
+        page.fill(f"#meld_{side}", str(value))
+    for side, value in enumerate(counters):
+        page.fill(f"#counters_{side}", str(value))
+    if counters:
+        expect(page.locator(f"#counters_{len(meld) - 1}")).not_to_have_value("")
+    page.locator("button.save-button").click()
+    if again:
+        yes_the_same_numbers_again(page)
+    expect(page.locator(f"#expected[value='{number + 1}'], .winner-card").first).to_be_attached()
+
+
+HAND = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "1000", "meld_1": "0",
+        "counters_0": "30", "counters_1": "20"}  # a round of 1,080 points: the widest figures a night shows
+
+
+def post(page, url, data):
+    """A form sent from the page's browser, with its session and CSRF token; the answer's Location."""
+    token = page.locator("meta[name=csrf-token]").get_attribute("content")
+    answer = page.request.post(url, form={"csrf_token": token, **data}, max_redirects=0)
+    assert answer.status in (302, 303), (url, answer.status, answer.text()[:500])
+    return answer.headers["location"]
+
+
+def make_night(page, live_server, kind, entrants, end=("hands", "4"), record=True):
+    """A night of `entrants`, round 1 started and (`record`) one hand recorded at table 1; returns the night's
+    address and table 1's game's."""
+    page.goto(f"{live_server}/club/")
+    director = post(page, f"{live_server}/club/new", {"name": "Tuesday club", "kind": kind, "preset": "double-deck",
+                                                      "round_end": end[0], "round_size": end[1], "rounds": "1"})
+    night = re.search(r"/club/(\d+)/", director)[0].rstrip("/")
+    page.goto(live_server + director)
+    for entrant in entrants:
+        names = dict(zip(("player_0", "player_1", "team"), entrant, strict=False)) if kind == "partners" else {
+            "player_0": entrant}
+        post(page, f"{live_server}{night}/register", names)
+    post(page, f"{live_server}{night}/start", {})
+    page.goto(f"{live_server}{night}/director")
+    game = page.locator("#tables .game-item").first.get_attribute("href")
+    page.goto(live_server + game)
+    if record:
+        hidden = {name: page.locator(f"#hand-form input[name={name}]").get_attribute("value")
+                  for name in ("token", "expected")}
+        post(page, f"{live_server}{game}/hands", {**hidden, **HAND})
+    return live_server + night, live_server + game

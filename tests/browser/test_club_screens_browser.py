@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import PHONE, no_sideways_scroll
+from tests.browser.helpers import HAND, PHONE, make_night, no_sideways_scroll, post
 
 pytestmark = pytest.mark.browser
 
@@ -14,8 +14,6 @@ LONG = ["Anneliese Wolkenstein-Brandenburg", "Bartholomew Featherstonehaugh"]
 TWENTY_FOUR = [*LONG, "Margaret Oyelaran", "Cy Tran", *(f"Player {n}" for n in range(5, 25))]
 TEAMS = [(*LONG, ""), ("Xavi", "Wanda", "The Queen of Spades Appreciation Society"), ("Zed", "Yara", ""),
          ("Vic", "Uma", ""), ("Theo", "Sal", "")]
-HAND = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": "1000", "meld_1": "0",
-        "counters_0": "30", "counters_1": "20"}  # a round of 1,080 points: the widest figures a night shows
 
 # Every word of the element's text on one line: a word broken across two lines has two boxes.
 WORDS_BROKEN = """(root) => {
@@ -32,37 +30,6 @@ WORDS_BROKEN = """(root) => {
   }
   return broken;
 }"""
-
-
-def post(page, url, data):
-    """A form sent from the page's browser, with its session and CSRF token; the answer's Location."""
-    token = page.locator("meta[name=csrf-token]").get_attribute("content")
-    answer = page.request.post(url, form={"csrf_token": token, **data}, max_redirects=0)
-    assert answer.status in (302, 303), (url, answer.status, answer.text()[:500])
-    return answer.headers["location"]
-
-
-def make_night(page, live_server, kind, entrants, end=("hands", "4"), record=True):
-    """A night of `entrants`, round 1 started and (`record`) one hand recorded at table 1; returns the night's
-    address and table 1's game's."""
-    page.goto(f"{live_server}/club/")
-    director = post(page, f"{live_server}/club/new", {"name": "Tuesday club", "kind": kind, "preset": "double-deck",
-                                                      "round_end": end[0], "round_size": end[1], "rounds": "1"})
-    night = re.search(r"/club/(\d+)/", director)[0].rstrip("/")
-    page.goto(live_server + director)
-    for entrant in entrants:
-        names = dict(zip(("player_0", "player_1", "team"), entrant, strict=False)) if kind == "partners" else {
-            "player_0": entrant}
-        post(page, f"{live_server}{night}/register", names)
-    post(page, f"{live_server}{night}/start", {})
-    page.goto(f"{live_server}{night}/director")
-    game = page.locator("#tables .game-item").first.get_attribute("href")
-    page.goto(live_server + game)
-    if record:
-        hidden = {name: page.locator(f"#hand-form input[name={name}]").get_attribute("value")
-                  for name in ("token", "expected")}
-        post(page, f"{live_server}{game}/hands", {**hidden, **HAND})
-    return live_server + night, live_server + game
 
 
 @pytest.fixture

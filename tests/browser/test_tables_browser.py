@@ -4,35 +4,13 @@ and an edit on the way), a two-handed game without bidding to 1,000, and six pla
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, start_game, yes_the_same_numbers_again
+from tests.browser.helpers import no_sideways_scroll, record_hand as record, start_game
 
 pytestmark = pytest.mark.browser
 
 
 def totals(page, sides: int) -> list[str]:
     return [page.locator(f"#total-{side}").inner_text() for side in range(sides)]
-
-
-def record(page, meld, counters, bidder=None, bid=None, kind=None, again=False):
-    """One hand as a phone enters it: the bidder (one tap), the bid, what happened, each side's meld, and every
-    side's counters but the last, which fills itself in. `again`: the same as the hand before, which is asked."""
-    number = int(page.locator("#expected").get_attribute("value"))
-    if bidder:
-        page.locator("#field-bidder .choice", has_text=bidder).click()
-        page.fill("#bid", str(bid))
-    if kind:  # the rare ways a hand ends wait, folded, below the counters
-        page.locator("#rare summary").click()
-        page.locator("#field-kind .choice", has_text=kind).click()
-    for side, value in enumerate(meld):
-        page.fill(f"#meld_{side}", str(value))
-    for side, value in enumerate(counters):
-        page.fill(f"#counters_{side}", str(value))
-    if counters:
-        expect(page.locator(f"#counters_{len(meld) - 1}")).not_to_have_value("")
-    page.locator("button.save-button").click()
-    if again:
-        yes_the_same_numbers_again(page)
-    expect(page.locator(f"#expected[value='{number + 1}'], .winner-card").first).to_be_attached()
 
 
 def test_a_three_handed_cutthroat_game_to_a_win_with_a_set_a_throw_in_and_an_edit(phone, live_server):

@@ -6,7 +6,7 @@ from xml.etree import ElementTree
 import pytest
 
 from scorepad.chart import score_chart
-from scorepad.evenings import evening_bounds, evening_of, group_by_evening
+from scorepad.evenings import clock_words, evening_bounds, evening_of, group_by_evening
 
 TZ = timezone(timedelta(hours=-5))
 
@@ -29,6 +29,17 @@ def test_games_are_grouped_by_evening_newest_first_across_midnight():
     groups = group_by_evening(games, lambda g: g)
     assert [(evening, len(items)) for evening, items in groups] == [(date(2026, 11, 20), 3), (date(2026, 11, 14), 1)]
     assert groups[0][1] == games[:3]  # order within the evening is kept
+
+
+@pytest.mark.parametrize(("now", "moment", "words"), [
+    ((2026, 11, 23, 23, 52), (2026, 11, 24, 0, 12), "00:12"),  # a round past midnight ends tonight
+    ((2026, 11, 24, 5, 50), (2026, 11, 24, 6, 10), "06:10"),  # over the evening's end, still minutes away
+    ((2026, 11, 23, 20, 0), (2026, 11, 23, 21, 30), "21:30"),
+    ((2026, 11, 23, 20, 0), (2026, 11, 22, 21, 30), "2026-11-22 21:30"),  # another evening's
+    ((2026, 11, 24, 10, 0), (2026, 11, 23, 21, 30), "2026-11-23 21:30"),
+])
+def test_tonights_times_are_said_as_a_clock_says_them_past_midnight_too(now, moment, words):
+    assert clock_words(datetime(*moment, tzinfo=TZ), datetime(*now, tzinfo=TZ)) == words
 
 
 def test_an_evening_range_runs_from_six_to_six():
@@ -64,3 +75,17 @@ def test_each_sides_line_differs_by_its_stroke_not_by_colour_alone():
     dashes = [line.get("stroke-dasharray") for line in root.findall(f"{ns}polyline")]
     assert len(set(dashes)) == 3 and None not in dashes
     assert "4 4" not in dashes  # the target's own
+
+
+@pytest.mark.parametrize("running", [
+    [(65, -40), (200, -40), (560, -40)],  # "−40" just under "0"
+    [(10, 5), (30, 20)],  # the highest just over "0" (the target is off the chart here)
+    [(-500, 20), (-1000, 40)],
+])
+def test_the_axis_totals_never_print_over_each_other(running):
+    root = ElementTree.fromstring(score_chart(running, None, [], ("Us", "Them")))
+    ns = "{http://www.w3.org/2000/svg}"
+    axis = sorted(float(t.get("y")) for t in root.findall(f"{ns}text") if t.get("text-anchor") == "end"
+                  and not t.text.startswith("hand"))
+    assert "0" in [t.text for t in root.findall(f"{ns}text")]
+    assert all(b - a >= 16 for a, b in zip(axis, axis[1:], strict=False)), axis

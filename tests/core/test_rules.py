@@ -14,6 +14,7 @@ from scorepad.rules import PRESETS, Rules, allowed_kinds, can_be_stuck, describe
 # The §1 table, column by column (field: (double-deck, shg, bicycle, gamerules, single-deck)).
 ORDER = ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]
 SEATED = ["three-handed", "three-handed-double", "two-handed"]  # the presets that bring their own seating
+SIX_ONLY = ["six-handed-triple"]  # three decks: six players, by Scorepad's own numbers
 TABLE = {
     "deck": ("double", "double", "double", "double", "single"),
     "hand_points": (50, 50, 500, 50, 250),
@@ -74,7 +75,7 @@ def test_a_house_rule_for_all_pass_decides_redeal_or_stuck_dealer(all_pass, kind
 
 
 def test_the_default_preset_is_first():
-    assert list(PRESETS) == ORDER + SEATED
+    assert list(PRESETS) == ORDER + SEATED + SIX_ONLY
 
 
 def test_house_rules_are_a_replace_away():
@@ -92,7 +93,7 @@ def test_house_rules_are_a_replace_away():
     ({"bid_steps": ((60, 5), (50, 1))}, "Bid steps must be in ascending order."),
     ({"min_meld": -1}, "The meld needed to be on the board must be a whole number from 0 to 1,000."),
     ({"meld_table": "house"}, "meld_table must be one of 002, tournament, 000, 004, 004-plain, tournament-once, "
-                                 "not 'house'."),
+                                 "triple, not 'house'."),
 ])
 def test_a_variant_that_makes_no_sense_is_refused(change, problem):
     with pytest.raises(InvalidRules) as caught:
@@ -282,3 +283,18 @@ def test_the_core_imports_nothing_of_flask_or_the_database():
             "print(','.join(bad)); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, f"the core imported: {done.stdout.strip()} {done.stderr.strip()}"
+
+
+def test_three_decks_are_for_six_players_and_count_meld_up_to_six_of_a_kind():
+    from scorepad.meld import count_meld
+    from scorepad.rules import counter_worth
+
+    triple = PRESETS["six-handed-triple"]
+    assert (triple.deck, triple.hand_points, triple.min_bid, triple.target) == ("triple", 75, 75, 750)
+    assert counter_worth(triple) == (1, 3)  # 72 counters of 1, the last trick 3
+    assert replace(triple, sides=3, players_per_side=2).players == 6
+    with pytest.raises(InvalidRules, match="for six"):
+        replace(triple, players_per_side=2)
+    assert describe(triple)[0].startswith("These numbers are Scorepad\u2019s own")
+    six_aces = count_meld(" ".join(["A" + suit for suit in "SHDC"] * 6), "S", "triple", 6)
+    assert ("Sextuple aces around", 500) in six_aces.items

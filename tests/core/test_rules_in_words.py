@@ -237,6 +237,43 @@ EXPECTED = {
         "Meld counts without taking any counters.",
         "Game is 1,000; if both players reach it on the same hand, the higher total wins.",
     ],
+    "six-handed-triple": [
+        "These numbers are Scorepad’s own (no rule book prints a three-deck game): the family double deck’s, "
+        "half again as large.",
+        "The table: six-handed: two teams of three (6 players).",
+        "Deck: 120 cards (three pinochle decks without their 9s), 20 to each of six players. Cards taken in "
+        "tricks count: aces, tens and kings 1 each, the last trick 3; 75 counter points a hand, counted in "
+        "steps of 1.",
+        "The minimum bid is 75; bids go up by any whole number below 100, then in multiples of 5 from 100.",
+        "If everyone passes, the dealer is stuck with the minimum bid.",
+        "Meld is counted with the three-deck values (family double-deck values, up to six of a meld), "
+        "partners added together.",
+        "Meld values: run in trump 15, double 150, triple 300, quadruple wins the game, quintuple wins the "
+        "game, sextuple wins the game; royal marriage 4; marriage 2; pinochle 4, double 30, triple 90, "
+        "quadruple 300, quintuple 450, sextuple 600; aces around 10, double 100, triple 200, quadruple 300, "
+        "quintuple 400, sextuple 500; kings around 8, double 80, triple 160, quadruple 240, quintuple 320, "
+        "sextuple 400; queens around 6, double 60, triple 120, quadruple 180, quintuple 240, sextuple 300; "
+        "jacks around 4, double 40, triple 80, quadruple 120, quintuple 160, sextuple 200; tens around "
+        "nothing. A card may serve in melds of different kinds, not twice in one kind.",
+        "A team needs 30 meld to be on the board; less counts nothing.",
+        "To save its meld, a team must take 30 counters.",
+        "A team that takes fewer than 30 counters scores nothing at all.",
+        "The bidders make their bid when their saved meld plus counters reaches it, and score all of it.",
+        "Bidders who take fewer than 30 counters are set whatever their meld: they need 30 counters to make any bid.",
+        "The opponents always score their own points.",
+        "A set bidder loses the bid.",
+        "Bidders may throw in their hand: they lose the bid, and the opponents score their meld (if on the "
+        "board) plus 30 for the cards.",
+        "A bidder with no marriage in trump is scored as a throw-in.",
+        "If the bid was forced on the dealer and the bidders have no marriage in trump, the opponents get "
+        "only their meld, without the 30 for the cards; a forced bid thrown in for any other reason scores "
+        "as any throw-in.",
+        "A renege by the bidders: they lose the bid, and the opponents score their meld (if on the board) "
+        "plus 30 for the cards. A renege by the opponents gives the bidders their bid and costs the "
+        "opponents as much.",
+        "Game is 750; if both teams reach it on the same hand, the bidders win.",
+        "A quadruple run in trump wins the game outright: record it as the way the hand ended.",
+    ],
 }
 
 

@@ -16,9 +16,27 @@ SD = PRESETS["single-deck"]
 THREE = PRESETS["three-handed"]
 THREE_DOUBLE = PRESETS["three-handed-double"]
 TWO = PRESETS["two-handed"]
+TRIPLE = PRESETS["six-handed-triple"]
 
 # (what the hand is, rules, hand, points (team 0, team 1), explanation)
 CASES = [
+    ("three decks: 30 meld on the board, 30 counters to save it, half again the family numbers",
+     TRIPLE, Hand(0, 80, (40, 35), (45, 30)), (85, 65), [
+        "Bidders' meld 40 is on the board (30 needed).",
+        "Bidders took 45 counters: meld saved (30 needed).",
+        "Bidders made 85 (meld 40 + counters 45) against a bid of 80: +85.",
+        "Opponents' meld 35 is on the board (30 needed).",
+        "Opponents took 30 counters: meld saved (30 needed).",
+        "Opponents score +65 (meld 35 + counters 30).",
+    ]),
+    ("three decks: bidders with 25 of 75 counters are set whatever their meld",
+     TRIPLE, Hand(1, 90, (25, 50), (50, 25)), (50, -90), [
+        "Bidders' meld 50 is on the board (30 needed).",
+        "Bidders took 25 counters: fewer than the 30 needed to make any bid; set, −90.",
+        "Opponents' meld 25 is not on the board (30 needed).",
+        "Opponents took 50 counters (30 needed to score).",
+        "Opponents score +50 (counters 50).",
+    ]),
     ("002: a set for fewer than 20 counters, whatever the meld",
      DD, Hand(0, 60, (45, 30), (18, 32)), (-60, 62), [
         "Bidders' meld 45 is on the board (20 needed).",

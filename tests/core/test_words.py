@@ -83,8 +83,7 @@ def test_meld_tables_are_named_by_their_values_not_by_a_source_document(key):
 
 @pytest.mark.parametrize("key", rules.MELD_TABLES)
 def test_the_rules_in_words_name_the_meld_table_as_the_pages_do(key):
-    deck = "single" if key.startswith("004") else "double"
-    preset = next(p for p in PRESETS.values() if p.deck == deck)
+    preset = next(p for p in PRESETS.values() if p.deck == meld.TABLES[key].deck)
     lines = describe(replace(preset, meld_table=key))
     assert f"Meld is counted with the {words.MELD_TABLE_NAMES[key]}, partners added together." in lines
 

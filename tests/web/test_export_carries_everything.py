@@ -16,10 +16,11 @@ from tests.web.helpers import csrf, every_table, new_game, record
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 # The columns of the CSV before the flags: a spreadsheet built on them still finds each where it was.
-EARLIER_COLUMNS = ["game", "started", "team_1", "team_2", "hand", "dealer", "bidder", "bid", "trump", "kind",
-                   "result", "meld_1", "meld_2", "counters_1", "counters_2", "points_1", "points_2", "total_1",
-                   "total_2", "team_3", "team_4", "meld_3", "meld_4", "counters_3", "counters_4", "points_3",
-                   "points_4", "total_3", "total_4"]
+# a column a side for each figure, the sides side by side (the names of every earlier export)
+EARLIER_COLUMNS = ["game", "started", "team_1", "team_2", "team_3", "team_4", "hand", "dealer", "bidder", "bid",
+                   "trump", "kind", "result", "meld_1", "meld_2", "meld_3", "meld_4", "counters_1", "counters_2",
+                   "counters_3", "counters_4", "points_1", "points_2", "points_3", "points_4", "total_1", "total_2",
+                   "total_3", "total_4"]
 FLAGS = ["forced", "reneged", "dix_only_1", "dix_only_2", "dix_only_3", "dix_only_4"]
 
 

@@ -78,7 +78,7 @@ def test_records_pages_show_a_player_and_head_to_head(client, played):
     ids = {a.strong.get_text(): a["href"].rsplit("/", 1)[1] for a in page.select(".player-list a")}
     ann = parse(client.get(f"/players/{ids['Ann']}"))
     record_values = {d.dt.get_text(): d.dd.get_text() for d in ann.select_one(".record-grid").select("div")}
-    assert record_values["Games"] == "1" and record_values["Wins"] == "1" and record_values["Hands bid"] == "3"
+    assert record_values["Finished games"] == "1" and record_values["Wins"] == "1" and record_values["Hands bid"] == "3"
     assert record_values["Biggest hand"] == "150"
     h2h = parse(client.get(f"/players/?a1={ids['Ann']}&a2={ids['Cat']}&b1={ids['Bob']}&b2={ids['Dan']}"))
     assert h2h.select_one(".h2h-result").get_text(" ", strip=True).startswith("Ann & Cat 1 – 0 Bob & Dan")

@@ -29,7 +29,8 @@ def shown_totals(client, game_id) -> list[str]:
     ("3x1", ["three-handed", "three-handed-double"]),
     ("2x1", ["two-handed", "three-handed", "three-handed-double"]),
     ("2x2", ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]),
-    ("3x2", ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]),
+    ("3x2", ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck",
+             "six-handed-triple"]),
 ])
 def test_how_many_play_comes_first_and_only_the_rule_sets_that_fit_follow(client, seating, presets):
     page = parse(client.get(f"/games/new?seating={seating}"))
@@ -116,7 +117,8 @@ def test_players_on_their_own_have_records_and_head_to_head(client, app):
     page = parse(client.get("/players/"))
     listed = {a.select_one("strong").get_text(): a.select_one(".muted").get_text()
               for a in page.select(".player-list a")}
-    assert listed == {"Ann": "1 game · 0 won", "Bob": "1 game · 1 won", "Cat": "1 game · 0 won"}
+    assert listed == {"Ann": "1 finished game · 0 won", "Bob": "1 finished game · 1 won",
+                      "Cat": "1 finished game · 0 won"}
     db = store.connect(app.config["DATABASE"])
     ids = {p["name"]: p["id"] for p in store.players(db)}
     bob = store.side_record(db, [ids["Bob"]])

@@ -1,0 +1,151 @@
+"""What a family still tripped over at the table, on a phone at 390×844 (320 where it is about width)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import make_night, record_played, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def rule_set_words(page) -> list[str]:
+    return [" ".join(text.split()) for text in page.locator("#field-preset label.preset").all_inner_texts()]
+
+
+def test_two_players_are_offered_only_two_player_rule_sets_and_told_how_the_auction_game_goes(phone, live_server):
+    phone.goto(f"{live_server}/games/new?seating=2x1")
+    offered = rule_set_words(phone)
+    assert offered, "no rule set is offered to two players"
+    assert not [words for words in offered if re.search(r"three|cutthroat|3-hand", words, re.I)], offered
+    auction = [words for words in offered if "Two-handed auction" in words]
+    assert auction and all("bid" in words and "set" in words for words in auction), offered
+    phone.locator("#field-preset label.preset", has_text="Two-handed auction (single deck").click()
+    phone.fill("#player_0", "Ann")
+    phone.fill("#player_1", "Bo")
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.locator("#scoreboard .target")).to_contain_text("Two-handed auction")
+    expect(phone.locator("#field-bidder")).to_be_visible()
+    assert phone.js_errors == []
+
+
+def test_deals_first_follows_every_seat_typed_in_at_a_table_of_six(phone, live_server):
+    phone.goto(f"{live_server}/games/new?seating=2x3")
+    phone.get_by_text("Players and first dealer").click()
+    phone.locator("#player_5").press_sequentially("Grandma")
+    phone.locator("#player_4").press_sequentially("Cy")
+    choices = [text.strip() for text in phone.locator("#field-first_dealer .choice").all_inner_texts()]
+    assert choices[4:] == ["Cy", "Grandma"], choices
+
+
+def start_family_game(page, live_server, teams=("Girls", "Boys"), players=("Mom", "Dad", "Sis", "Bro")):
+    page.goto(f"{live_server}/games/new")
+    for t, team in enumerate(teams):
+        page.fill(f"#team_{t}", team)
+    if players:
+        page.get_by_text("Players and first dealer").click()
+        for seat, name in enumerate(players):
+            page.fill(f"#player_{seat}", name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+
+
+def delete_hand(page, number):
+    page.locator("#sheet .hand-row", has=page.locator(".num", has_text=re.compile(f"^{number}$"))).click()
+    page.locator("#sheet details[open] a.button.danger", has_text="Delete").click()
+    page.get_by_role("button", name=f"Delete hand {number}").click()
+    expect(page.locator("#saved")).to_contain_text(f"Hand {number} deleted")
+
+
+def test_a_team_on_the_bidder_buttons_is_not_read_as_a_person_who_bids(phone, live_server):
+    start_family_game(phone, live_server, players=None)
+    first = phone.locator("#field-bidder .choice", has=phone.locator(".bids-first"))
+    expect(first).to_have_count(1)
+    assert not re.search(r"(Girls|Boys) bids first", first.inner_text()), first.inner_text()
+    expect(first.locator(".bids-first")).to_have_text("first to bid")
+
+
+def test_the_deleted_list_names_the_player_who_bid_and_the_sheet_says_counters(phone, live_server):
+    start_family_game(phone, live_server)
+    record_played(phone, "Mom", 60, (30, 10), 30)
+    expect(phone.locator("#sheet .hand-row").first).to_contain_text("counters 30")
+    assert " cnt " not in f" {phone.locator('#sheet').inner_text()} "
+    delete_hand(phone, 1)
+    expect(phone.locator("#sheet details.deleted li")).to_contain_text("Mom bid 60")
+
+
+def test_putting_back_the_last_hand_says_nothing_of_hands_after_it(phone, live_server):
+    start_family_game(phone, live_server)
+    record_played(phone, "Mom", 60, (30, 10), 30)
+    record_played(phone, "Dad", 55, (10, 30), 30)
+    delete_hand(phone, 2)
+    phone.locator("#sheet details.deleted summary").click()
+    phone.get_by_role("button", name="Restore as hand 2").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 2 is back in its place")
+    expect(phone.locator("#saved")).not_to_contain_text("after it")
+    delete_hand(phone, 1)
+    phone.locator("#sheet details.deleted summary").click()
+    phone.get_by_role("button", name="Restore as hand 1").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 is back in its place; the hand after it moved down")
+
+
+def test_counters_off_the_step_on_both_sides_are_one_thing_to_fix(phone, live_server):
+    start_game(phone, live_server, preset="single-deck")
+    phone.locator("#field-bidder .choice").first.click()
+    phone.fill("#bid", "250")
+    phone.fill("#meld_0", "100")
+    phone.fill("#meld_1", "60")
+    phone.locator("#counters_0").press_sequentially("125")
+    expect(phone.locator("#counters_1")).to_have_value("125")
+    phone.locator("button.save-button").click()
+    summary = phone.locator("#error-summary")
+    expect(summary).to_contain_text("one thing to fix")
+    expect(summary.locator("li")).to_have_count(1)
+    expect(summary.locator("li")).to_contain_text("steps of 10")
+
+
+def test_a_club_round_started_before_midnight_ends_at_tonights_time_on_the_table_and_the_seat_card(
+        phone, live_server, monkeypatch):
+    from datetime import datetime, timedelta
+
+    from scorepad.store import clubs
+    from scorepad.web import club_views
+
+    # the director starts round 1 at 23:52 (local) on a 20-minute clock; the phones look at 23:55
+    started = datetime.now().astimezone().replace(hour=23, minute=52, second=0, microsecond=0)
+    monkeypatch.setattr(clubs, "now", lambda: started.isoformat(timespec="seconds"))
+    monkeypatch.setattr(club_views, "_now", lambda: started + timedelta(minutes=3), raising=False)
+    night, game = make_night(phone, live_server, "progressive", ["Ada", "Ben", "Cleo", "Dan"], end=("time", "20"),
+                             record=False)
+    phone.goto(game)
+    expect(phone.locator("#club-clock")).to_contain_text("Round 1 ends at 00:12 (the director's clock)")
+    phone.goto(f"{night}/tables/1")
+    phone.locator("button", has_text="Ada").click()
+    expect(phone.locator("#seat-clock")).to_contain_text("Round 1 ends at 00:12 (the director's clock)")
+
+
+def test_six_players_can_play_with_three_decks_by_numbers_marked_as_scorepads_own(phone, live_server):
+    phone.goto(f"{live_server}/games/new?seating=2x2")
+    assert not [w for w in rule_set_words(phone) if "three decks" in w]  # four players: not offered
+    for seating in ("3x2", "2x3"):
+        phone.goto(f"{live_server}/games/new?seating={seating}")
+        triple = [w for w in rule_set_words(phone) if "three decks" in w]
+        assert triple and "Scorepad's own" in triple[0], rule_set_words(phone)
+    assert rule_set_words(phone)[0].startswith("Double deck (family rules)")  # still the ready one
+    phone.locator("input[name=preset][value=six-handed-triple]").check()
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.locator("#scoreboard .target")).to_contain_text("Game to 750")
+    expect(phone.locator("#counters_0")).to_have_attribute("placeholder", "0–75")
+    phone.locator("#field-bidder .choice").first.click()
+    phone.fill("#bid", "80")
+    phone.fill("#meld_0", "40")
+    phone.fill("#meld_1", "35")
+    phone.fill("#counters_0", "45")
+    expect(phone.locator("#counters_1")).to_have_value("30")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#total-0")).to_have_text("85")
+    expect(phone.locator("#total-1")).to_have_text("65")
+    phone.locator(".rules-card summary").click()
+    expect(phone.locator(".rules-card")).to_contain_text("These numbers are Scorepad’s own")
+    expect(phone.locator(".rules-card")).to_contain_text("120 cards")
