@@ -109,7 +109,7 @@ def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(clien
     assert "tied 0 to 0" in parse(client.get(f"/history/games/{tied}")).select_one(".winner-line").get_text()
     listed = {li.select_one("strong").get_text(): li.select_one(".muted").get_text()
               for li in parse(client.get("/players/")).select(".player-list li")}
-    assert listed["Al"] == "1 game · 1 won" and listed["Bo"] == "1 game · 0 won" and listed["Ed"] == "1 game · 0 won"
+    assert listed["Al"] == "1 finished game · 1 won" and listed["Bo"] == listed["Ed"] == "1 finished game · 0 won"
     home = parse(client.get("/"))
     assert "No game in progress" in home.select_one("section.card").get_text()
     assert home.select(f"a[href='/games/{won}']") and home.select(f"a[href='/games/{tied}']")  # latest finished
