@@ -24,6 +24,7 @@ CUT_WORDS = """([scope, words]) => {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent;
+    if (node.parentElement.closest(".visually-hidden")) continue;  // words for a screen reader, clipped on purpose
     for (const match of text.matchAll(/[^\\s\\-]+-?[^\\s\\-]*/g)) {
       const word = match[0];
       if (!wanted.has(word.replace(/[.,:;·]$/, ""))) continue;
