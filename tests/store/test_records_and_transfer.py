@@ -214,11 +214,11 @@ def test_a_damaged_file_is_refused_with_nothing_half_written(db, history, tmp_pa
 
 
 @st.composite
-def game_documents(draw):
+def game_documents(draw, fewest=200, most=300):
     """A whole history: hundreds of games under random presets, each played as far as its hands go."""
     rng = random.Random(draw(st.integers(0, 2**32)))  # hypothesis picks the seed, Python draws the rest
     games = []
-    for _ in range(rng.randrange(200, 301)):
+    for _ in range(rng.randrange(fewest, most + 1)):
         rules = rng.choice(list(PRESETS.values()))
         hands = []
         for _ in range(rng.randrange(0, 8)):
@@ -232,9 +232,20 @@ def game_documents(draw):
     return games
 
 
+@pytest.mark.slow
 @given(game_documents())
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_generated_history_of_hundreds_of_games_round_trips_exactly(tmp_path_factory, games):
+    round_trips_exactly(tmp_path_factory, games)
+
+
+@given(game_documents(fewest=20, most=40))  # the quick loop's example of the one above
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_generated_history_of_a_few_dozen_games_round_trips_exactly(tmp_path_factory, games):
+    round_trips_exactly(tmp_path_factory, games)
+
+
+def round_trips_exactly(tmp_path_factory, games):
     folder = tmp_path_factory.mktemp("roundtrip")
     first_path, second_path = str(folder / "a.db"), str(folder / "b.db")
     store.migrate(first_path)
