@@ -12,7 +12,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from .. import retention, store
@@ -23,6 +23,11 @@ _logger = logging.getLogger(__name__)
 DAILY = "daily"
 AFTER_GAME = "after a finished game"
 RETRY_SECONDS = 600
+# With a replica running (see `services.replica`), every hand is already off the machine within a second: a big
+# database (a club's seasons) is then copied after a finished game at most once an hour, so that copying 100 MB
+# after every game does not compete with the phones for the Pi's CPU. The daily copy is taken as ever.
+BIG_DATABASE_BYTES = 20 * 1024 * 1024
+REPLICATED_AFTER_GAME_SPACING = timedelta(hours=1)
 
 
 def _utc_now() -> datetime:
@@ -43,6 +48,7 @@ class Backups:
         self._status = store.autobackup.read_status(self.folders[0])
         self._threads: list[threading.Thread] = []
         self._future = self._named_in_future()
+        self.replicated: Callable[[], bool] = lambda: False  # the server sets it when a replica runs
 
     def _named_in_future(self) -> list[str]:
         return store.autobackup.in_future(self.folders, self.clock())
@@ -92,6 +98,18 @@ class Backups:
         """Wait for the backups `take_soon` started (a test, or a server stopping cleanly)."""
         for thread in list(self._threads):
             thread.join(timeout)
+
+    def after_game_due(self) -> bool:
+        """Whether a finished game is copied now: always, except a big database while a replica runs, which is
+        copied at most once every REPLICATED_AFTER_GAME_SPACING (see BIG_DATABASE_BYTES)."""
+        if not self.replicated():
+            return True
+        try:
+            big = os.path.getsize(self.live_path) > BIG_DATABASE_BYTES
+        except OSError:
+            return True
+        last = self._status.succeeded_at
+        return not big or last is None or self.clock() - last >= REPLICATED_AFTER_GAME_SPACING
 
     def take_if_due(self) -> bool:
         """The daily backup, when one is due; True when it was taken (whether or not it worked)."""
@@ -150,5 +168,5 @@ def after_finished_game(db) -> None:
     """A game was just won on `db`: back it up, without making the caller wait. Nothing when no backups are
     set up for that database (a script, a test of the service alone)."""
     backups = _BY_DATABASE.get(os.path.realpath(store.database_path(db)))
-    if backups is not None:
+    if backups is not None and backups.after_game_due():
         backups.take_soon(AFTER_GAME)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, current_app, jsonify, render_template
 
 from .. import retention, store
+from . import replica_setup
 from .database import get_db
 
 bp = Blueprint("about", __name__)
@@ -25,13 +26,14 @@ def about():
     age = retention.age_in_words(status.succeeded_at, now) if status.succeeded_at else None
     return render_template("about.html", title="About", status=status, age=age, warning=backups.warning(),
                            folders=backups.folders, kept=backups.keep_last, future=backups.in_future(),
-                           database=current_app.config["DATABASE"], instance=current_app.instance_path)
+                           database=current_app.config["DATABASE"], instance=current_app.instance_path,
+                           replica=replica_setup.facts(now))
 
 
 @bp.get("/healthz")
 def healthz():
-    """200 when the database answers and its schema is today's; 503 otherwise. The last backup is reported,
-    not judged: a USB stick pulled out is no reason to restart the server."""
+    """200 when the database answers and its schema is today's; 503 otherwise. The last backup and the
+    replica are reported, not judged: a USB stick pulled out or a NAS asleep is no reason to restart the server."""
     try:
         pending = store.pending_migrations(get_db())  # a read: the database answers
     except sqlite3.Error as exc:
@@ -42,7 +44,8 @@ def healthz():
         age = max(int((datetime.now(UTC) - status.succeeded_at).total_seconds()), 0)
     body = {"ok": not pending, "database": "ok",
             "migrations": f"pending: {', '.join(pending)}" if pending else "current",
-            "last_backup_age_seconds": age, "last_backup_failed": bool(status.problem)}
+            "last_backup_age_seconds": age, "last_backup_failed": bool(status.problem),
+            **replica_setup.health(datetime.now(UTC))}
     return _health(body, 503 if pending else 200)
 
 

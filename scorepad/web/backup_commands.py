@@ -3,6 +3,7 @@ Scorepad takes by itself: where they go, how many are kept, and the warning ever
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 
@@ -12,7 +13,9 @@ from flask.cli import with_appcontext
 
 from .. import backups, retention
 from ..inputs import try_whole_number
+from ..services import replica
 from ..services.backups import Backups, register
+from . import replica_setup
 
 _logger = logging.getLogger(__name__)
 
@@ -64,23 +67,59 @@ def backups_kept(config) -> int:
 
 @click.command("restore")
 @with_appcontext
-@click.argument("source")
+@click.argument("source", required=False)
+@click.option("--from-replica", is_flag=True, help="Restore from the replica REPLICA_URL names (Litestream).")
+@click.option("--at", "at", metavar="TIME", help="With --from-replica: the database as it was at TIME "
+              "(2026-11-25 18:03, this machine's time; or 2026-11-25T17:03:00Z).")
 @click.option("--yes", is_flag=True, help="Do not ask: replace the live database.")
-def restore_command(source: str, yes: bool) -> None:
+def restore_command(source: str | None, from_replica: bool, at: str | None, yes: bool) -> None:
     """Put a backup back in place of the live database (everything since the backup is replaced, and kept in
-    a safety copy). Safe while Scorepad runs: phones' saves wait a moment."""
+    a safety copy). Safe while Scorepad runs: phones' saves wait a moment. With --from-replica, the backup is
+    the replica's database (its latest moment, or the one --at names), through the same checks."""
     live = current_app.config["DATABASE"]
+    if from_replica == bool(source):
+        raise click.UsageError("Name a backup file to restore, or give --from-replica (not both).")
+    if at and not from_replica:
+        raise click.UsageError("--at goes with --from-replica.")
+    with contextlib.ExitStack() as stack:
+        said = source
+        if from_replica:
+            got = stack.enter_context(_from_replica(live, at))
+            source = str(got.path)
+            when = f"{got.written_at.astimezone():%Y-%m-%d %H:%M:%S}" if got.written_at else "an unknown moment"
+            said = f"the replica's database as it was at {when} (transaction {got.txid})"
+            click.echo(f"Restoring {said}.")
+        _restore(source, said, live, yes)
+
+
+@contextlib.contextmanager
+def _from_replica(live: str, at: str | None):
+    place = replica.place_from(current_app.config)
+    if place is None:
+        raise click.ClickException("No replica is set up: set REPLICA_URL (in instance/config.py, or the "
+                                   "environment) to the place it was written to. Nothing was changed.")
+    try:
+        moment = replica.parse_moment(at) if at else None
+        with replica.restored(place, live, moment) as got:
+            yield got
+    except ValueError as refused:
+        raise click.BadParameter(str(refused), param_hint="--at") from None
+    except replica.ReplicaRefused as refused:
+        raise click.ClickException(str(refused)) from None
+
+
+def _restore(source: str, said: str, live: str, yes: bool) -> None:
     try:
         with backups.prepare(source, work_in=Path(live).parent) as prepared:
             if not yes:
-                click.confirm(f"Replace {live} with {source}? Everything recorded since that backup is set "
+                click.confirm(f"Replace {live} with {said}? Everything recorded since that backup is set "
                               "aside in a safety copy", abort=True)
             restored = backups.put_back(prepared, live)
     except backups.BackupRefused as refused:
-        raise click.ClickException(str(refused)) from None
+        raise click.ClickException(str(refused).replace(source, said)) from None
     current_app.extensions["scorepad_backups"].prune_safety_copies()  # kept as backups are: they never pile up
     upgraded = " (made by an older Scorepad, brought up to date)" if restored.upgraded else ""
-    click.echo(f"Restored {source}{upgraded}. Saves from phones waited {restored.lock_seconds:.2f} s while it "
+    click.echo(f"Restored {said}{upgraded}. Saves from phones waited {restored.lock_seconds:.2f} s while it "
                f"was put in place. The database as it was is kept in {restored.safety_copy}.")
 
 
@@ -91,3 +130,4 @@ def init_app(app) -> None:
     register(taken)  # every finished game is backed up
     app.extensions["scorepad_backups"] = taken
     app.context_processor(lambda: {"backup_warning": taken.warning()})
+    replica_setup.init_app(app, taken)

@@ -210,6 +210,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.host not in EVERY_INTERFACE:
         app.extensions["scorepad_hosts"].trust(args.host)  # the address printed below is one the app answers to
     app.extensions["scorepad_backups"].start_daily()
+    replication = app.extensions.get("scorepad_replica")
+    if replication is not None:  # REPLICA_URL: Litestream runs beside the server, and stops with it
+        replication.start()
     print(banner(args.host, args.port, qr=not args.no_qr), flush=True)
     more_files()
     try:
@@ -218,3 +221,6 @@ def main(argv: list[str] | None = None) -> None:
         server.run()
     except OSError as exc:
         sys.exit(f"Could not listen on {args.host}:{args.port}: {exc}. Try another --port.")
+    finally:
+        if replication is not None:
+            replication.stop()  # what is left goes to the replica before the server is gone

@@ -26,7 +26,7 @@ def test_healthz_says_the_database_answers_its_schema_is_current_and_how_old_the
     response = client.get("/healthz")
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     assert response.json == {"ok": True, "database": "ok", "migrations": "current",
-                             "last_backup_age_seconds": None, "last_backup_failed": False}
+                             "last_backup_age_seconds": None, "last_backup_failed": False, "replica": "off"}
     backups_of(app).take(DAILY)
     assert client.get("/healthz").json["last_backup_age_seconds"] in (0, 1)
 
