@@ -327,9 +327,12 @@ def _upgrade(source: Path, copy: Path, known: list[str]) -> bool:
 
 
 def _tables(db) -> dict[str, tuple[str, ...]]:
-    """Every table (SQLite's own aside) and its columns, sorted: what the shape of the database is."""
+    """Every table (SQLite's own and Litestream's aside) and its columns, sorted: what the shape of the database
+    is. Litestream, replicating (see `services.replica`), keeps two tables of its own in the live database and
+    so in every copy of it: they are neither checked nor restored."""
     names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                      "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
+                                      "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+                                      "AND name NOT LIKE '\\_litestream\\_%' ESCAPE '\\' ORDER BY name")]
     return {name: tuple(sorted(r[1] for r in db.execute("SELECT * FROM pragma_table_info(?)", [name])))
             for name in names}
 

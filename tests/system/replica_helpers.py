@@ -1,0 +1,239 @@
+"""The replica tests' real things: a Scorepad server replicating to REPLICA_URL, phones that remember when each
+hand was acknowledged, an OpenSSH server and an S3 API (moto) on loopback, and the card that dies."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.helpers import ROOT
+from tests.system.helpers import HAND, Phone, free_port
+
+LOSS_BOUND_SECONDS = 5  # Litestream reads the log every second and ships it every second; a loaded machine is slower
+
+
+def environment(instance: Path, url: str, **extra: str) -> dict:
+    env = {**os.environ, "SCOREPAD_INSTANCE": str(instance), "REPLICA_URL": url, "PYTHONUNBUFFERED": "1", **extra}
+    # AWS_CA_BUNDLE (set on some build machines for their proxy) makes Litestream's S3 client refuse to start,
+    # and a loopback endpoint over plain HTTP needs no certificates
+    for name in ("SCOREPAD_PASSCODE", "SCOREPAD_DATABASE", "SCOREPAD_REPLICA_URL", "AWS_CA_BUNDLE"):
+        env.pop(name, None)
+    return env
+
+
+@contextmanager
+def replicated_server(instance: Path, env: dict):
+    """`python -m scorepad` on a loopback port with its data in `instance`, replicating as `env` says."""
+    instance.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    log = open(instance.parent / f"server-{port}.log", "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen([sys.executable, "-m", "scorepad", "--host", "127.0.0.1", "--port", str(port),
+                                "--no-qr", "--threads", "8"], cwd=ROOT, env=env, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/rules/", timeout=1).read()
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise RuntimeError("the server did not start: " + (instance.parent / log.name).read_text())
+            time.sleep(0.1)
+    try:
+        yield base, process
+    finally:
+        for child in children(process.pid):
+            with _gone():
+                os.kill(child, signal.SIGKILL)
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        log.close()
+
+
+@contextmanager
+def _gone():
+    try:
+        yield
+    except ProcessLookupError:
+        pass
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (Litestream, for the server)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(n) for n in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def health(base: str) -> dict:
+    with urllib.request.urlopen(base + "/healthz", timeout=5) as response:
+        return json.loads(response.read())
+
+
+def wait_until_reached(base: str, seconds: float = 60) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        body = health(base)
+        if body.get("replica_reached_at"):
+            return body
+        time.sleep(0.5)
+    raise AssertionError(f"the replica was never reached: {health(base)}")
+
+
+def record(base: str, seconds: float, phones: int = 2) -> list[tuple[str, float]]:
+    """Phones record hands for `seconds`; each hand acknowledged (303), with the moment its answer came."""
+    answered: list[tuple[str, float]] = []
+    stop = threading.Event()
+
+    def keep(phone: Phone, game_id: int) -> None:
+        while not stop.is_set():
+            try:
+                form = phone.hand_form(game_id)
+                if phone.post(f"/games/{game_id}/hands", {**form, **HAND}) == 303:
+                    answered.append((form["token"], time.time()))
+            except (OSError, http.client.HTTPException):
+                return
+
+    players = [Phone(base) for _ in range(phones)]
+    threads = [threading.Thread(target=keep, args=(p, p.new_game())) for p in players]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join(15)
+    return answered
+
+
+def card_dies(process: subprocess.Popen, instance: Path) -> float:
+    """Litestream and the server gone at one instant (kill -9, nothing flushed), then the data folder: the
+    moment it happened."""
+    kids = children(process.pid)
+    died = time.time()
+    for pid in [*kids, process.pid]:
+        with _gone():
+            os.kill(pid, signal.SIGKILL)
+    process.wait(10)
+    shutil.rmtree(instance)
+    return died
+
+
+def restore_from_replica(instance: Path, env: dict, *extra: str) -> subprocess.CompletedProcess:
+    """`flask --app scorepad restore --from-replica --yes` on a fresh data folder (a new card)."""
+    instance.mkdir(parents=True, exist_ok=True)
+    return subprocess.run([sys.executable, "-m", "flask", "--app", "scorepad", "restore", "--from-replica", "--yes",
+                           *extra], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def tokens(database: Path) -> set[str]:
+    with sqlite3.connect(database) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return {row[0] for row in db.execute("SELECT token FROM hands")}
+
+
+def loss_window(answered: list[tuple[str, float]], restored: set[str], died: float) -> float:
+    """Seconds before the loss in which acknowledged hands did not reach the replica (0: none lost). Every hand
+    acknowledged before that is in the restored database (asserted)."""
+    missing = [at for token, at in answered if token not in restored]
+    if not missing:
+        return 0.0
+    window = died - min(missing)
+    kept_after = [at for token, at in answered if token in restored and at > min(missing)]
+    assert not kept_after or max(kept_after) >= min(missing)  # the replica is a prefix in time, not a sieve
+    return window
+
+
+def restored_moment(output: str) -> str:
+    return re.search(r"as it was at ([\d-]+ [\d:]+) \(transaction (\w+)\)", output)[0]
+
+
+# --- an OpenSSH server on loopback ------------------------------------------------------------------------------
+
+def sshd_program() -> str:
+    program = shutil.which("sshd") or "/usr/sbin/sshd"
+    assert Path(program).is_file(), ("The SFTP replica test needs OpenSSH's server: `make test` installs it "
+                                     "(apt-get install openssh-server).")
+    return program
+
+
+@contextmanager
+def sftp_server(folder: Path):
+    """sshd on a loopback port, as this user, with a host key and a client key made for the test. Yields the
+    port, the client's private key and the host's public key."""
+    folder.mkdir(parents=True)
+    host_key, client_key = folder / "host_key", folder / "client_key"
+    for key in (host_key, client_key):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    (folder / "authorized_keys").write_text((folder / "client_key.pub").read_text())
+    port = free_port()
+    config = folder / "sshd_config"
+    config.write_text("\n".join([
+        f"Port {port}", "ListenAddress 127.0.0.1", f"HostKey {host_key}",
+        f"AuthorizedKeysFile {folder / 'authorized_keys'}", "PasswordAuthentication no",
+        "KbdInteractiveAuthentication no", "PermitRootLogin prohibit-password", "StrictModes no", "UsePAM no",
+        f"PidFile {folder / 'sshd.pid'}", "Subsystem sftp internal-sftp", ""]))
+    Path("/run/sshd").mkdir(exist_ok=True)  # its privilege separation folder
+    with open(folder / "sshd.log", "wb") as log:
+        process = subprocess.Popen([sshd_program(), "-D", "-e", "-f", str(config)], stdout=subprocess.DEVNULL,
+                                   stderr=log)
+        try:
+            _wait_for_port(port, process)
+            yield port, client_key, (folder / "host_key.pub").read_text().strip()
+        finally:
+            process.terminate()
+            process.wait(10)
+
+
+def _wait_for_port(port: int, process: subprocess.Popen) -> None:
+    import socket
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server on port {port} stopped (exit status {process.returncode})")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+# --- an S3 API on loopback ---------------------------------------------------------------------------------------
+
+@contextmanager
+def s3_server(bucket: str):
+    """moto's S3 in server mode on a loopback port, with `bucket` made. Yields its endpoint."""
+    port = free_port()
+    program = Path(sys.executable).with_name("moto_server")
+    process = subprocess.Popen([str(program), "-H", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_port(port, process)
+        endpoint = f"http://127.0.0.1:{port}"
+        request = urllib.request.Request(f"{endpoint}/{bucket}", method="PUT")
+        urllib.request.urlopen(request, timeout=10).read()
+        yield endpoint
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+S3_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}  # moto takes any
