@@ -16,7 +16,10 @@ COPY pyproject.toml README.md ./
 COPY scorepad ./scorepad
 COPY templates ./templates
 COPY static ./static
-RUN pip install --no-cache-dir .
+# With Litestream, for a replica off the NAS (REPLICA_URL; it runs only when that is set). Its version is pinned
+# in pyproject.toml's `replica` extra, which hadolint cannot see.
+# hadolint ignore=DL3013
+RUN pip install --no-cache-dir ".[replica]"
 
 USER 10001:10001
 # The database, its backups and the secret key: keep this volume, and an upgrade to a new image keeps every game.

@@ -5,14 +5,16 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test test-fast install clean bench chromium systemd-analyze unit verify-service service address
+.PHONY: run test test-fast install clean bench chromium systemd-analyze sshd unit verify-service service address
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# Litestream (the `replica` extra, one 38 MB binary) is always installed: turning on REPLICA_URL later, or a
+# new card after the old one died, then needs no download.
 $(VENV)/.installed: $(BIN)/activate pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,replica]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -32,7 +34,7 @@ chromium:
 	    exit 1; \
 	  fi; }
 
-test: install chromium systemd-analyze
+test: install chromium systemd-analyze sshd
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The quick loop while working: tests/core, tests/store and tests/web. No Chromium, no real server, no build
@@ -65,6 +67,18 @@ systemd-analyze:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd >/dev/null; \
 	  else \
 	    echo "Checking the service file needs systemd-analyze: run 'sudo apt-get install systemd'."; \
+	    exit 1; \
+	  fi; }
+
+# The SFTP replica test starts its own OpenSSH server on a loopback port.
+sshd:
+	@command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || { \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing OpenSSH's server for the SFTP replica test (apt-get)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server >/dev/null; \
+	  else \
+	    echo "The SFTP replica test needs OpenSSH's server: run 'sudo apt-get install openssh-server'."; \
 	    exit 1; \
 	  fi; }
 
