@@ -66,6 +66,16 @@ class Place:
         scheme = urlsplit(self.url).scheme
         return scheme if scheme in KINDS else "folder"
 
+    def problem(self) -> str | None:
+        """Why Litestream could not use this place, when it is plainly wrong; None when it may be right."""
+        scheme = urlsplit(self.url).scheme
+        if "://" in self.url and scheme not in (*KINDS, "file"):
+            return (f"REPLICA_URL {self.shown()} is not a folder, an sftp:// address or an s3:// bucket "
+                    "(Scorepad does not stream to another kind of place).")
+        if self.kind == "folder" and not Path(self.url.removeprefix("file://")).expanduser().is_absolute():
+            return f"REPLICA_URL {self.url} is a folder, but not a whole path: start it at / (for example /mnt/nas)."
+        return None
+
     def replica_config(self) -> dict:
         """Litestream's `replica:` section for this place."""
         settings: dict = {"sync-interval": SYNC_INTERVAL}
@@ -246,6 +256,9 @@ class Replication:
     def _run_once(self) -> int | None:
         """Run Litestream until it exits; its exit status, or None when it could not start."""
         program = binary()
+        if self.place.problem():
+            self._problem = self.place.problem()
+            return None
         if program is None:
             self._problem = ("Litestream is not installed. Install it with `make install` (or "
                              "`.venv/bin/pip install '.[replica]'`) and restart Scorepad.")
@@ -346,6 +359,8 @@ def restored(place: Place, live_path: str, at: datetime | None = None,
     ReplicaRefused when there is nothing to restore."""
     from ..store import files
 
+    if place.problem():
+        raise ReplicaRefused(f"{place.problem()} Nothing was changed.")
     folder = Path(work_in) if work_in is not None else Path(live_path).resolve().parent
     with files.private_folder(folder) as work:
         config = write_config(place, live_path, Path(work))

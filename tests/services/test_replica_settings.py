@@ -41,6 +41,15 @@ def test_the_config_is_json_litestream_reads_as_yaml_with_the_socket_beside_the_
     assert config["socket"] == {"enabled": True, "path": str(tmp_path / "s.sock"), "permissions": 0o600}
 
 
+@pytest.mark.parametrize(("url", "said"), [("http://nas.local/scorepad", "is not a folder, an sftp:// address"),
+                                           ("nas/scorepad", "not a whole path")])
+def test_a_place_litestream_cannot_use_is_a_sentence(url, said, tmp_path):
+    assert said in replica.Place(url).problem()
+    replication = replica.Replication(replica.Place(url), str(tmp_path / "live.db"))
+    assert replication._run_once() is None and said in replication._problem
+    assert replica.Place("/mnt/nas").problem() is None and replica.Place("s3://b/p").problem() is None
+
+
 def test_a_password_in_the_address_is_not_shown():
     assert replica.Place("sftp://pi:hunter2@nas/srv").shown() == "sftp://pi:…@nas/srv"
 
