@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from tests.system.replica_helpers import (
     LOSS_BOUND_SECONDS,
     S3_CREDENTIALS,
     card_dies,
+    children,
     environment,
     health,
     loss_window,
@@ -162,3 +164,35 @@ def test_a_new_card_replicates_again_to_the_same_place(tmp_path):
     done = restore_from_replica(third, environment(third, url))
     assert done.returncode == 0, done.stderr
     assert {t for t, _ in earlier + later} <= tokens(third / "scorepad.db")
+
+
+def test_a_database_file_replaced_while_the_server_was_stopped_is_replicated_as_the_new_file(tmp_path):
+    """The database put back as a file while nothing ran (as `restore` does to one that cannot be opened, or a
+    person by hand): Litestream, started again, streams the new file, not the old one's history."""
+    instance, fresh, url = tmp_path / "instance", tmp_path / "new-card", str(tmp_path / "nas")
+    env = environment(instance, url)
+    saved = tmp_path / "saved.db"
+    with replicated_server(instance, env) as (base, process):
+        wait_until_reached(base)
+        kept = record(base, seconds=1.5, phones=1)
+        backups.backup(str(instance / "scorepad.db"), str(saved))
+        dropped = record(base, seconds=1.5, phones=1)
+        litestream = children(process.pid)
+        process.terminate()  # a clean stop: Litestream sends the rest, then ends
+        process.wait(20)
+        deadline = time.monotonic() + 20
+        while any(Path(f"/proc/{pid}").exists() for pid in litestream) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    for leftover in ("-wal", "-shm"):
+        (instance / f"scorepad.db{leftover}").unlink(missing_ok=True)
+    shutil.copyfile(saved, instance / "scorepad.db")
+    with replicated_server(instance, env) as (base, process):
+        wait_until_reached(base)
+        after = record(base, seconds=1.5, phones=1)
+        time.sleep(3)
+        card_dies(process, instance)
+    done = restore_from_replica(fresh, environment(fresh, url))
+    assert done.returncode == 0, done.stderr
+    restored = tokens(fresh / "scorepad.db")
+    assert {t for t, _ in kept + after} <= restored
+    assert not {t for t, _ in dropped} & restored
