@@ -267,6 +267,8 @@ class Replication:
             config = write_config(self.place, self.live_path, Path(self.live_path).resolve().parent, self._socket)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self._socket)  # a socket left by a Litestream that was killed
+            if self._stop.is_set():  # the server is stopping: no new Litestream to outlive it
+                return None
             self._process = subprocess.Popen([program, "replicate", "-config", str(config), "-no-expand-env"],
                                              stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent,
                                              start_new_session=True)  # a Ctrl+C is the server's to pass on

@@ -3,7 +3,9 @@
 a fresh folder has every hand acknowledged up to the last second or two before the loss, and says the moment
 it restored to. Against a folder, an OpenSSH server and an S3 API, all on this machine."""
 
+import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -196,3 +198,24 @@ def test_a_database_file_replaced_while_the_server_was_stopped_is_replicated_as_
     restored = tokens(fresh / "scorepad.db")
     assert {t for t, _ in kept + after} <= restored
     assert not {t for t, _ in dropped} & restored
+
+
+def test_a_litestream_that_dies_is_started_again_and_catches_up(tmp_path):
+    """Litestream killed under the server: the server starts another within seconds, which sends what was
+    written meanwhile; /healthz says running again."""
+    instance, fresh, url = tmp_path / "instance", tmp_path / "new-card", str(tmp_path / "nas")
+    with replicated_server(instance, environment(instance, url)) as (base, process):
+        wait_until_reached(base)
+        [first] = children(process.pid)
+        os.kill(first, signal.SIGKILL)
+        answered = record(base, seconds=2, phones=1)  # written while no Litestream ran, or a new one
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (children(process.pid) and health(base)["replica"] == "running"):
+            time.sleep(0.2)
+        [second] = children(process.pid)
+        assert second != first and health(base)["replica"] == "running"
+        time.sleep(4)
+        card_dies(process, instance)
+    done = restore_from_replica(fresh, environment(fresh, url))
+    assert done.returncode == 0, done.stderr
+    assert {t for t, _ in answered} <= tokens(fresh / "scorepad.db")
