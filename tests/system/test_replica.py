@@ -49,7 +49,8 @@ def _card_dies_and_comes_back(tmp_path, url: str, **extra: str) -> float:
     assert done.returncode == 0, done.stderr + done.stdout
     print(f"\n{restored_moment(done.stdout)}")
     window = loss_window(answered, tokens(fresh / "scorepad.db"), died)
-    print(f"{url.split('://')[0] if '://' in url else 'folder'}: {len(answered)} hands acknowledged, loss window {window:.2f} s")
+    kind = url.split("://")[0] if "://" in url else "folder"
+    print(f"{kind}: {len(answered)} hands acknowledged, loss window {window:.2f} s")
     assert len(answered) > 20
     assert window <= LOSS_BOUND_SECONDS
     return window
