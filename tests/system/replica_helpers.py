@@ -26,9 +26,7 @@ LOSS_BOUND_SECONDS = 5  # Litestream reads the log every second and ships it eve
 
 def environment(instance: Path, url: str, **extra: str) -> dict:
     env = {**os.environ, "SCOREPAD_INSTANCE": str(instance), "REPLICA_URL": url, "PYTHONUNBUFFERED": "1", **extra}
-    # AWS_CA_BUNDLE (set on some build machines for their proxy) makes Litestream's S3 client refuse to start,
-    # and a loopback endpoint over plain HTTP needs no certificates
-    for name in ("SCOREPAD_PASSCODE", "SCOREPAD_DATABASE", "SCOREPAD_REPLICA_URL", "AWS_CA_BUNDLE"):
+    for name in ("SCOREPAD_PASSCODE", "SCOREPAD_DATABASE", "SCOREPAD_REPLICA_URL"):
         env.pop(name, None)
     return env
 
