@@ -35,8 +35,10 @@ def facts(now: datetime) -> dict | None:
     replication = current_app.extensions.get("scorepad_replica")
     if replication is None:
         return None
-    status = replication.status()
     started = replication.started
+    if started:
+        replication.look()  # fresh, not as of the watcher's last look (up to LOOK_SECONDS ago)
+    status = replication.status()
     reached = retention.age_in_words(status.reached_at, now) if status.reached_at else None
     return {"place": status.place, "kind": replication.place.kind, "started": started, "status": status,
             "reached": reached, "behind": status.behind_seconds(now),
@@ -46,6 +48,9 @@ def facts(now: datetime) -> dict | None:
 
 def health(now: datetime) -> dict:
     """/healthz's lines for the replica: reported, not judged (an unplugged NAS is no reason to restart)."""
+    replication = current_app.extensions.get("scorepad_replica")
+    if replication is not None and replication.started:
+        replication.look()  # fresh, as on About
     status = current_status()
     if status is None:
         configured = current_app.extensions.get("scorepad_replica") is not None
