@@ -141,9 +141,7 @@ def table_specials(db, game_id: int) -> TableSpecials | None:
     kinds = tuple(k for k in TALLIED if season is None or k in season.specials)
     if not kinds:
         return None
-    seats = db.execute("SELECT seat_0, seat_1, seat_2, seat_3 FROM games WHERE id = ?", [game_id]).fetchone()
-    names = dict(db.execute(f"SELECT id, name FROM players WHERE id IN ({', '.join('?' * 4)})", list(seats)))
-    players = tuple((seat, pid, names[pid]) for seat, pid in enumerate(seats) if pid in names)
+    players = seasons.table_players(db, game_id)
     open_ = at["ended_at"] is None and not night.closed_at
     return TableSpecials(kinds, players, tuple(seasons.specials_of_table(db, at["id"])), open_)
 

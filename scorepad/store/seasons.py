@@ -88,6 +88,13 @@ def season_of_night(db, night_id: int) -> int | None:
     return row[0] if row else None
 
 
+def table_players(db, game_id: int) -> tuple[tuple[int, int, str], ...]:
+    """The players of a club table's game: (seat, player id, name), North first."""
+    return tuple((r["seat"], r["id"], r["name"]) for r in rows(db, """
+        SELECT s.seat, p.id, p.name FROM game_seats s JOIN players p ON p.id = s.player_id WHERE s.game_id = ?
+        ORDER BY s.seat""", [game_id]))
+
+
 # --- specials ---------------------------------------------------------------------------------------------
 
 def add_special(db, night_id: int, table_id: int, hand: int, player_id: int, kind: str) -> bool:
