@@ -17,7 +17,7 @@ from ..cards import SUITS, Card, parse_cards, suit_of
 TALLIED = {"double_pinochle": "Double pinochle", "double_aces": "Double aces (1000 aces)", "double_run": "Double run"}
 DERIVED = {"high_game": "High game", "high_series": "High series"}
 SPECIALS = {**TALLIED, **DERIVED}
-SHORT = {"double_pinochle": "Dbl pinochle", "double_aces": "1000 aces", "double_run": "Dbl run"}
+SHORT = {"double_pinochle": "Double pinochle", "double_aces": "1000 aces", "double_run": "Double run"}  # a button's
 PLACES_PRIZED = 3  # first, second and third
 
 

@@ -87,7 +87,7 @@ def test_a_season_of_three_nights_runs_to_its_final_standings_specials_and_prize
     first, games = new_night(director, live_server, "Week 1", "partners", TEAMS)
     director.goto(games[0])
     director.fill("#bid", "55")
-    director.get_by_role("button", name="Double pinochle for Avis").click()
+    director.get_by_role("button", name="Double pinochle for Avis", exact=True).click()
     expect(director.locator(".specials-tallied")).to_contain_text("Hand 1: Avis, double pinochle")
     expect(director.locator("#bid")).to_have_value("55")  # what was typed came back with the form
     no_sideways_scroll(director)
