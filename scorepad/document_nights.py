@@ -15,7 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .club import KINDS, MOST_NIGHTS, MOST_ROUNDS, SPECIALS, TALLIED, TIE_BREAKS, ClubError, fits_a_club_table, round_rules
+from .club import (
+    KINDS,
+    MOST_NIGHTS,
+    MOST_ROUNDS,
+    SPECIALS,
+    TALLIED,
+    TIE_BREAKS,
+    ClubError,
+    fits_a_club_table,
+    round_rules,
+)
 from .club.rounds import ROUND_ENDS
 from .document import (
     MAX_SUMMARY,

@@ -41,8 +41,8 @@ def _season(row: dict) -> Season:
 
 
 def create_season(db, name: str, best_of: int | None, min_nights: int, specials: tuple[str, ...]) -> int:
-    return db.execute("INSERT INTO club_seasons (name, started_at, best_of, min_nights, specials) VALUES (?, ?, ?, ?, ?)",
-                      [name, now(), best_of, min_nights, ",".join(specials)]).lastrowid
+    return db.execute("""INSERT INTO club_seasons (name, started_at, best_of, min_nights, specials)
+                         VALUES (?, ?, ?, ?, ?)""", [name, now(), best_of, min_nights, ",".join(specials)]).lastrowid
 
 
 def change_season(db, season_id: int, *, name: str, best_of: int | None, min_nights: int,

@@ -14,7 +14,7 @@ from ..inputs import NotANumber, clean_name, name_problem, record_id, whole_numb
 from ..services import Declined, seasons
 from . import club_views
 from .database import get_db
-from .forms import ECHO, HAND_FIELDS, CsrfForm
+from .forms import ECHO, HAND_FIELDS
 from .htmx import vary_on_htmx
 
 bp = Blueprint("seasons", __name__, url_prefix="/club")
@@ -215,8 +215,6 @@ def _back_to_form(game_id: int, form):
 def tally_form_address(game_id: int):
     return redirect(url_for("games.show", game_id=game_id), 303)
 
-
-__all__ = ["bp", "season_context", "CsrfForm"]
 
 
 @bp.app_template_filter("special_name")

@@ -45,7 +45,8 @@ def how_it_reads(db) -> dict:
               for n in store.clubs.all_nights(db)}
     season_pages = {s.name: seasons.season_page(db, s.id) for s in store.seasons.all_seasons(db)}
     by_season = {name: ([n.name for n in page.nights], page.season.best_of, page.season.specials,
-                        [(line.rank, line.name, line.wins, line.points, line.played) for line in page.players + page.teams],
+                        [(line.rank, line.name, line.wins, line.points, line.played)
+                         for line in page.players + page.teams],
                         [(x.player, x.kind, x.round, x.table_no, x.hand, x.at) for x in page.specials],
                         [(p.what, p.holders, p.figure) for p in page.prizes])
                  for name, page in season_pages.items()}

@@ -90,7 +90,8 @@ def test_an_upgraded_database_has_the_schema_of_a_fresh_one(upgraded, fresh):
     assert schema(upgraded.old.path) == schema(fresh)
 
 
-CLUB_NIGHTS = [path for path in HISTORIC if "m012_club_nights" in json.loads(path.with_suffix(".json").read_text())["migrations"]]
+CLUB_NIGHTS = [path for path in HISTORIC
+               if "m012_club_nights" in json.loads(path.with_suffix(".json").read_text())["migrations"]]
 
 
 @pytest.mark.parametrize("path", CLUB_NIGHTS, ids=[path.stem for path in CLUB_NIGHTS])

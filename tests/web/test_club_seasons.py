@@ -55,7 +55,8 @@ def test_a_season_ranks_teams_across_nights_and_lists_a_substitute_with_the_team
     aces = next(r for r in rows if "Aces" in r.select_one(".standing-name").get_text())
     assert "substitute: Ivy for Bo (Week 2)" in aces.get_text(" ", strip=True)
     assert [td.get_text() for td in aces.select("td.num")][2] == "2"  # two nights: the substitute's counts for Aces
-    players = [r.select_one(".standing-name").get_text(strip=True) for r in page.select("#season-players-table tbody tr")]
+    players = [r.select_one(".standing-name").get_text(strip=True)
+               for r in page.select("#season-players-table tbody tr")]
     assert "Ivy" in players and "Bo" in players
     assert page.select_one("#prize-place-1")
 
