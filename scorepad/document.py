@@ -23,10 +23,10 @@ from .scoring import KINDS, GameState, Hand, play_game, validate_hand
 from .seats import team_of
 from .words import team_in_data
 
-FORMAT, VERSION = "scorepad", 3
+FORMAT, VERSION = "scorepad", 4
 # Version 1 is version 2 before tables of every size: two teams of two, so its rule sets have no seating.
 # Version 3 is version 2 with the club nights (`scorepad.document_nights`).
-READS = (1, 2, 3)
+READS = (1, 2, 3, 4)
 
 # Limits: far above what years of a family's evenings hold, far below what would tire a Raspberry Pi.
 MAX_GAMES = 20_000
@@ -43,7 +43,7 @@ MAX_DIGITS = 19  # a JSON integer longer than this is no Scorepad number (SQLite
 _HUGE = 10**MAX_DIGITS
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # before Scorepad: an earlier date is a clock that was never set
 
-DOCUMENT_FIELDS = ("format", "version", "exported_at", "games", "club_nights")
+DOCUMENT_FIELDS = ("format", "version", "exported_at", "games", "club_nights", "club_seasons")
 GAME_FIELDS = ("id", "created_at", "rules", "teams", "players", "first_dealer", "rematch_of", "finished_at",
                "totals", "winner", "hands", "abandoned_at")
 # Fields added after the first exports: a game without them was never ended unfinished.
@@ -180,9 +180,10 @@ def check_header(document) -> None:
     if not isinstance(document.get("games"), list):
         raise ImportRefused("This export is damaged: it has no list of games. Nothing was imported.")
     try:
-        _fields(document, DOCUMENT_FIELDS, "an export", optional=("exported_at", "club_nights"))
-        if "club_nights" in document and version < 3:
-            raise _Wrong(f"club_nights came with version 3, but this export says it is version {version}.")
+        _fields(document, DOCUMENT_FIELDS, "an export", optional=("exported_at", "club_nights", "club_seasons"))
+        for field, since in (("club_nights", 3), ("club_seasons", 4)):
+            if field in document and version < since:
+                raise _Wrong(f"{field} came with version {since}, but this export says it is version {version}.")
         _list(document["games"], "games", MAX_GAMES)
     except _Wrong as wrong:
         raise ImportRefused(f"This export is damaged: {wrong} Nothing was imported.") from None

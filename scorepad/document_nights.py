@@ -1,4 +1,5 @@
-"""The club nights of an export (version 3), read as a stranger's document. Pure: no Flask, no database.
+"""The club nights of an export (version 3; version 4 adds seasons and specials), read as a stranger's document.
+Pure: no Flask, no database.
 
 A night holds its settings, its entrants, and its tables round by round: each table names its game by the game's
 id in the same file, the entrants at its four seats, and once its round is over the result that counts, who
@@ -14,7 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .club import KINDS, MOST_ROUNDS, TIE_BREAKS, ClubError, fits_a_club_table, round_rules
+from .club import (
+    KINDS,
+    MOST_NIGHTS,
+    MOST_ROUNDS,
+    SPECIALS,
+    TALLIED,
+    TIE_BREAKS,
+    ClubError,
+    fits_a_club_table,
+    round_rules,
+)
 from .club.rounds import ROUND_ENDS
 from .document import (
     MAX_SUMMARY,
@@ -36,10 +47,14 @@ from .errors import ImportRefused
 from .inputs import name_key
 
 NIGHT_FIELDS = ("name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks", "round",
-                "round_started_at", "closed_at", "entrants", "tables")
+                "round_started_at", "closed_at", "entrants", "tables", "season")
 ENTRANT_FIELDS = ("number", "name", "players")
 TABLE_FIELDS = ("round", "table_no", "game", "entrants", "ended_at", "score", "winner", "confirmed_at",
-                "confirmed_by", "changes")
+                "confirmed_by", "changes", "specials")
+SEASON_FIELDS = ("name", "started_at", "best_of", "min_nights", "specials")
+SPECIAL_FIELDS = ("hand", "player", "kind", "at")
+MAX_SEASONS = 500
+MAX_SPECIALS = 2_000  # tallied at one table
 CHANGE_FIELDS = ("at", "before", "after", "note")
 
 MAX_NIGHTS = 2_000
@@ -66,6 +81,23 @@ class ImportedChange:
 
 
 @dataclass(frozen=True)
+class ImportedSpecial:
+    hand: int
+    player: str
+    kind: str
+    at: str
+
+
+@dataclass(frozen=True)
+class ImportedSeason:
+    name: str
+    started_at: str
+    best_of: int | None
+    min_nights: int
+    specials: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ImportedTable:
     round: int
     table_no: int
@@ -77,6 +109,7 @@ class ImportedTable:
     confirmed_at: str | None
     confirmed_by: str | None
     changes: tuple[ImportedChange, ...]
+    specials: tuple[ImportedSpecial, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +129,7 @@ class ImportedNight:
     entrants: tuple[ImportedEntrant, ...]
     tables: tuple[ImportedTable, ...]
     director_key: str = ""  # given on import, never read from a file
+    season: str | None = None  # the name of its season among the document's; None: the season under way here
 
 
 def check(document: dict, games: list[ImportedGame], now: datetime) -> list[ImportedNight]:
@@ -108,7 +142,40 @@ def check(document: dict, games: list[ImportedGame], now: datetime) -> list[Impo
     except _Wrong as wrong:
         raise ImportRefused(f"This export is damaged: {wrong} Nothing was imported.") from None
     checker = _Nights(_Checker(now + timedelta(days=1)), games)
+    checker.seasons = {name_key(season.name) for season in check_seasons(document, now)}
     return [checker.night(data, number) for number, data in enumerate(listed, start=1)]
+
+
+def check_seasons(document: dict, now: datetime) -> list[ImportedSeason]:
+    """The seasons of a document (a version 1 to 3 file has none; its nights go into the season under way).
+    Raises ImportRefused naming the season and the field."""
+    if "club_seasons" not in document:
+        return []
+    moments = _Checker(now + timedelta(days=1))
+    found, names = [], set()
+    try:
+        listed = _list(document["club_seasons"], "club_seasons", MAX_SEASONS)
+    except _Wrong as wrong:
+        raise ImportRefused(f"This export is damaged: {wrong} Nothing was imported.") from None
+    for number, data in enumerate(listed, start=1):
+        try:
+            _fields(data, SEASON_FIELDS, "a season")
+            name = _name(data["name"], "name")
+            if name is None:
+                raise _Wrong("name is empty; every season has a name.")
+            if name_key(name) in names:
+                raise _Wrong(f"{_show(name)} is the name of an earlier season of the file; each is named once.")
+            names.add(name_key(name))
+            best_of = None if data["best_of"] is None else _whole(data["best_of"], "best_of", 1, MOST_NIGHTS)
+            specials = tuple(_one_of(k, "specials", tuple(SPECIALS))
+                             for k in _list(data["specials"], "specials", len(SPECIALS)))
+            if len(set(specials)) != len(specials):
+                raise _Wrong("specials names a special twice.")
+            found.append(ImportedSeason(name, moments.moment(data["started_at"], "started_at"), best_of,
+                                        _whole(data["min_nights"], "min_nights", 1, MOST_NIGHTS), specials))
+        except _Wrong as wrong:
+            raise _refused(f"Season {number}", wrong) from None
+    return found
 
 
 class _Nights:
@@ -117,6 +184,7 @@ class _Nights:
         self.games = games
         self.place = {game.source_id: index for index, game in enumerate(games)}
         self.at_table: dict[int, str] = {}  # a game's place -> the night and table it is played at
+        self.seasons: set[str] = set()  # the keys of the names of the document's seasons
 
     def moment(self, value, field: str, empty: bool = False) -> str | None:
         if empty and value is None:
@@ -126,7 +194,10 @@ class _Nights:
     def night(self, data, number: int) -> ImportedNight:
         where = f"Club night {number}"
         try:
-            _fields(data, NIGHT_FIELDS, "a club night")
+            _fields(data, NIGHT_FIELDS, "a club night", optional=("season",))
+            season = None if data.get("season") is None else _name(data["season"], "season")
+            if season is not None and name_key(season) not in self.seasons:
+                raise _Wrong(f"season {_show(season)} is not among the file's seasons.")
             name = _name(data["name"], "name")
             if name is None:
                 raise _Wrong("name is empty; every night has a name.")
@@ -154,7 +225,7 @@ class _Nights:
             raise _refused(where, wrong) from None
         tables = self.tables(data["tables"], where, kind, played, {e.number: e for e in entrants})
         return ImportedNight(number, name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks, played,
-                             started_at, closed_at, entrants, tables)
+                             started_at, closed_at, entrants, tables, season=season)
 
     def entrants(self, value, kind: str) -> tuple[ImportedEntrant, ...]:
         found, seen = [], {}
@@ -187,7 +258,7 @@ class _Nights:
         found, places = [], set()
         for n, data in enumerate(listed, start=1):
             try:
-                _fields(data, TABLE_FIELDS, "a table")
+                _fields(data, TABLE_FIELDS, "a table", optional=("specials",))
                 number = _whole(data["round"], "round", 1, MOST_ROUNDS)
                 if number > played:
                     raise _Wrong(f"round is {number}, but the night's round (the one under way, or the last one "
@@ -234,9 +305,25 @@ class _Nights:
                          "both null.")
         if confirmed_by is not None and name_key(confirmed_by) not in {name_key(p) for p in players}:
             raise _Wrong(f"confirmed_by {_show(confirmed_by)} is not a player at this table.")
+        specials = tuple(self.special(special, n, players) for n, special in
+                         enumerate(_list(data.get("specials", []), "specials", MAX_SPECIALS), start=1))
+        if len({(s.hand, name_key(s.player), s.kind) for s in specials}) != len(specials):
+            raise _Wrong("specials lists one special twice (the same hand, player and kind).")
         self.at_table[game] = where
         return ImportedTable(number, table_no, game, seated, ended_at, score, winner, confirmed_at, confirmed_by,
-                             changes)
+                             changes, specials)
+
+    def special(self, data, n: int, players: tuple[str, ...]) -> ImportedSpecial:
+        try:
+            _fields(data, SPECIAL_FIELDS, "a special")
+            hand = _whole(data["hand"], "hand", 1, 10_000)
+            player = _name(data["player"], "player")
+            if player is None or name_key(player) not in {name_key(p) for p in players}:
+                raise _Wrong(f"player {_show(player)} is not a player at this table.")
+            kind = _one_of(data["kind"], "kind", tuple(TALLIED))
+            return ImportedSpecial(hand, player, kind, self.moment(data["at"], "at"))
+        except _Wrong as wrong:
+            raise _Wrong(f"special {n}: {wrong}") from None
 
     def game(self, value, where: str) -> int:
         source_id = _whole(value, "game", 1, 2**63 - 1)

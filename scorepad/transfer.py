@@ -1,11 +1,11 @@
 """Getting data out and back: a JSON document that imports without loss, and CSV score sheets.
 
 The JSON holds everything a game is: its rules snapshot, teams, seats, every hand (deleted ones too) with its
-history; and the full copy holds every club night: its settings, entrants, each round's tables with the result
-that counts, who confirmed it and the director's corrections (everything but the director's key, which a copy
-must not carry). An import checks the whole document first (`scorepad.document`, `scorepad.document_nights`),
-replays every game and compares the totals with the file's, then writes it all or nothing: a file that is not
-ours, or is damaged, changes nothing.
+history; and the full copy holds every club season (its settings) and club night: its settings and season,
+entrants, each round's tables with the result that counts, who confirmed it, the director's corrections and the
+specials tallied there (everything but the director's key, which a copy must not carry). An import checks the
+whole document first (`scorepad.document`, `scorepad.document_nights`), replays every game and compares the
+totals with the file's, then writes it all or nothing: a file that is not ours, or is damaged, changes nothing.
 """
 
 from __future__ import annotations
@@ -28,8 +28,15 @@ def export_games(db, game_ids: list[int] | None = None) -> dict:
     exported = {"format": FORMAT, "version": VERSION, "exported_at": store.now(),
                 "games": [_export_game(db, game_id) for game_id in store.game_ids(db, among=game_ids)]}
     if game_ids is None:
-        exported["club_nights"] = [_export_night(db, night) for night in store.clubs.all_nights(db)]
+        seasons = {season.id: season for season in store.seasons.all_seasons(db)}
+        exported["club_seasons"] = [_export_season(season) for season in reversed(seasons.values())]
+        exported["club_nights"] = [_export_night(db, night, seasons) for night in store.clubs.all_nights(db)]
     return exported
+
+
+def _export_season(season) -> dict:
+    return {"name": season.name, "started_at": season.started_at, "best_of": season.best_of,
+            "min_nights": season.min_nights, "specials": list(season.specials)}
 
 
 def _export_game(db, game_id: int) -> dict:
@@ -54,8 +61,13 @@ def _own_end(db, game) -> tuple[str | None, int | None]:
     return (game.finished_at if state.winner is not None else None), state.winner
 
 
-def _export_night(db, night) -> dict:
+def _export_night(db, night, seasons: dict) -> dict:
     changes = store.clubs.result_changes(db, night.id)
+    specials: dict[int, list] = {}
+    for special in store.seasons.specials_of_nights(db, [night.id]):
+        specials.setdefault(special.table_id, []).append(
+            {"hand": special.hand, "player": special.player, "kind": special.kind, "at": special.at})
+    season = seasons.get(night.season_id)
     return {
         "name": night.name, "created_at": night.created_at, "kind": night.kind, "rules": night.rules.to_dict(),
         "round_end": night.round_end, "round_size": night.round_size, "rounds": night.rounds,
@@ -63,17 +75,20 @@ def _export_night(db, night) -> dict:
         "closed_at": night.closed_at,
         "entrants": [{"number": e.number, "name": e.name, "players": list(e.player_names)}
                      for e in store.clubs.entrants(db, night.id)],
-        "tables": [_export_table(t, changes.get(t.id, [])) for t in store.clubs.tables(db, night.id)],
+        "tables": [_export_table(t, changes.get(t.id, []), specials.get(t.id, []))
+                   for t in store.clubs.tables(db, night.id)],
+        "season": season.name if season else None,
     }
 
 
-def _export_table(table, changes: list[dict]) -> dict:
+def _export_table(table, changes: list[dict], specials: list[dict]) -> dict:
     return {
         "round": table.round, "table_no": table.table_no, "game": table.game_id, "entrants": list(table.entrants),
         "ended_at": table.ended_at, "score": None if table.score is None else list(table.score),
         "winner": table.winner, "confirmed_at": table.confirmed_at, "confirmed_by": table.confirmed_by,
         "changes": [{"at": c["at"], "before": None if c["before_0"] is None else [c["before_0"], c["before_1"]],
                      "after": [c["after_0"], c["after_1"]], "note": c["note"]} for c in changes],
+        "specials": specials,
     }
 
 
@@ -100,8 +115,9 @@ def import_document(db, data: dict) -> list[int]:
     games = document.check(data, now)
     nights = [replace(night, director_key=secrets.token_urlsafe(12))  # as `services.club.create_night` gives one
               for night in document_nights.check(data, games, now)]
+    seasons = document_nights.check_seasons(data, now)
     try:
-        return store.import_games(db, games, nights)
+        return store.import_games(db, games, nights, seasons)
     except sqlite3.IntegrityError as exc:  # a phone saved a hand with one of these tokens a moment ago
         raise ImportRefused(f"These games could not be written ({exc}). Nothing was imported.", 409) from None
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
-from scorepad.services import club
+from scorepad.services import club, seasons
 
 DD = PRESETS["double-deck"]
 SIZES = {
@@ -63,6 +63,8 @@ def club_nights_of_every_kind(db) -> None:
     progressive = night(db, "progressive", [(name,) for name in NAMES], round_end="hands", round_size=1, rounds=2)
     club.start_round(db, progressive)
     first, second = store.clubs.tables(db, progressive, 1)
+    north = db.execute("SELECT seat_0 FROM games WHERE id = ?", [first.game_id]).fetchone()[0]
+    seasons.tally_special(db, first.game_id, 1, north, "double_pinochle")  # a special, melded in hand 1
     record(db, first.game_id, WIN_0)
     record(db, second.game_id, WIN_1)
     club.confirm(db, first.id, db.execute("SELECT id FROM players WHERE name = 'Bo'").fetchone()[0])
@@ -72,7 +74,8 @@ def club_nights_of_every_kind(db) -> None:
     club.end_round(db, progressive)
     club.change_result(db, progressive, third.id, (5, 0), "")
     club.close_night(db, progressive)
-    # partners on the clock, a round under way with a hand at one table
+    # a new season, its settings its own; partners on the clock, a round under way with a hand at one table
+    seasons.new_season(db, "Spring league", 2, 1, ("double_run", "high_game"))
     partners = night(db, "partners", [("Ida", "Jo"), ("Kit", "Lou"), ("Max", "Ned")], round_end="time",
                      round_size=40, rounds=3)
     club.start_round(db, partners)

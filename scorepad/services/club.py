@@ -100,9 +100,11 @@ def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, roun
     if errors:
         raise Refused(errors=errors)
     with store.write_lock(db):
+        season = store.seasons.current_season(db)  # a night counts in the season under way
         night_id = store.clubs.create_night(db, name=name, kind=kind, rules=rules, round_end=round_end,
                                             round_size=round_size, rounds=rounds, tie_breaks=tuple(tie_breaks),
-                                            director_key=secrets.token_urlsafe(12))
+                                            director_key=secrets.token_urlsafe(12),
+                                            season_id=season.id if season else None)
         return store.clubs.load_night(db, night_id)
 
 

@@ -10,7 +10,7 @@ and their cache, warmed ahead), `imports` (an import's games, written in short t
 and restore). Callers use the names below: `store.load_game`.
 """
 
-from . import autobackup, backups, clubs, imports
+from . import autobackup, backups, clubs, imports, seasons
 from .connection import (
     MAX_ID,
     analyze,

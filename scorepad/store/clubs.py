@@ -32,6 +32,7 @@ class Night:
     closed_at: str | None
     version: int  # moves with the night, its entrants and its tables
     games_version: int  # moves with every change to one of its tables' games
+    season_id: int | None = None  # the season it counts in
 
     @property
     def etag(self) -> str:
@@ -79,12 +80,12 @@ class ClubTable:
 
 
 def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, round_size: int, rounds: int,
-                 tie_breaks: tuple[str, ...], director_key: str) -> int:
+                 tie_breaks: tuple[str, ...], director_key: str, season_id: int | None = None) -> int:
     return db.execute(
         """INSERT INTO club_nights (name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks,
-           director_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+           director_key, season_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [name, now(), kind, json.dumps(rules.to_dict()), round_end, round_size, rounds, ",".join(tie_breaks),
-         director_key]).lastrowid
+         director_key, season_id]).lastrowid
 
 
 def _night(row: dict) -> Night:
@@ -92,7 +93,8 @@ def _night(row: dict) -> Night:
                  rules=stored_rules(row["rules"]), round_end=row["round_end"],
                  round_size=row["round_size"], rounds=row["rounds"], tie_breaks=tuple(row["tie_breaks"].split(",")),
                  director_key=row["director_key"], round=row["round"], round_started_at=row["round_started_at"],
-                 closed_at=row["closed_at"], version=row["version"], games_version=row["games_version"])
+                 closed_at=row["closed_at"], version=row["version"], games_version=row["games_version"],
+                 season_id=row.get("season_id"))
 
 
 def load_night(db, night_id: int) -> Night | None:

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 
 from ..document import ImportedGame
-from ..document_nights import ImportedNight
+from ..document_nights import ImportedNight, ImportedSeason
 from ..errors import ImportRefused
 from ..inputs import name_key
 from .connection import database_path, now, staging, write_lock
@@ -46,6 +46,9 @@ _STAGED = {
     "tables": ["id", "night_id", "round", "table_no", "game_id", *_ENTRANTS, "ended_at", "score_0", "score_1",
                "winner", "confirmed_at", "confirmed_by"],
     "changes": ["table_id", "at", "before_0", "before_1", "after_0", "after_1", "note"],
+    "seasons": ["name", "started_at", "best_of", "min_nights", "specials"],
+    "night_seasons": ["night_id", "season"],  # a night's season by its name; none: the season under way here
+    "specials": ["table_id", "hand", "player", "kind", "at"],
 }
 
 
@@ -73,8 +76,14 @@ _MOVES = [
      f"SELECT game_id + :game, {', '.join(_STAGED['team_results'][1:])} FROM main.team_results"),
     (f"seat_results ({', '.join(_STAGED['seat_results'])})",
      f"SELECT game_id + :game, {', '.join(_STAGED['seat_results'][1:])} FROM main.seat_results"),
-    (f"club_nights ({', '.join(_STAGED['nights'])})",
-     f"SELECT id + :night, {', '.join(_STAGED['nights'][1:])} FROM main.nights ORDER BY id"),
+    # a season is one season by its name: the file's "First season" is the one here of that name, if there is one
+    ("club_seasons (name, started_at, best_of, min_nights, specials)",
+     "SELECT name, started_at, best_of, min_nights, specials FROM main.seasons s WHERE NOT EXISTS ("
+     "SELECT 1 FROM live.club_seasons l WHERE name_key(l.name) = name_key(s.name)) ORDER BY rowid"),
+    (f"club_nights ({', '.join(_STAGED['nights'])}, season_id)",
+     f"SELECT id + :night, {', '.join(_STAGED['nights'][1:])}, coalesce((SELECT l.id FROM live.club_seasons l "
+     "JOIN main.night_seasons n ON name_key(l.name) = name_key(n.season) WHERE n.night_id = s.id ORDER BY l.id "
+     "LIMIT 1), :current) FROM main.nights s ORDER BY id"),
     ("club_entrants (night_id, number, name, player_0, player_1)",
      f"SELECT night_id + :night, number, name, {_player('player_0')}, {_player('player_1')} FROM main.entrants s"),
     (f"club_tables (id, night_id, round, table_no, game_id, {', '.join(_ENTRANTS)}, ended_at, score_0, score_1, "
@@ -83,11 +92,20 @@ _MOVES = [
      f"score_0, score_1, winner, confirmed_at, {_player('confirmed_by')} FROM main.tables s ORDER BY id"),
     (f"club_result_changes ({', '.join(_STAGED['changes'])})",
      f"SELECT table_id + :table, {', '.join(_STAGED['changes'][1:])} FROM main.changes ORDER BY rowid"),
+    ("club_specials (night_id, table_id, hand, player_id, kind, at)",
+     f"SELECT t.night_id + :night, s.table_id + :table, s.hand, {_player('player')}, s.kind, s.at "
+     "FROM main.specials s JOIN main.tables t ON t.id = s.table_id ORDER BY s.rowid"),
 ]
+# A season here that the file's season of its name joins started when the earlier of the two did.
+_SEASON_STARTED = """UPDATE live.club_seasons AS l SET started_at = s.started_at FROM main.seasons s
+                     WHERE name_key(l.name) = name_key(s.name) AND s.started_at < l.started_at"""
+# The season a night of a file without seasons counts in: the one under way here when the import began.
+_CURRENT_SEASON = "SELECT id FROM live.club_seasons ORDER BY started_at DESC, id DESC LIMIT 1"
 _HIGHEST = {"game": "games", "hand": "hands", "night": "club_nights", "table": "club_tables"}
 
 
-def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] = ()) -> list[int]:
+def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] = (),
+                 seasons: Sequence[ImportedSeason] = ()) -> list[int]:
     """Write games (and club nights) that passed `scorepad.document.check`, all or nothing; returns the games'
     new ids, in order. Each hand's points and outcome, each game's totals and its per-team and per-seat figures
     are computed here, before any lock, exactly as `rescore` keeps them (a club table whose round is over settles
@@ -98,16 +116,18 @@ def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] 
     staged = staging(database_path(db))
     staged.conn.create_function("name_key", 1, _key_or_null, deterministic=True)
     try:
-        _stage(staged, games, nights)
+        _stage(staged, games, nights, seasons)
         staged.execute("PRAGMA foreign_keys = ON")  # for the live tables the move fills (not inside a transaction)
         with write_lock(staged):
             _refuse_known(staged)
             offsets = {name: staged.execute(f"SELECT coalesce(max(id), 0) FROM live.{table}").fetchone()[0]
                        for name, table in _HIGHEST.items()}
+            current = (staged.execute(_CURRENT_SEASON).fetchone() or (None,))[0]
             columns = _hand_columns(staged)
             for target, select in _MOVES:
                 staged.execute(f"INSERT INTO live.{target.format(**columns)} {select.format(**columns)}",
-                               {**offsets, "at": now()})
+                               {**offsets, "at": now(), "current": current})
+            staged.execute(_SEASON_STARTED)
     finally:
         staged.close()
     return list(range(offsets["game"] + 1, offsets["game"] + 1 + len(games)))
@@ -130,7 +150,8 @@ def _hand_columns(db) -> dict[str, str]:
 
 # --- staging ----------------------------------------------------------------------------------------------------
 
-def _stage(db, games: list[ImportedGame], nights: Sequence[ImportedNight]) -> None:
+def _stage(db, games: list[ImportedGame], nights: Sequence[ImportedNight],
+           seasons: Sequence[ImportedSeason] = ()) -> None:
     """Everything the import writes, into the staging database `db`, numbered from 1: game i of the list is
     game i + 1, a night's tables are numbered across the nights."""
     with db.conn:
@@ -143,6 +164,7 @@ def _stage(db, games: list[ImportedGame], nights: Sequence[ImportedNight]) -> No
             insert_hands(db, number, _new_hands(game))
         rows = _game_rows(games, ended)
         rows.update(_night_rows(nights))
+        rows["seasons"] = [(s.name, s.started_at, s.best_of, s.min_nights, ",".join(s.specials)) for s in seasons]
         rows["names"] = [(name,) for name in sorted(_names(games, nights))]
         for table, values in rows.items():
             marks = ", ".join("?" * len(_STAGED[table]))
@@ -191,7 +213,8 @@ def _game_rows(games: list[ImportedGame], ended: dict) -> dict[str, list[tuple]]
 def _night_rows(nights: Sequence[ImportedNight]) -> dict[str, list[tuple]]:
     """Every row of the club nights, their entrants, tables and the director's corrections. A table's game is
     the place of its game in the import's list (game 1 is 0)."""
-    rows: dict[str, list[tuple]] = {"nights": [], "entrants": [], "tables": [], "changes": []}
+    rows: dict[str, list[tuple]] = {"nights": [], "entrants": [], "tables": [], "changes": [], "night_seasons": [],
+                                    "specials": []}
     table_id = 0
     for night_id, night in enumerate(nights, start=1):
         rows["nights"].append((night_id, night.name, night.created_at, night.kind, json.dumps(night.rules.to_dict()),
@@ -204,6 +227,9 @@ def _night_rows(nights: Sequence[ImportedNight]) -> dict[str, list[tuple]]:
                                    table.ended_at, *_padded(table.score or (), 2), table.winner, table.confirmed_at,
                                    table.confirmed_by))
             rows["changes"] += [(table_id, c.at, *_padded(c.before or (), 2), *c.after, c.note) for c in table.changes]
+            rows["specials"] += [(table_id, x.hand, x.player, x.kind, x.at) for x in table.specials]
+        if night.season is not None:
+            rows["night_seasons"].append((night_id, night.season))
     return rows
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from ..club import TIE_BREAKS, round_rules, time_up
+from ..club import SPECIALS, TIE_BREAKS, round_rules, time_up
 from ..club.movement import ClubError
 from .clubs import _night
 from .connection import rows
@@ -26,7 +26,8 @@ def first_unreadable(db) -> str | None:
     """The first row that does not read as the pages read it, in words ("game 12: its rules are not a rule set
     (...)"), or None when every row reads."""
     try:
-        for check in (_players, _games, _hands, _hand_edits, _nights, _club_tables, _result_changes):
+        for check in (_players, _games, _hands, _hand_edits, _nights, _club_tables, _result_changes, _seasons,
+                      _specials):
             check(db)
     except Unreadable as found:
         return str(found)
@@ -150,6 +151,20 @@ def _club_tables(db) -> None:
 def _result_changes(db) -> None:
     for row in _batches(db, "SELECT * FROM club_result_changes"):
         _time(f"change {row['id']} to the result of club table {row['table_id']}", row["at"], optional=False)
+
+
+def _seasons(db) -> None:
+    for row in _batches(db, "SELECT * FROM club_seasons"):
+        what = f"season {row['id']}"
+        _time(f"{what}'s started_at", row["started_at"], optional=False)
+        unknown = [k for k in row["specials"].split(",") if k and k not in SPECIALS]
+        if unknown:
+            raise Unreadable(f"{what}: it tallies {', '.join(unknown)!r}, not one of {', '.join(SPECIALS)}")
+
+
+def _specials(db) -> None:
+    for row in _batches(db, "SELECT * FROM club_specials"):
+        _time(f"special {row['id']} of club night {row['night_id']}", row["at"], optional=False)
 
 
 def _said(exc: Exception) -> str:

@@ -496,6 +496,47 @@ def m016_player_name_keys(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m018_club_seasons_and_specials(db: sqlite_utils.Database) -> None:
+    """Seasons and specials. A club's nights belong to seasons: a season keeps its settings (rank by each entrant's
+    best nights only, a least number of nights to be ranked, which specials the club tallies), and the nights made
+    before seasons go into a first season. A special (double pinochle, double aces, a double run) is tallied at a
+    club table for a player in a hand; the night's version moves with it, so its pages' ETags do."""
+    bump = "UPDATE club_nights SET version = version + 1 WHERE id = {night};"
+    db.executescript(f"""
+    CREATE TABLE club_seasons (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        best_of INTEGER CHECK (best_of IS NULL OR best_of >= 1),  -- count each entrant's best N nights; NULL: all
+        min_nights INTEGER NOT NULL DEFAULT 1 CHECK (min_nights >= 1),  -- nights played to be ranked
+        specials TEXT NOT NULL DEFAULT 'double_pinochle,double_aces,double_run,high_game,high_series',
+        version INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    INSERT INTO club_seasons (id, name, started_at)
+    SELECT 1, 'First season', coalesce(min(created_at), strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')) FROM club_nights;
+    ALTER TABLE club_nights ADD COLUMN season_id INTEGER REFERENCES club_seasons(id);
+    UPDATE club_nights SET season_id = 1;
+    CREATE INDEX club_nights_by_season ON club_nights (season_id, id);
+    CREATE TRIGGER club_season_changed AFTER UPDATE ON club_seasons WHEN NEW.version = OLD.version
+    BEGIN UPDATE club_seasons SET version = version + 1 WHERE id = NEW.id; END;
+    CREATE TABLE club_specials (
+        id INTEGER PRIMARY KEY,
+        night_id INTEGER NOT NULL REFERENCES club_nights(id),
+        table_id INTEGER NOT NULL REFERENCES club_tables(id),
+        hand INTEGER NOT NULL CHECK (hand >= 1),   -- the number of the hand it was melded in
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        kind TEXT NOT NULL CHECK (kind IN ('double_pinochle', 'double_aces', 'double_run')),
+        at TEXT NOT NULL,
+        UNIQUE (table_id, hand, player_id, kind)
+    ) STRICT;
+    CREATE INDEX club_specials_by_night ON club_specials (night_id, id);
+    CREATE INDEX club_specials_by_player ON club_specials (player_id);
+    CREATE TRIGGER club_special_added AFTER INSERT ON club_specials BEGIN {bump.format(night="NEW.night_id")} END;
+    CREATE TRIGGER club_special_removed AFTER DELETE ON club_specials BEGIN {bump.format(night="OLD.night_id")} END;
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing, and key the players whose name has

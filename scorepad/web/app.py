@@ -27,6 +27,7 @@ from . import (
     players_views,
     request_log,
     rules_views,
+    season_views,
     startup,
     transfer_views,
 )
@@ -88,6 +89,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(transfer_views.bp)
     app.register_blueprint(about_views.bp)
     app.register_blueprint(club_views.bp)
+    app.register_blueprint(season_views.bp)
     transfer_views.init_app(app)
     app.cli.add_command(rules_command)
     app.add_url_rule("/", endpoint="home", view_func=games_views.home)

@@ -15,7 +15,7 @@ from ..club import (DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, fit
 from ..evenings import clock_words
 from ..inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
 from ..rules import DEFAULT_PRESET, PRESETS
-from ..services import Declined, club
+from ..services import Declined, club, seasons
 from .database import get_db
 from .forms import ECHO, CsrfForm
 from .htmx import vary_on_htmx
@@ -44,6 +44,7 @@ def _new_values(form=None) -> dict[str, str]:
 
 def _nights_page(values, errors, status=200):
     return render_template("club_nights.html", nights=store.clubs.list_nights(get_db()), values=values,
+                           season=store.seasons.current_season(get_db()),
                            errors=errors, presets=CLUB_PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
                            tie_breaks=TIE_BREAKS, form=CsrfForm()), status
 
@@ -156,8 +157,11 @@ def _director_page(night, values=None, errors=None, message=None, status=200):
     registered = session.pop("club_registered", None)
     if registered and registered.get("night") != night.id:
         registered = None
+    from .season_views import season_context  # the season's card (its views import these)
+
     return render_template(
-        "club_director.html", **_director_context(night, values, errors), known_players=store.player_names(get_db()),
+        "club_director.html", **_director_context(night, values, errors), **season_context(night),
+        known_players=store.player_names(get_db()),
         message=message, kinds=KIND_WORDS, registered=registered, director_link=_director_link(night)), status
 
 
@@ -556,4 +560,6 @@ def show(night_id: int):
                            places=club.night_standings(db, night, entrants, tables),
                            changes=store.clubs.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),
-                           directing=_directing(night))
+                           directing=_directing(night), specials=seasons.night_specials(db, night),
+                           prizes=seasons.night_prizes(db, night),
+                           season=store.seasons.load_season(db, night.season_id) if night.season_id else None)

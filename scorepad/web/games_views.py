@@ -9,7 +9,9 @@ import sqlite3
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
 from .. import services, store, words
-from ..inputs import record_id
+from ..club.specials import SHORT as SPECIAL_SHORT
+from ..club.specials import SPECIALS, TALLIED
+from ..inputs import record_id, try_whole_number
 from ..rules import PRESETS, describe, seated
 from ..seats import seat_names
 from ..services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, pages
@@ -126,7 +128,17 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token, form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
         saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
-        clash=_clash(game, sheet, clash, values, token, club) if clash else None), status)
+        clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
+
+
+def _specials(game, club) -> dict:
+    """A club table's specials for its hand form, and those the meld count just saw in the cards (`shows`)."""
+    if club is None or club.over:
+        return {"specials": None}
+    shows = tuple(k for k in str(request.args.get("shows", "")).split(",") if k in TALLIED)
+    team = try_whole_number(request.args.get("shows_team"), low=0, high=game.rules.sides - 1)
+    return {"specials": services.seasons.table_specials(get_db(), game.id), "shows": shows, "shows_team": team,
+            "special_names": SPECIALS, "special_short": SPECIAL_SHORT}
 
 
 def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | None:

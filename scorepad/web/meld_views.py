@@ -11,6 +11,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
 from ..inputs import record_id, try_whole_number
+from ..club.specials import shown_by
 from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
 from ..words import MELD_TABLE_TITLES
 from .forms import HAND_FIELDS
@@ -189,6 +190,9 @@ def _carry_action(calc: Calculator, args):
         state.append((calc.carry["field"], str(calc.carry["carried"] + calc.meld.total)))
         if _only_dix(calc):  # the calculator knows the cards: it ticks "only the dix" itself
             state.append((dix_field, "1"))
+        shows = shown_by(calc.cards, calc.trump)
+        if shows:  # a club table's hand form ticks the specials these cards hold (see `_club_specials.html`)
+            state += [("shows", ",".join(shows)), ("shows_team", calc.carry["field"][-1])]
         url = f"{calc.carry['back']}?{urlencode(state)}#record"
         if is_htmx():  # a whole-page move: htmx must not swap the game page into the calculator
             response = make_response("", 200)

@@ -80,6 +80,8 @@ def pages(browser, live_server):
         _post(page, live_server, f"/club/{night}/register", player_0=name)
     _post(page, live_server, f"/club/{night}/start", round="1")
     player = re.search(r"/players/(\d+)", page.request.get(f"{live_server}/players/").text())[1]
+    club_game = re.search(r"/games/(\d+)", page.request.get(f"{live_server}/club/{night}/director").text())[1]
+    season = re.search(r"/club/seasons/(\d+)", page.request.get(f"{live_server}/club/{night}").text())[1]
     phone = context.storage_state()
     context.close()
     return {"_phone": phone,
@@ -93,12 +95,16 @@ def pages(browser, live_server):
         "night": f"/club/{night}", "director": f"/club/{night}/director", "wall": f"/club/{night}/wall",
         "cards": f"/club/{night}/cards", "table": f"/club/{night}/tables/1", "won": f"/games/{won}",
         "missing": "/games/999999", "count meld": f"/games/{four}",
+        "club table": f"/games/{club_game}?shows=double_pinochle&shows_team=0", "season": f"/club/seasons/{season}",
+        "season wall": f"/club/seasons/{season}/wall", "prizes": f"/club/seasons/{season}/prizes",
+        "night prizes": f"/club/{night}/prizes", "seasons": "/club/seasons/",
     }
 
 
 PAGES = ["home", "new game", "game", "8 players", "3 players", "edit", "delete", "end", "history", "history game",
          "history hand", "meld", "players", "player", "about", "rules", "import", "club nights", "club new", "night",
-         "director", "wall", "cards", "table", "won", "missing"]
+         "director", "wall", "cards", "table", "won", "missing", "club table", "season", "season wall", "prizes",
+         "night prizes", "seasons"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

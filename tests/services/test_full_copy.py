@@ -1,6 +1,7 @@
-"""The full copy (export version 3) holds everything Scorepad stores: export, import into an empty database and
+"""The full copy (export version 4) holds everything Scorepad stores: export, import into an empty database and
 export again give the same document, and the imported database reads the same everywhere (club nights and their
-tables' games, records, standings), for a database holding every kind of thing. Versions 1 and 2 still import."""
+tables' games, records, standings, seasons and specials), for a database holding every kind of thing. Versions 1
+to 3 still import."""
 
 import copy
 
@@ -8,7 +9,7 @@ import pytest
 
 from scorepad import document, services, store, transfer
 from scorepad.errors import ImportRefused
-from scorepad.services import club
+from scorepad.services import club, seasons
 from tests.every_kind import DD, WIN_0, club_nights_of_every_kind, games_of_every_kind, record
 
 
@@ -42,7 +43,14 @@ def how_it_reads(db) -> dict:
                        [(t.round, t.table_no, t.game_id, t.result, t.ended_at, t.confirmed_by)
                         for t in store.clubs.tables(db, n.id)])
               for n in store.clubs.all_nights(db)}
-    return {"games": games, "seats": seats, "nights": nights,
+    season_pages = {s.name: seasons.season_page(db, s.id) for s in store.seasons.all_seasons(db)}
+    by_season = {name: ([n.name for n in page.nights], page.season.best_of, page.season.specials,
+                        [(line.rank, line.name, line.wins, line.points, line.played)
+                         for line in page.players + page.teams],
+                        [(x.player, x.kind, x.round, x.table_no, x.hand, x.at) for x in page.specials],
+                        [(p.what, p.holders, p.figure) for p in page.prizes])
+                 for name, page in season_pages.items()}
+    return {"games": games, "seats": seats, "nights": nights, "seasons": by_season,
             "closed": [club.game_closed(db, game_id) for game_id in store.game_ids(db)],
             "team_results": db.execute("SELECT * FROM team_results ORDER BY 1, 2").fetchall(),
             "seat_results": db.execute("SELECT * FROM seat_results ORDER BY 1, 2").fetchall(),
@@ -51,7 +59,11 @@ def how_it_reads(db) -> dict:
 
 def test_export_import_export_is_the_same_for_a_database_holding_every_kind_of_thing(full, elsewhere):
     exported = transfer.export_games(full)
-    assert exported["version"] == 3
+    assert exported["version"] == 4
+    assert [s["name"] for s in exported["club_seasons"]] == ["First season", "Spring league"]
+    assert [n["season"] for n in exported["club_nights"]] == ["First season", "Spring league", "Spring league"]
+    assert [x["kind"] for n in exported["club_nights"] for t in n["tables"] for x in t["specials"]] == \
+        ["double_pinochle"]
     assert {len(g["players"]) for g in exported["games"]} == {2, 3, 4, 6, 8}
     actions = {e["action"] for g in exported["games"] for h in g["hands"] for e in h["edits"]}
     assert actions == {"recorded", "edited", "deleted", "restored"}
@@ -101,7 +113,7 @@ def test_a_full_copy_imported_twice_is_refused_the_second_time_and_changes_nothi
 def test_a_version_2_file_imports_its_games_as_before(full, elsewhere):
     exported = transfer.export_games(full)
     older = {**without_moment(exported), "version": 2}
-    del older["club_nights"]
+    del older["club_nights"], older["club_seasons"]
     ids = transfer.import_document(elsewhere, older)
     assert len(ids) == len(exported["games"]) and store.clubs.all_nights(elsewhere) == []
     with pytest.raises(ImportRefused, match="club_nights came with version 3"):
@@ -114,3 +126,36 @@ def test_a_version_1_file_still_imports(elsewhere):
         "teams": ["Us", "Them"], "players": [None] * 4, "first_dealer": 0, "rematch_of": None, "finished_at": None,
         "totals": [0, 0], "winner": None, "hands": []}
     assert len(transfer.import_document(elsewhere, {"format": "scorepad", "version": 1, "games": [game]})) == 1
+
+
+def test_a_version_3_file_imports_its_nights_into_the_season_under_way(full, elsewhere):
+    exported = transfer.export_games(full)
+    older = {**without_moment(exported), "version": 3}
+    del older["club_seasons"]
+    for night in older["club_nights"]:
+        del night["season"]
+        for table in night["tables"]:
+            del table["specials"]
+    seasons.new_season(elsewhere, "Autumn", None, 1, ("high_game",))
+    transfer.import_document(elsewhere, older)
+    autumn = next(s for s in store.seasons.all_seasons(elsewhere) if s.name == "Autumn")
+    assert [n.season_id for n in store.clubs.all_nights(elsewhere)] == [autumn.id] * 3
+    with pytest.raises(ImportRefused, match="club_seasons came with version 4"):
+        document.check({**older, "club_seasons": []}, document.EARLIEST)
+
+
+@pytest.mark.parametrize("change, named", [
+    (lambda d: d["club_nights"][0].update(season="Summer"), "season 'Summer' is not among the file's seasons"),
+    (lambda d: d["club_seasons"][0].update(specials=["nines"]), "Season 1"),
+    (lambda d: d["club_seasons"][1].update(name="first SEASON"), "is the name of an earlier season"),
+    (lambda d: d["club_nights"][0]["tables"][0]["specials"][0].update(player="Zed"), "is not a player at this table"),
+    (lambda d: d["club_nights"][0]["tables"][0]["specials"][0].update(kind="high_game"), "kind must be one of"),
+    (lambda d: d["club_nights"][0]["tables"][0]["specials"].append(
+        dict(d["club_nights"][0]["tables"][0]["specials"][0])), "lists one special twice"),
+])
+def test_a_damaged_season_or_special_is_refused_by_name_and_nothing_is_imported(full, elsewhere, change, named):
+    exported = transfer.export_games(full)
+    change(exported)
+    with pytest.raises(ImportRefused, match=named):
+        transfer.import_document(elsewhere, exported)
+    assert store.clubs.all_nights(elsewhere) == [] and store.game_ids(elsewhere) == []

@@ -88,8 +88,8 @@ def test_nobody_sees_an_import_until_all_its_games_appear_at_once(db):
     seen = []
     stage = imports._stage
 
-    def watched(staged, games, nights):
-        stage(staged, games, nights)
+    def watched(staged, games, nights, *seasons):
+        stage(staged, games, nights, *seasons)
         reader = store.connect(path)
         try:
             seen.append((len(store.history_games(reader)), store.player_names(reader),

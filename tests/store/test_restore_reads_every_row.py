@@ -40,6 +40,13 @@ UNREADABLE = {
     "ranked by luck": ("UPDATE club_nights SET tie_breaks = 'luck'", "club night 1: it ranks by 'luck'"),
     "a first dealer past the seats": ("UPDATE games SET first_dealer = 6 WHERE id = 1",
                                       "game 1: its first dealer, seat 6"),
+    "a season started 'soon'": ("UPDATE club_seasons SET started_at = 'soon'",
+                                "season 1's started_at: 'soon' is not a time"),
+    "a season tallying nines": ("UPDATE club_seasons SET specials = 'double_run,nines'",
+                                "season 1: it tallies 'nines'"),
+    "a special at no time": ("INSERT INTO club_specials (night_id, table_id, hand, player_id, kind, at) "
+                             "SELECT night_id, id, 1, confirmed_by, 'double_run', 'later' FROM club_tables "
+                             "WHERE confirmed_by IS NOT NULL LIMIT 1", "of club night 1: 'later' is not a time"),
 }
 
 

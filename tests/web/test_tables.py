@@ -140,7 +140,7 @@ def test_the_score_sheets_csv_has_every_sides_columns(client):
 def test_an_export_carries_the_seating_and_comes_back_with_the_same_totals(client, app):
     game_id = finish_a_cutthroat_game(client)
     exported = json.loads(client.get(f"/games/{game_id}/export.json").get_data(as_text=True))
-    assert exported["version"] == 3
+    assert exported["version"] == 4
     assert (exported["games"][0]["rules"]["sides"], exported["games"][0]["totals"]) == (3, [0, 550, 0])
     db = store.connect(app.config["DATABASE"])
     db.execute("DELETE FROM hand_edits")

@@ -1,0 +1,289 @@
+"""A club's seasons and specials: a new season and its settings, a special tallied at a table, and what a night's
+and a season's pages read (standings across nights, the specials with who and when, the prize lists). Each change
+is one function, one transaction under the write lock; the math is the core's (`club.season_standings`,
+`club.prize_list`).
+
+A team is one team across a season by its name (as the director registers it, "Aces" or "Ann & Bo"): its players
+are those it first registered with; a player registered with it later in their place sits in for one of them, a
+substitute, who plays for the team (its wins and points are the team's) and is listed as one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..club import (
+    MOST_NIGHTS,
+    SPECIALS,
+    TALLIED,
+    ClubError,
+    NightScore,
+    Prize,
+    prize_list,
+    season_standings,
+)
+from ..inputs import name_key
+from ..store import clubs, seasons
+from ..store.clubs import ClubTable, Night
+from ..store.connection import write_lock
+from ..store.seasons import Season, Special
+from .club import Place, night_standings
+from .errors import Conflict, NotFound, Refused
+
+
+# --- the director's changes ----------------------------------------------------------------------------------
+
+def _checked(name: str, best_of: int | None, min_nights: int | None, specials: tuple[str, ...]) -> dict:
+    errors = {}
+    if not name:
+        errors["season_name"] = "A season has a name."
+    if best_of is not None and not 1 <= best_of <= MOST_NIGHTS:
+        errors["best_of"] = f"Count from 1 to {MOST_NIGHTS} best nights, or leave it blank for every night."
+    if min_nights is None or not 1 <= min_nights <= MOST_NIGHTS:
+        errors["min_nights"] = f"Rank after 1 to {MOST_NIGHTS} nights."
+    if any(kind not in SPECIALS for kind in specials) or len(set(specials)) != len(specials):
+        errors["specials"] = "Choose among the specials listed, each once."
+    if errors:
+        raise Refused(errors=errors)
+    return {"name": name, "best_of": best_of, "min_nights": min_nights,
+            "specials": tuple(k for k in SPECIALS if k in specials)}
+
+
+def new_season(db, name: str, best_of: int | None, min_nights: int | None, specials: tuple[str, ...]) -> Season:
+    """A new season starts: nights made from now on count in it. Raises Refused beside each field."""
+    settings = _checked(name, best_of, min_nights, specials)
+    with write_lock(db):
+        return seasons.load_season(db, seasons.create_season(db, **settings))
+
+
+def change_season(db, season_id: int, name: str, best_of: int | None, min_nights: int | None,
+                  specials: tuple[str, ...]) -> Season:
+    """The season's settings change; its standings follow at once. Raises NotFound and Refused."""
+    settings = _checked(name, best_of, min_nights, specials)
+    with write_lock(db):
+        if seasons.load_season(db, season_id) is None:
+            raise NotFound("There is no such season.")
+        seasons.change_season(db, season_id, **settings)
+        return seasons.load_season(db, season_id)
+
+
+def current_season(db) -> Season:
+    """The season new nights count in (a database has one from its first migration to seasons on; should it have
+    none, one is made)."""
+    season = seasons.current_season(db)
+    if season is None:
+        with write_lock(db):
+            season = seasons.current_season(db) or seasons.load_season(
+                db, seasons.create_season(db, "First season", None, 1, tuple(SPECIALS)))
+    return season
+
+
+# --- at a table ----------------------------------------------------------------------------------------------
+
+def tally_special(db, game_id: int, hand: int | None, player_id: int | None, kind: str) -> Special:
+    """A special melded at a club table, tallied with one tap: for the player, in the hand being played (`hand`,
+    its number). Tallied twice, it is there once. Raises NotFound (no club table), Refused (a special the club
+    does not tally, or a player not at the table) and Conflict (the table's round is over)."""
+    with write_lock(db):
+        at = clubs.table_of_game(db, game_id)
+        if at is None:
+            raise NotFound("This game is not played at a club table.")
+        night = clubs.load_night(db, at["night_id"])
+        season = seasons.load_season(db, night.season_id) if night.season_id else None
+        if kind not in TALLIED or (season is not None and kind not in season.specials):
+            raise Refused("The club does not tally that special: the director chooses which, on the season's "
+                          "settings.")
+        if player_id is None or player_id not in clubs.table_sides(db, game_id):
+            raise Refused("Choose a player at this table.")
+        if hand is None or not 1 <= hand <= 10_000:
+            raise Refused("Which hand was it melded in?")
+        if at["ended_at"] is not None or night.closed_at:
+            raise Conflict(f"Round {at['round']} at table {at['table_no']} is over: no more specials are tallied "
+                           "here.")
+        seasons.add_special(db, night.id, at["id"], hand, player_id, kind)
+        return next(s for s in seasons.specials_of_table(db, at["id"])
+                    if (s.hand, s.player_id, s.kind) == (hand, player_id, kind))
+
+
+def take_back_special(db, game_id: int, special_id: int) -> None:
+    """A special tapped by mistake is taken back, at its table while its round plays. Raises NotFound and
+    Conflict."""
+    with write_lock(db):
+        at = clubs.table_of_game(db, game_id)
+        if at is None:
+            raise NotFound("This game is not played at a club table.")
+        if at["ended_at"] is not None:
+            raise Conflict(f"Round {at['round']} at table {at['table_no']} is over: its specials stand.")
+        if not any(s.id == special_id for s in seasons.specials_of_table(db, at["id"])):
+            raise NotFound("That special is not tallied at this table.")
+        seasons.remove_special(db, special_id, at["night_id"])
+
+
+@dataclass(frozen=True)
+class TableSpecials:
+    """What a club table's hand form offers: the specials the club tallies, the table's players (id, name) and
+    those tallied here so far."""
+
+    kinds: tuple[str, ...]
+    players: tuple[tuple[int, int, str], ...]  # (seat, id, name)
+    tallied: tuple[Special, ...]
+    open: bool
+
+
+def table_specials(db, game_id: int) -> TableSpecials | None:
+    """The specials of the club table a game is played at; None for a game of no club table, or a season that
+    tallies none."""
+    at = clubs.table_of_game(db, game_id)
+    if at is None:
+        return None
+    night = clubs.load_night(db, at["night_id"])
+    season = seasons.load_season(db, night.season_id) if night.season_id else None
+    kinds = tuple(k for k in TALLIED if season is None or k in season.specials)
+    if not kinds:
+        return None
+    players = seasons.table_players(db, game_id)
+    open_ = at["ended_at"] is None and not night.closed_at
+    return TableSpecials(kinds, players, tuple(seasons.specials_of_table(db, at["id"])), open_)
+
+
+# --- reading a night and a season ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class NightRead:
+    """A night as a season reads it: the night, its standings, and each player's games and series."""
+
+    night: Night
+    places: list[Place]
+    entrants: list
+    games: list[tuple[str, int]]  # (player's name, their side's points) a player a table
+    series: dict[str, int]  # player's name -> their total over the night, at tables
+
+
+def read_night(db, night: Night) -> NightRead:
+    entrants = clubs.entrants(db, night.id)
+    tables = clubs.tables(db, night.id)
+    places = night_standings(db, night, entrants, tables)
+    games, series = _games_and_series(tables)
+    return NightRead(night, places, entrants, games, series)
+
+
+def _games_and_series(tables: list[ClubTable]) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    games, series = [], {}
+    for table in tables:
+        points, _ = table.result
+        for seat, name in enumerate(table.players):
+            if name:
+                games.append((name, points[seat % 2]))
+                series[name] = series.get(name, 0) + points[seat % 2]
+    return games, series
+
+
+def night_prizes(db, night: Night, read: NightRead | None = None) -> list[Prize]:
+    """The night's prize list: its first places and the specials its season tallies."""
+    read = read or read_night(db, night)
+    kinds = _season_kinds(db, night)
+    tallies = [(s.player, s.kind) for s in seasons.specials_of_nights(db, [night.id])]
+    places = [(p.rank, p.name) for p in read.places]
+    return prize_list(places, kinds, tallies, read.games, read.series.items())
+
+
+def night_specials(db, night: Night) -> list[Special]:
+    return seasons.specials_of_nights(db, [night.id])
+
+
+def _season_kinds(db, night: Night) -> tuple[str, ...]:
+    season = seasons.load_season(db, night.season_id) if night.season_id else None
+    return season.specials if season else tuple(SPECIALS)
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    """A line of a season's standings: a player, or a team with its players and substitutes."""
+
+    rank: int | None
+    name: str
+    wins: int
+    points: int
+    played: int
+    counted: tuple[int, ...]  # the nights that count, by id
+    members: tuple[str, ...] = ()
+    substitutes: tuple[str, ...] = ()  # "Cy for Bo (12 Nov)"
+
+
+@dataclass(frozen=True)
+class SeasonPage:
+    season: Season
+    nights: list[Night]
+    players: list[SeasonLine]
+    teams: list[SeasonLine]
+    specials: list[Special]
+    prizes: list[Prize]
+    night_names: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        """Every night of the season is closed."""
+        return bool(self.nights) and all(n.closed_at for n in self.nights)
+
+
+def season_page(db, season_id: int) -> SeasonPage:
+    """Everything a season's page, wall and print show. Raises NotFound."""
+    season = seasons.load_season(db, season_id)
+    if season is None:
+        raise NotFound("There is no such season.")
+    nights = [clubs.load_night(db, i) for i in seasons.season_nights(db, season_id)]
+    reads = [read_night(db, night) for night in nights]
+    players = _player_lines(reads, season)
+    teams = _team_lines(reads, season)
+    specials = seasons.specials_of_nights(db, [n.id for n in nights])
+    games = [g for r in reads for g in r.games]
+    series = [(name, total) for r in reads for name, total in r.series.items()]
+    ranked = teams if teams and all(r.night.kind == "partners" for r in reads) else players
+    prizes = prize_list([(line.rank, line.name) for line in ranked], season.specials,
+                        [(s.player, s.kind) for s in specials], games, series)
+    return SeasonPage(season, nights, players, teams, specials, prizes, {n.id: n.name for n in nights})
+
+
+def _player_lines(reads: list[NightRead], season: Season) -> list[SeasonLine]:
+    """Each player's nights: a player's own result, or their team's (a substitute's too)."""
+    names, scores = {}, []
+    for read in reads:
+        by_number = {e.number: e for e in read.entrants}
+        for place in read.places:
+            entrant = by_number[place.number]
+            for player_id, name in zip(entrant.player_ids, entrant.player_names, strict=True):
+                names[player_id] = name
+                scores.append(NightScore(read.night.id, player_id, place.wins, place.points))
+    return [SeasonLine(s.rank, names[s.entrant], s.wins, s.points, s.played, s.counted)
+            for s in _ranked(scores, season)]
+
+
+def _team_lines(reads: list[NightRead], season: Season) -> list[SeasonLine]:
+    """Teams across the season's partners nights, one team by its name: its first registration's players are
+    its members, anyone registered with it later in a member's place a substitute for that member."""
+    names, members, subs, scores = {}, {}, {}, []
+    for read in reads:
+        if read.night.kind != "partners":
+            continue
+        by_number = {e.number: e for e in read.entrants}
+        for place in read.places:
+            entrant = by_number[place.number]
+            key = name_key(entrant.name)
+            names.setdefault(key, entrant.name)
+            regular = members.setdefault(key, dict(zip(entrant.player_ids, entrant.player_names, strict=True)))
+            missing = [name for pid, name in regular.items() if pid not in entrant.player_ids]
+            for pid, name in zip(entrant.player_ids, entrant.player_names, strict=True):
+                if pid not in regular:
+                    stood_for = missing.pop(0) if missing else "a member"
+                    subs.setdefault(key, []).append(f"{name} for {stood_for} ({read.night.name})")
+            scores.append(NightScore(read.night.id, key, place.wins, place.points))
+    return [SeasonLine(s.rank, names[s.entrant], s.wins, s.points, s.played, s.counted,
+                       tuple(members[s.entrant].values()), tuple(subs.get(s.entrant, ())))
+            for s in _ranked(scores, season)]
+
+
+def _ranked(scores: list[NightScore], season: Season):
+    try:
+        return season_standings(scores, season.best_of, season.min_nights)
+    except ClubError:  # settings the forms refuse, from an older or imported copy: every night counts
+        return season_standings(scores)
