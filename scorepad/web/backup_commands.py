@@ -100,10 +100,11 @@ def _from_replica(live: str, at: str | None):
                                    "environment) to the place it was written to. Nothing was changed.")
     try:
         moment = replica.parse_moment(at) if at else None
-        with replica.restored(place, live, moment) as got:
-            yield got
     except ValueError as refused:
         raise click.BadParameter(str(refused), param_hint="--at") from None
+    try:
+        with replica.restored(place, live, moment) as got:
+            yield got
     except replica.ReplicaRefused as refused:
         raise click.ClickException(str(refused)) from None
 
