@@ -9,6 +9,7 @@ import copy
 import sqlite3
 import threading
 
+from ..ratings import RatedGame, places
 from .connection import connect, database_path, rows
 from .players import player_choices
 
@@ -235,3 +236,25 @@ def warm_records(path: str, player_ids: list[int] | None = None) -> None:
 def warm_in_background(path: str, player_ids: list[int] | None = None) -> None:
     threading.Thread(target=warm_records, args=(path, player_ids), daemon=True, name="warm-records").start()
 
+
+
+def rated_games(db) -> list[RatedGame]:
+    """Every finished game whose every seat has a name, as the ratings read it, in the order the games finished
+    (a game with an empty seat would rate a side of one against a side of two as equals: it is left out)."""
+    found = db.execute("""
+        SELECT g.id, g.finished_at, g.winner, g.total_0, g.total_1, g.total_2, g.total_3,
+               coalesce(g.rules ->> '$.sides', 2) AS sides, coalesce(g.rules ->> '$.players_per_side', 2) AS per_side,
+               group_concat(s.team || ':' || s.player_id, ',') AS seats
+        FROM games g JOIN game_seats s ON s.game_id = g.id
+        WHERE g.finished_at IS NOT NULL
+        GROUP BY g.id HAVING count(*) = sides * per_side
+        ORDER BY g.finished_at, g.id""").fetchall()
+    games = []
+    for game_id, finished_at, winner, *totals, sides, _, seats in found:
+        players = [[] for _ in range(sides)]
+        for seat in seats.split(","):
+            team, player = seat.split(":")
+            players[int(team)].append(int(player))
+        games.append(RatedGame(game_id, finished_at, tuple(tuple(sorted(side)) for side in players),
+                               places(totals[:sides], winner)))
+    return games
