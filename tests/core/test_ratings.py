@@ -141,3 +141,13 @@ def test_the_ratings_import_nothing_of_flask_or_the_database():
             "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2'}); print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_rating_chart_of_a_thousand_games_draws_at_most_its_most_points_with_the_first_and_last():
+    from scorepad.chart import MOST_POINTS, rating_chart
+    steps = [(25 + n / 100, 8 - n / 200) for n in range(1000)]
+    svg = rating_chart(steps, (25.0, 25 / 3))
+    line = svg.split('<polyline class="line team-0" points="')[1].split('"')[0].split()
+    assert len(line) == MOST_POINTS
+    assert line[-1].startswith("348.0,") and line[0].startswith("56.0,")
+    assert "over 1000 games" in svg
