@@ -13,7 +13,7 @@ with every game: in games of two partnerships, about 7 after ten games, 5 after 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
@@ -80,10 +80,15 @@ class Ratings:
 
     now: dict[int, Rating]
     steps: tuple[tuple[RatedGame, dict[int, tuple[float, float]]], ...] = ()
+    # where each player's games are among the steps: a player's history is read without going through everyone's
+    played: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def history(self, player_id: int) -> list[Step]:
-        return [Step(game.game_id, game.finished_at, *after[player_id])
-                for game, after in self.steps if player_id in after]
+        found = []
+        for index in self.played.get(player_id, ()):
+            game, after = self.steps[index]
+            found.append(Step(game.game_id, game.finished_at, *after[player_id]))
+        return found
 
 
 def confidence(sigma: float) -> str:
@@ -110,6 +115,7 @@ def fold(games: Iterable[RatedGame], start: Ratings | None = None) -> Ratings:
     them) or from nothing."""
     now = dict(start.now) if start else {}
     steps = list(start.steps) if start else []
+    played = {player: list(at) for player, at in start.played.items()} if start else {}
     for game in games:
         if len(game.sides) < 2 or not all(game.sides):
             continue
@@ -121,8 +127,9 @@ def fold(games: Iterable[RatedGame], start: Ratings | None = None) -> Ratings:
                 before = now.get(player)
                 now[player] = Rating(new.mu, new.sigma, (before.games if before else 0) + 1)
                 after[player] = (new.mu, new.sigma)
+                played.setdefault(player, []).append(len(steps))
         steps.append((game, after))
-    return Ratings(now, tuple(steps))
+    return Ratings(now, tuple(steps), {player: tuple(at) for player, at in played.items()})
 
 
 def _mu_sigma(rating: Rating | None) -> tuple[float, float]:

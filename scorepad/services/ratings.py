@@ -8,17 +8,19 @@ where it stopped; anything else (an edit, a deleted hand, a merge, a restore) fo
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from dataclasses import dataclass
 
 from .. import ratings as core
 from ..ratings import Rating, Ratings, Step
 from ..store import records
-from ..store.connection import database_file
+from ..store.connection import connect, database_file, snapshot
 from ..store.players import player_choices
 
 _KEPT: dict[tuple, tuple[int, list, Ratings]] = {}  # database file -> (records counter, games folded, ratings)
 _LOCK = threading.Lock()
+_FOLDING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -35,20 +37,52 @@ def all_ratings(db) -> Ratings:
     """Every rated player's rating, and how each game moved them."""
     key = database_file(db)
     version = records.records_version(db)
+    found = _kept(key, version)
+    if found is not None:
+        return found
+    with _FOLDING:  # one fold at a time: phones asking together wait for the first one's, not fold it again each
+        found = _kept(key, version)
+        if found is not None:
+            return found
+        with _LOCK:
+            kept = _KEPT.get(key)
+        with snapshot(db):  # the games and the counter they are kept under, read at one moment
+            version = records.records_version(db)
+            games = records.rated_games(db)
+        if kept is not None and kept[1] == games[:len(kept[1])]:
+            folded = core.fold(games[len(kept[1]):], kept[2])
+        else:
+            folded = core.fold(games)
+        with _LOCK:
+            if len(_KEPT) > 16:
+                _KEPT.clear()
+            _KEPT[key] = (version, games, folded)
+        return folded
+
+
+def _kept(key: tuple, version: int) -> Ratings | None:
     with _LOCK:
         kept = _KEPT.get(key)
-    if kept is not None and kept[0] == version:
-        return kept[2]
-    games = records.rated_games(db)
-    if kept is not None and kept[1] == games[:len(kept[1])]:
-        folded = core.fold(games[len(kept[1]):], kept[2])
-    else:
-        folded = core.fold(games)
-    with _LOCK:
-        if len(_KEPT) > 16:
-            _KEPT.clear()
-        _KEPT[key] = (version, games, folded)
-    return folded
+    return kept[2] if kept is not None and kept[0] == version else None
+
+
+def warm_in_background(path: str) -> None:
+    """Fold the ratings of the database at `path` ahead of the next look (at start-up, and after a game ends), on
+    a thread of its own with a connection of its own."""
+    threading.Thread(target=_warm, args=(path,), daemon=True, name="warm-ratings").start()
+
+
+def _warm(path: str) -> None:
+    try:
+        db = connect(path)
+    except sqlite3.Error:
+        return
+    try:
+        all_ratings(db)
+    except sqlite3.Error:
+        pass  # warming is a courtesy: the page folds what it needs itself
+    finally:
+        db.close()
 
 
 def forget() -> None:
