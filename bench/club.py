@@ -300,7 +300,8 @@ def report(tables: int, seconds: float, scorepad: dict, floor: dict) -> list[str
 
     lines = [f"a club night of {tables} tables as browsers make it, for {seconds:.0f} s: {4 * tables} phones and the "
              f"wall polling every 3 s on kept-alive connections, a hand a minute at each table (the POST, and the "
-             f"sheet its 303 lands on, timed from when it was asked for); beside it the floor, a bare Flask app under the same waitress settings "
+             f"sheet its 303 lands on, timed from when it was asked for); beside it the floor, a bare Flask app "
+             f"under the same waitress settings "
              f"({scorepad['requests']} requests each; goal: median < {GOALS['median_ms']} ms, "
              f"p99 < {GOALS['p99_ms']} ms)",
              f"  {'kind':<12} {'n':>6} {'median ms':>10} {'p99 ms':>8} {'errors':>7}   "
@@ -311,7 +312,8 @@ def report(tables: int, seconds: float, scorepad: dict, floor: dict) -> list[str
             continue
         median, p99 = statistics.median(values), percentile(values, 99)
         mark = "ok" if median < GOALS["median_ms"] and p99 < GOALS["p99_ms"] else "MISSED"
-        lines.append(f"  {kind:<12} {len(values):>6} {median:>10.1f} {p99:>8.1f} {scorepad['errors'].get(kind, 0):>7}   "
+        failed = scorepad["errors"].get(kind, 0)
+        lines.append(f"  {kind:<12} {len(values):>6} {median:>10.1f} {p99:>8.1f} {failed:>7}   "
                      f"{statistics.median(bare):>12.1f} {percentile(bare, 99):>9.1f}  {mark}")
     held = scorepad["held"]
     lines.append(f"  connections: {scorepad['opened']} opened for {scorepad['sent']} requests (kept alive; "

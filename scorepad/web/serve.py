@@ -50,9 +50,9 @@ THREADS = 16  # a club night's bursts (a dozen phones polling at once) wait for 
 # open to one server (up to six): at most 726, and 2,000 leaves as many again for phones that reconnect and for
 # anyone holding connections open (bench/club.py measures such a night: 121 connections kept alive by the polling
 # phones, 242 sockets at most with the phones that had just signed in). waitress's default of 100 connections was
-# used up by a night of 20 tables, and by anyone holding a hundred connections open, and then no save got through. Waitress hands a request to a
-# thread only once all of it has arrived, so a slow sender holds a connection, never a thread: what is held is
-# bounded by the limit, the idle timeout and the deadline for a request to arrive.
+# used up by a night of 20 tables, and by anyone holding a hundred connections open, and then no save got through.
+# Waitress hands a request to a thread only once all of it has arrived, so a slow sender holds a connection, never
+# a thread: what is held is bounded by the limit, the idle timeout and the deadline for a request to arrive.
 CONNECTION_LIMIT = 2000
 IDLE_SECONDS = 60  # a keep-alive connection with nothing asked for this long is closed (a phone polls every 3 s)
 REQUEST_SECONDS = 10  # a request's headers must have arrived this long after its first byte ...

@@ -72,7 +72,8 @@ def test_a_players_page_gives_the_rating_its_uncertainty_and_its_words_and_chart
     assert card.select_one(".rating-now .muted").get_text() == f"± {2 * rating.sigma:.1f}"
     assert card.select_one(".rating-words").get_text() == "a first guess after 20 games"
     chart = card.select_one("svg.rating-chart")
-    assert chart["aria-label"] == f"Rating chart: from 25.0 to {rating.mu:.1f} over 20 games, shaded two sigmas either side."
+    assert chart["aria-label"] == (f"Rating chart: from 25.0 to {rating.mu:.1f} over 20 games, shaded two sigmas "
+                                   "either side.")
     assert len(chart.select_one("polyline")["points"].split()) == 21
     assert chart.select_one("polygon.band")
 
