@@ -114,18 +114,3 @@ def test_a_ladder_of_some_players_ranks_only_them_and_leaves_the_not_sure_unrank
     assert [(r.name, r.place) for r in rungs] == [("Ann", None), ("Cat", None)]
     assert rungs[0].rating.words == core.NOT_SURE
 
-
-def test_club_tables_are_rated_with_their_tables_result_a_tie_a_draw_and_the_directors_change_moves_them(db):
-    from tests.services.test_club_records import night, play as play_table, table
-    from scorepad.services import club
-
-    night_id = night(db)
-    play_table(db, night_id, 1)  # Al & Cy beat Bo & Di; table 2 never plays a hand: 0 to 0 when time is called
-    club.end_round(db, night_id)
-    who = ids(db)
-    now = ratings.all_ratings(db).now
-    assert now[who["Al"]] == now[who["Cy"]] and now[who["Al"]].mu > core.START_MU > now[who["Bo"]].mu
-    assert {round(now[who[n]].mu, 6) for n in ("Ed", "Flo", "Gus", "Hal")} == {core.START_MU}  # a draw of equals
-    club.change_result(db, night_id, table(db, night_id, 1).id, (40, 90), "Counted again")
-    now = ratings.all_ratings(db).now
-    assert now[who["Bo"]].mu > core.START_MU > now[who["Al"]].mu
