@@ -9,8 +9,11 @@
 5. A club night of 20 tables on the clock: 80 phones polling every 3 s (half on their table's sheet, half on
    their seat card), the standings wall polling, and hands recorded at the pace of brisk play (one a minute at
    each table); latency per kind, from the moment each request was due.
-6. The server's peak memory, the bytes of a game page's first load and of one recorded hand.
-7. In a real browser at a phone's size: taps and keystrokes for a typical played hand, for correcting one, and for
+6. A club night at club scale, as browsers make it (bench/club.py): 30 tables, 120 phones and the wall, each a
+   browser keeping its connections alive, beside the floor (a bare Flask app under the same waitress settings,
+   measured in the same run).
+7. The server's peak memory, the bytes of a game page's first load and of one recorded hand.
+8. In a real browser at a phone's size: taps and keystrokes for a typical played hand, for correcting one, and for
    a typical three-handed (cutthroat) hand.
 
 Every loop is bounded in count and time and talks only to 127.0.0.1.
@@ -566,6 +569,9 @@ def main() -> None:
     parser.add_argument("--club-seconds", type=float, default=60.0,
                         help="length of the club night's load (a minute: the wall polls 20 times, each table records "
                              "a hand)")
+    parser.add_argument("--scale-tables", type=int, default=30, help="tables of the club night as browsers make it")
+    parser.add_argument("--scale-seconds", type=float, default=60.0,
+                        help="length of that night's load, and of the floor's beside it")
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
 
@@ -587,6 +593,9 @@ def main() -> None:
         club_night = club_setup(port, args.club_tables)
         club_load(port, club_night, seconds=3)  # a warm-up: every phone's first answer is a whole fragment
         tables_night = club_load(port, club_night, seconds=args.club_seconds)
+        from bench import club as browsers  # it builds on this module's night
+
+        at_scale, floor = browsers.measure(port, server.pid, args.scale_tables, args.scale_seconds)
         memory = peak_memory_mb(server.pid)
         load = first_load_bytes(table)
         hand = recorded_hand_bytes(table)
@@ -605,6 +614,7 @@ def main() -> None:
         f"a club night of {args.club_tables} tables for {args.club_seconds:.0f} s: {4 * args.club_tables} phones and "
         f"the wall polling every 3 s, a hand a minute at each table ({tables_night['requests']} requests; goal: median "
         f"< {GOALS['median_ms']} ms, p99 < {GOALS['p99_ms']} ms)", tables_night)
+    lines += [""] + browsers.report(args.scale_tables, args.scale_seconds, at_scale, floor)
     lines += ["", f"server peak memory (VmHWM): {memory:.0f} MiB",
               f"first load of a game page ({load['hands_on_sheet']} hands on its sheet): "
               f"{load['total'] / 1024:.1f} KiB = " + " + ".join(f"{k} {v / 1024:.1f}" for k, v in

@@ -73,3 +73,53 @@ def _summary(running, teams) -> str:
         return "No hands yet."
     totals = ", ".join(f"{team} {number(total)}" for team, total in zip(teams, running[-1], strict=True))
     return f"Score chart: {totals} after {len(running)} hands."
+
+
+# A rating chart draws at most this many points: a player of a thousand games gets a line the phone can draw, and
+# the drawing is no wider than the phone's pixels anyway.
+MOST_POINTS = 240
+
+
+def rating_chart(steps: list[tuple[float, float]], start: tuple[float, float]) -> str:
+    """A player's rating game by game: `steps` (mu, sigma) after each game, from `start` (before the first). The
+    line is the rating; the shaded band around it, two sigmas either side, narrows as the rating grows surer."""
+    points = _thinned([start, *steps])
+    games = len(steps)
+    low = min(mu - 2 * sigma for _, mu, sigma in points)
+    high = max(mu + 2 * sigma for _, mu, sigma in points)
+    span = high - low or 1
+
+    def x(game: int) -> float:
+        return round(PAD_LEFT + (WIDTH - PAD_LEFT - PAD_RIGHT) * game / max(1, games), 1)
+
+    def y(v: float) -> float:
+        return round(PAD_TOP + (HEIGHT - PAD_TOP - PAD_BOTTOM) * (high - v) / span, 1)
+
+    upper = [f"{x(g)},{y(mu + 2 * sigma)}" for g, mu, sigma in points]
+    lower = [f"{x(g)},{y(mu - 2 * sigma)}" for g, mu, sigma in reversed(points)]
+    summary = (f"Rating chart: from {start[0]:.1f} to {points[-1][1]:.1f} over {games} game"
+               f"{'s' if games != 1 else ''}, shaded two sigmas either side.")
+    parts = [f'<svg class="chart rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" font-size="{FONT}" '
+             f'aria-label="{escape(summary)}" xmlns="http://www.w3.org/2000/svg">',
+             f'<polygon class="band" points="{" ".join(upper + lower)}"/>',
+             f'<line class="axis" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(start[0])}" y2="{y(start[0])}"/>',
+             f'<polyline class="line team-0" points="{" ".join(f"{x(g)},{y(mu)}" for g, mu, _ in points)}"/>']
+    ticks = [start[0]]
+    for v in (high, low):
+        if all(abs(y(v) - y(t)) >= FONT + 2 for t in ticks):
+            ticks.append(v)
+    for v in sorted(ticks):
+        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" text-anchor="end">{v:.0f}</text>')
+    parts.append(f'<text class="tick" x="{PAD_LEFT}" y="{HEIGHT - 6}">game 0</text>')
+    parts.append(f'<text class="tick" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 6}" text-anchor="end">game {games}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _thinned(ratings: list[tuple[float, float]]) -> list[tuple[int, float, float]]:
+    """(game number, mu, sigma), every one up to MOST_POINTS, else evenly chosen ones with the first and last."""
+    numbered = [(g, mu, sigma) for g, (mu, sigma) in enumerate(ratings)]
+    if len(numbered) <= MOST_POINTS:
+        return numbered
+    step = (len(numbered) - 1) / (MOST_POINTS - 1)
+    return [numbered[round(i * step)] for i in range(MOST_POINTS)]

@@ -2,7 +2,7 @@
 a file...) is one function of plain values, one transaction, one validation, one fold. The web shell parses the
 request, calls one of these, and answers with what it returns or with the `status_hint` of what it raises."""
 
-from . import club, committed, pages, seasons
+from . import club, committed, pages, ratings, seasons
 from .errors import (
     CannotMerge,
     Conflict,
@@ -42,7 +42,7 @@ from .transfer import import_games, sheets_csv
 __all__ = [
     "CannotMerge", "Change", "Conflict", "Declined", "EndsTooEarly", "FormIncomplete", "GameIsOver",
     "Difference", "HandChangedElsewhere", "HandGone", "HandTaken", "LooksRepeated", "Merged", "NotFound", "NotLastHand", "Preview", "Refused",
-    "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "committed", "pages", "compare_hands", "delete_hand", "describe_change", "edit_hand",
+    "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "committed", "pages", "ratings", "compare_hands", "delete_hand", "describe_change", "edit_hand",
     "import_games", "merge_players", "preview_edit", "preview_hand", "record_hand", "rematch", "rename_player", "restore_hand",
     "sheets_csv", "start_game",
 ]

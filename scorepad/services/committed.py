@@ -3,8 +3,8 @@ recorded, edited, deleted or put back, a club table's round ended or its result 
 
 - the page its writer folded is kept for the next look (`pages`);
 - a game that ended (won, or its club round over) is backed up, beside the answer, never in its way;
-- the records of the players of a game whose end moved (it ended, was reopened, or has another winner) are
-  computed again ahead of the next look, on a thread of their own.
+- the records of the players of a game whose end moved (it ended, was reopened, or has another winner), and
+  everyone's ratings, are computed again ahead of the next look, on threads of their own.
 
 Never before the commit: a change rolled back sets nothing going.
 """
@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterable
 
 from .. import store
-from . import backups, pages
+from . import backups, pages, ratings
 
 _logger = logging.getLogger(__name__)
 
@@ -60,3 +60,4 @@ def _warm(db, game_ids: list[int]) -> None:
     if wanted:
         players = sorted({p for game_id in game_ids for p in store.seated_players(db, game_id)})
         store.warm_in_background(path, players)
+        ratings.warm_in_background(path)  # a game that ended moves everyone's ladder

@@ -9,6 +9,7 @@ import copy
 import sqlite3
 import threading
 
+from ..ratings import RatedGame, places
 from .connection import connect, database_path, rows
 from .players import player_choices
 
@@ -235,3 +236,25 @@ def warm_records(path: str, player_ids: list[int] | None = None) -> None:
 def warm_in_background(path: str, player_ids: list[int] | None = None) -> None:
     threading.Thread(target=warm_records, args=(path, player_ids), daemon=True, name="warm-records").start()
 
+
+def rated_games(db) -> list[RatedGame]:
+    """Every finished game whose every seat has a name, as the ratings read it, in the order the games finished
+    (a game with an empty seat would rate a side of one against a side of two as equals: it is left out, as is one
+    whose rules do not read). Read from the games' own seat columns (seat s sits on side s % sides), one row a
+    game: a tenth of the time of joining the seats, which matters as every finished game has this read again."""
+    seats = ", ".join(f"seat_{seat}" for seat in range(8))
+    found = db.execute(f"""
+        SELECT id, finished_at, winner, total_0, total_1, total_2, total_3,
+               coalesce(rules ->> '$.sides', 2), coalesce(rules ->> '$.players_per_side', 2), {seats}
+        FROM games WHERE finished_at IS NOT NULL AND json_valid(rules) AND json_type(rules) = 'object'
+        ORDER BY finished_at, id""").fetchall()
+    games = []
+    for game_id, finished_at, winner, t0, t1, t2, t3, sides, per_side, *seated in found:
+        if sides not in (2, 3, 4) or per_side not in (1, 2, 3, 4):
+            continue  # rules that do not read: the game is left out, as everywhere
+        seated = seated[:sides * per_side]
+        if None in seated:
+            continue
+        players = tuple(tuple(sorted(seated[side::sides])) for side in range(sides))
+        games.append(RatedGame(game_id, finished_at, players, places((t0, t1, t2, t3)[:sides], winner)))
+    return games

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from .. import services, store
+from ..chart import rating_chart
+from ..ratings import START_MU, START_SIGMA
+from ..services import ratings
 from ..figures import SideGame, side_figures
 from ..inputs import record_id
 from ..scoring import play_game
@@ -26,7 +30,7 @@ def records():
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
-    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen,
+    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
                            unfinished=store.unfinished_games(db), form=CsrfForm()), \
         422 if refused else 200
 
@@ -79,14 +83,22 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
              for m in store.partners(db, player_id)]
     others = [p for p in store.player_choices(db) if p["id"] != player_id]
     recent = store.history_games(db, player_id, limit=10)
+    rating, steps = ratings.player_rating(db, player_id)
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
-                           figures=_figures(db, [player_id]),
+                           figures=_figures(db, [player_id]), rating=rating, rating_chart=_rating_chart(steps),
                            teams=store.team_records(db, player_id),
                            others=others, recent=recent,
                            unfinished=store.unfinished_games(db, player_id).get(player_id),
                            club_games=store.clubs.tables_of_games(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status
+
+
+def _rating_chart(steps) -> Markup | None:
+    """The SVG is built from numbers only, so it is safe to place in the page; none before a second game."""
+    if len(steps) < 2:
+        return None
+    return Markup(rating_chart([(s.mu, s.sigma) for s in steps], (START_MU, START_SIGMA)))
 
 
 @bp.get("/<int:player_id>")

@@ -10,6 +10,7 @@ import sys
 import time
 
 from waitress.channel import HTTPChannel
+from waitress.task import WSGITask
 
 from ..inputs import NotANumber, whole_number
 from .addresses import lan_addresses
@@ -45,11 +46,13 @@ def _in_url(host: str) -> str:
 
 THREADS = 16  # a club night's bursts (a dozen phones polling at once) wait for no thread
 
-# Connections. A club night of 20 tables is 80 phones and a wall, and a phone's browser keeps several connections
-# open to one server (up to six): waitress's default of 100 connections was used up by the night itself, and by
-# anyone holding a hundred connections open, and then no save got through at all. Waitress hands a request to a
-# thread only once all of it has arrived, so a slow sender holds a connection, never a thread: what is held is
-# bounded by the limit, the idle timeout and the deadline for a request to arrive.
+# Connections. A club night of 30 tables is 120 phones and a wall, and a phone's browser keeps several connections
+# open to one server (up to six): at most 726, and 2,000 leaves as many again for phones that reconnect and for
+# anyone holding connections open (bench/club.py measures such a night: 121 connections kept alive by the polling
+# phones, 242 sockets at most with the phones that had just signed in). waitress's default of 100 connections was
+# used up by a night of 20 tables, and by anyone holding a hundred connections open, and then no save got through.
+# Waitress hands a request to a thread only once all of it has arrived, so a slow sender holds a connection, never
+# a thread: what is held is bounded by the limit, the idle timeout and the deadline for a request to arrive.
 CONNECTION_LIMIT = 2000
 IDLE_SECONDS = 60  # a keep-alive connection with nothing asked for this long is closed (a phone polls every 3 s)
 REQUEST_SECONDS = 10  # a request's headers must have arrived this long after its first byte ...
@@ -64,10 +67,32 @@ def server_options(threads: int = THREADS) -> dict:
             "asyncore_use_poll": True}  # select() cannot watch a socket numbered past 1023
 
 
+class KeptAliveTask(WSGITask):
+    """An answer that keeps its connection when it has no body. waitress (3.0) closes the connection after any
+    answer without a Content-Length, and a 304 or 204 never has one (it may not), though it ends with its headers
+    (RFC 9112, 6.3). A phone polls every 3 s and almost every answer is a 304: each poll closed its connection,
+    and the next opened one again (30 tables: 1,143 connections opened for 1,365 requests in 30 s)."""
+
+    _bodiless = False
+
+    def build_response_header(self):
+        asked_to_close = self.request.headers.get("CONNECTION", "").lower() == "close"
+        self._bodiless = self.version == "1.1" and not self.has_body and not self.close_on_finish and not asked_to_close
+        try:
+            return super().build_response_header()
+        finally:
+            self._bodiless = False
+
+    def set_close_on_finish(self) -> None:
+        if not self._bodiless:  # nothing else here calls for a close: the answer ends with its headers
+            super().set_close_on_finish()
+
+
 class TimedChannel(HTTPChannel):
     """A connection that knows since when the request it is receiving has been arriving, and how many of its
     bytes have come, so that a sender dripping a byte now and then (slowloris) is closed once it is late."""
 
+    task_class = KeptAliveTask
     request_started: float | None = None  # None between requests
     request_bytes = 0
 

@@ -119,3 +119,20 @@ def test_migrating_settles_the_games_of_tables_that_ended_before_their_games_kep
     assert record_of(db, "Al") == (0, 0)
     store.migrate(store.database_path(db))
     assert record_of(db, "Al") == (1, 1) and record_of(db, "Bo") == (1, 0)
+
+
+def test_club_tables_are_rated_with_their_tables_result_a_tie_a_draw_and_the_directors_change_moves_them(db):
+    from scorepad.ratings import START_MU
+    from scorepad.services import ratings
+
+    ratings.forget()
+    night_id = night(db)
+    play(db, night_id, 1)  # Al & Cy beat Bo & Di; table 2 never plays a hand: 0 to 0 when time is called
+    club.end_round(db, night_id)
+    al, bo, cy = ids(db, "Al", "Bo", "Cy")
+    now = ratings.all_ratings(db).now
+    assert now[al] == now[cy] and now[al].mu > START_MU > now[bo].mu
+    assert {round(now[p].mu, 6) for p in ids(db, "Ed", "Flo", "Gus", "Hal")} == {START_MU}  # a draw of equals
+    club.change_result(db, night_id, table(db, night_id, 1).id, (40, 90), "Counted again")
+    now = ratings.all_ratings(db).now
+    assert now[bo].mu > START_MU > now[al].mu

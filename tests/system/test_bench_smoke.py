@@ -12,7 +12,8 @@ pytestmark = pytest.mark.slow
 
 def test_the_benchmark_runs_end_to_end_and_prints_its_table():
     done = subprocess.run([sys.executable, "bench/run.py", "--games", "60", "--seconds", "1", "--rate", "20",
-                           "--clients", "2", "--club-tables", "3", "--club-seconds", "2", "--no-browser"],
+                           "--clients", "2", "--club-tables", "3", "--club-seconds", "2", "--scale-tables", "2", "--scale-seconds", "2",
+                           "--no-browser"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
@@ -22,3 +23,5 @@ def test_the_benchmark_runs_end_to_end_and_prints_its_table():
     assert "a club night of 3 tables" in out
     for kind in ("sheet poll", "seat poll", "wall poll"):
         assert f"  {kind} " in out
+    assert "a club night of 2 tables as browsers make it" in out and "floor median" in out
+    assert "opened for" in out and "0 opened again" in out

@@ -91,7 +91,53 @@ def test_between_requests_a_connection_is_never_late():
 
 
 def test_the_server_is_sized_for_a_club_night():
-    """20 tables: 80 phones and a wall, each browser keeping up to six connections, and room to spare."""
+    """30 tables: 120 phones and a wall, each browser keeping up to six connections, and room to spare."""
     options = serve.server_options()
-    assert options["connection_limit"] >= 6 * 81 * 2
+    assert options["connection_limit"] >= 6 * 121 * 2
     assert options["channel_timeout"] <= 120 and options["asyncore_use_poll"]
+
+
+@pytest.fixture
+def polled(app, served):
+    """A game's live sheet on the served app, and its ETag: (port, path, etag)."""
+    from scorepad import services, store
+    from scorepad.rules import PRESETS
+
+    db = store.connect(app.config["DATABASE"])
+    game_id = services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), (None,) * 4, 0)
+    db.close()
+    conn = http.client.HTTPConnection("127.0.0.1", served, timeout=5)
+    conn.request("GET", f"/games/{game_id}/live", headers={"HX-Request": "true"})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return served, f"/games/{game_id}/live", response.getheader("ETag")
+
+
+def test_a_not_modified_poll_keeps_its_connection_for_the_next_poll(polled):
+    port, path, etag = polled
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        statuses, sockets = [], set()
+        for _ in range(3):
+            conn.request("GET", path, headers={"HX-Request": "true", "If-None-Match": etag})
+            response = conn.getresponse()
+            response.read()
+            statuses.append(response.status)
+            sockets.add(id(conn.sock))
+            assert not response.will_close and response.getheader("Connection") is None
+        assert statuses == [304, 304, 304] and len(sockets) == 1
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(("version", "ask"), [(b"HTTP/1.1", b"Connection: close\r\n"), (b"HTTP/1.0", b"")])
+def test_a_not_modified_answer_still_closes_when_the_client_asks_or_speaks_http_1_0(polled, version, ask):
+    port, path, etag = polled
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"GET " + path.encode() + b" " + version + b"\r\nHost: 127.0.0.1\r\nHX-Request: true\r\n"
+                     b"If-None-Match: " + etag.encode() + b"\r\n" + ask + b"\r\n")
+        answer = b""
+        while chunk := sock.recv(4096):  # the server closing is what ends this loop
+            answer += chunk
+    assert answer.startswith(version[:5] + b"1.") and b" 304 " in answer.split(b"\r\n")[0]
