@@ -27,6 +27,7 @@ from ..store import clubs, seasons
 from ..store.clubs import ClubTable, Night
 from ..store.connection import write_lock
 from ..store.seasons import Season, Special
+from . import ratings
 from .club import Place, night_standings
 from .errors import Conflict, NotFound, Refused
 
@@ -219,6 +220,7 @@ class SeasonPage:
     specials: list[Special]
     prizes: list[Prize]
     night_names: dict[int, str] = field(default_factory=dict)
+    ladder: list = field(default_factory=list)  # services.ratings.Rung of the season's players, best first
 
     @property
     def over(self) -> bool:
@@ -241,7 +243,9 @@ def season_page(db, season_id: int) -> SeasonPage:
     ranked = teams if teams and all(r.night.kind == "partners" for r in reads) else players
     prizes = prize_list([(line.rank, line.name) for line in ranked], season.specials,
                         [(s.player, s.kind) for s in specials], games, series)
-    return SeasonPage(season, nights, players, teams, specials, prizes, {n.id: n.name for n in nights})
+    season_players = {pid for r in reads for e in r.entrants for pid in e.player_ids}
+    return SeasonPage(season, nights, players, teams, specials, prizes, {n.id: n.name for n in nights},
+                      ratings.ladder(db, players=season_players))
 
 
 def _player_lines(reads: list[NightRead], season: Season) -> list[SeasonLine]:

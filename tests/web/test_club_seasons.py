@@ -151,3 +151,17 @@ def test_the_season_wall_answers_304_until_a_night_of_it_changes(client, app):
                                  "/club/seasons/99999999999999999999", "/club/9/prizes"])
 def test_a_season_that_is_not_there_is_a_404(client, url):
     assert client.get(url).status_code == 404
+
+
+def test_the_season_page_ladders_its_players_by_rating(client, app):
+    play_and_close(client, app, night(client, "Week 1", TEAMS))
+    page = parse(client.get("/club/seasons/1"))
+    names = {th.a.get_text(strip=True) for th in page.select("#season-ladder tbody th")}
+    assert names == {name for a, b, _ in TEAMS for name in (a, b)}
+    assert "not sure yet after 1 game" in page.select_one("#season-ladder").get_text(" ", strip=True)
+
+
+def test_a_season_with_no_finished_game_says_so_where_its_ladder_goes(client, app):
+    night(client, "Week 1", TEAMS)
+    page = parse(client.get("/club/seasons/1"))
+    assert "No rated games yet" in page.select_one("#season-ratings").get_text(" ", strip=True)
