@@ -4,12 +4,12 @@ Flask, no database.
 `movement(kind, players, rounds)` seats a night; `standings(...)` ranks it from the rounds' results.
 """
 
-from .movement import KINDS, SEATS, ClubError, Round, movement, partners_of
+from .movement import KINDS, LATEST, SEATS, VERSIONS, ClubError, Round, movement, partners_of
 from .rounds import MOST_MINUTES, MOST_ROUNDS, ROUND_ENDS, fits_a_club_table, round_rules, round_words, time_up
 from .standings import DEFAULT_TIE_BREAKS, TIE_BREAKS, Standing, TableResult, bye_score, standings
 
 __all__ = [
-    "DEFAULT_TIE_BREAKS", "KINDS", "MOST_MINUTES", "MOST_ROUNDS", "ROUND_ENDS", "SEATS", "TIE_BREAKS", "ClubError",
+    "DEFAULT_TIE_BREAKS", "KINDS", "LATEST", "MOST_MINUTES", "MOST_ROUNDS", "ROUND_ENDS", "SEATS", "TIE_BREAKS", "ClubError",
     "Round", "Standing", "TableResult", "bye_score", "fits_a_club_table", "movement", "partners_of", "round_rules", "round_words", "time_up",
-    "standings",
+    "standings", "VERSIONS",
 ]
