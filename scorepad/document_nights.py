@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .club import KINDS, MOST_ROUNDS, TIE_BREAKS, ClubError, fits_a_club_table, round_rules
+from .club import KINDS, MOST_ROUNDS, TIE_BREAKS, VERSIONS, ClubError, fits_a_club_table, round_rules
 from .club.rounds import ROUND_ENDS
 from .document import (
     MAX_SUMMARY,
@@ -36,7 +36,7 @@ from .errors import ImportRefused
 from .inputs import name_key
 
 NIGHT_FIELDS = ("name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks", "round",
-                "round_started_at", "closed_at", "entrants", "tables")
+                "round_started_at", "closed_at", "entrants", "tables", "movement")  # movement: optional
 ENTRANT_FIELDS = ("number", "name", "players")
 TABLE_FIELDS = ("round", "table_no", "game", "entrants", "ended_at", "score", "winner", "confirmed_at",
                 "confirmed_by", "changes")
@@ -96,6 +96,7 @@ class ImportedNight:
     entrants: tuple[ImportedEntrant, ...]
     tables: tuple[ImportedTable, ...]
     director_key: str = ""  # given on import, never read from a file
+    movement: int = 1  # the movement's version that seats it (a file from before versions: the first)
 
 
 def check(document: dict, games: list[ImportedGame], now: datetime) -> list[ImportedNight]:
@@ -126,7 +127,7 @@ class _Nights:
     def night(self, data, number: int) -> ImportedNight:
         where = f"Club night {number}"
         try:
-            _fields(data, NIGHT_FIELDS, "a club night")
+            _fields(data, NIGHT_FIELDS, "a club night", optional=("movement",))
             name = _name(data["name"], "name")
             if name is None:
                 raise _Wrong("name is empty; every night has a name.")
@@ -150,11 +151,12 @@ class _Nights:
             created_at = self.moment(data["created_at"], "created_at")
             closed_at = self.moment(data["closed_at"], "closed_at", empty=True)
             entrants = self.entrants(data["entrants"], kind)
+            movement = _whole(data.get("movement", 1), "movement", VERSIONS[0], VERSIONS[-1])
         except _Wrong as wrong:
             raise _refused(where, wrong) from None
         tables = self.tables(data["tables"], where, kind, played, {e.number: e for e in entrants})
         return ImportedNight(number, name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks, played,
-                             started_at, closed_at, entrants, tables)
+                             started_at, closed_at, entrants, tables, movement=movement)
 
     def entrants(self, value, kind: str) -> tuple[ImportedEntrant, ...]:
         found, seen = [], {}

@@ -27,6 +27,10 @@ BEFORE_M010 = [path for path in HISTORIC
                if "m010_tables_of_every_size" not in json.loads(path.with_suffix(".json").read_text())["migrations"]]
 
 
+# Migrations newer than the last fixture, and the test that upgrades historic databases across each of them
+NOT_YET_SHIPPED = ["m017_club_movement_and_claims"]  # tests/store/test_club_movement_upgrade.py
+
+
 @pytest.fixture(params=HISTORIC, ids=[path.stem for path in HISTORIC])
 def old(request, tmp_path):
     """A copy of one historic database and what its own code recorded about it."""
@@ -76,7 +80,9 @@ def test_the_fixtures_cover_every_schema_shipped_from_games_and_hands_to_today()
                        "6d0c0cc": upto("m012_club_nights"), "5af2349": upto("m013_club_games_count_in_records"),
                        "bbc0be9": upto("m014_club_table_end_moves_its_game"),
                        "8ac31f3": upto("m016_player_name_keys")}
-    assert shipped["8ac31f3"] == every  # today's schema is the last one shipped: add a fixture with a new one
+    # today's schema is the last one shipped, bar the migrations no shipped commit has made a database with yet
+    # (each upgrades historic databases in a test of its own): once shipped, add a fixture with it
+    assert shipped["8ac31f3"] + NOT_YET_SHIPPED == every
 
 
 def test_an_upgraded_database_has_applied_every_migration(upgraded, fresh):
