@@ -492,7 +492,7 @@ class CardLine:
     table_no: int | None
     seat: str = ""
     partner: str = ""
-    opponents: tuple[str, ...] = ()
+    against: str = ""  # the other side: a team's name, or the two players
 
 
 @dataclass(frozen=True)
@@ -536,7 +536,7 @@ def game_cards(db, night: Night) -> list[GameCard]:
                     continue
                 seat = table.players.index(name)
                 lines.append(CardLine(round_.number, table.table_no, SEATS[seat], table.players[(seat + 2) % 4],
-                                      (table.players[(seat + 1) % 4], table.players[(seat + 3) % 4])))
+                                      table.sides[1 - seat % 2]))
             team = entrant.name if night.kind == "partners" else ""
             cards.append(GameCard(entrant.number, name, team, tuple(lines)))
     return cards
