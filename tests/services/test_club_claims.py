@@ -5,8 +5,29 @@ import pytest
 
 from scorepad import services, store
 from scorepad.club import LATEST
+from scorepad.rules import PRESETS
+from scorepad.scoring import Hand
 from scorepad.services import club
-from tests.services.test_club import WIN_1, night, play, round_tables
+
+NAMES = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]
+WIN_1 = Hand(1, 60, (10, 40), (10, 40), trump="S")  # the team of East and West: 80 to 10
+
+
+def night(db, kind="progressive", entrants=NAMES, rounds=2):
+    made = club.create_night(db, name="Club", kind=kind, rules=PRESETS["double-deck"], round_end="hands",
+                             round_size=1, rounds=rounds, tie_breaks=("wins", "points"))
+    for entrant in entrants:
+        club.register(db, made.id, entrant if isinstance(entrant, tuple) else (entrant,))
+    return made.id
+
+
+def play(db, table, hand):
+    services.record_hand(db, table.game_id, hand, token=f"t{table.id}-{table.hands_count}",
+                         expected=table.hands_count + 1, repeat_ok=True)
+
+
+def round_tables(db, night_id, number):
+    return store.clubs.tables(db, night_id, number)
 
 
 def ids(db, *names):
@@ -116,3 +137,14 @@ def test_the_byes_of_rounds_played_are_read_from_their_tables(db):
     made = store.clubs.load_night(db, night_id)
     assert [e.number for e in club.round_byes(db, made)] == [7]
     assert {p.number: p.byes for p in club.night_standings(db, made)}[7] == 1
+
+
+def test_a_claimed_name_merged_into_another_stays_claimed_by_its_phone_under_the_name_that_stays(db):
+    night_id = night(db)
+    (al,) = ids(db, "Al")
+    club.claim_name(db, night_id, al, "phone-a")
+    with store.write_lock(db):
+        albert = store.player_for(db, "Albert")  # plays no night: the merge is allowed
+    services.merge_players(db, al, albert)
+    assert club.holds(db, night_id, albert, "phone-a")
+    assert [c.name for c in store.clubs.claims(db, night_id)] == ["Albert"]

@@ -4,9 +4,31 @@ And the night on paper: the rotation chart and a card for each player, the direc
 
 import pytest
 
+from scorepad import store
 from tests.helpers import parse
 from tests.web.helpers import club_post
-from tests.web.test_club_pages import PLAYERS, started, store_id  # noqa: F401 (a fixture)
+
+PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]
+NIGHT = {"name": "Tuesday", "kind": "progressive", "preset": "double-deck", "round_end": "hands", "round_size": "1",
+         "rounds": "2"}
+
+
+@pytest.fixture
+def started(client):
+    """A progressive night of twelve players, round 1 started, made by this client (its director)."""
+    club_post(client, "/club/new", **NIGHT)
+    for name in PLAYERS:
+        club_post(client, "/club/1/register", player_0=name)
+    assert club_post(client, "/club/1/start").status_code == 303
+    return 1
+
+
+def store_id(app, name):
+    db = store.connect(app.config["DATABASE"])
+    try:
+        return str(store.player_for(db, name))
+    finally:
+        db.close()
 
 
 @pytest.fixture
