@@ -32,6 +32,8 @@ LATEST = VERSIONS[-1]
 SEARCH_STEPS = 4000  # swaps tried for one round, at most: a 20-table night settles in a few hundred
 EXHAUSTIVE = 8  # up to two tables every seating is tried (315 ways to seat eight, by partnerships)
 PARTNER_AGAIN = 1000  # what partnering someone again costs, against 1 for meeting an opponent once more
+REPEAT_OVER_MOVE = 100  # a meeting again costs as much as moving a hundred players off their seat by the plan
+MOVED_NORTH = 3  # moving a North off the plan costs as much as three others: North stays, where it can
 
 __all__ = ["KINDS", "LATEST", "SEATS", "STEP", "VERSIONS", "ClubError", "Round", "movement", "partners_of"]
 
@@ -129,40 +131,72 @@ class _Met:
 
 def _search(seats: list, met: _Met, rng: random.Random) -> list:
     """The seating that costs least by `met` reached by swapping players from the plan's (the plan itself when
-    it costs nothing). A swap involving a North is tried seldom: North stays, where it can. Now and then a worse
-    swap is taken, to leave a dead end; the best seating seen is the answer."""
+    it costs nothing), and of those the one that moves the fewest from their seat by the plan (a North counts
+    three times: North stays, where it can; the first half of the search moves no North). Now and then a worse swap is taken, to leave a dead end; the best
+    seating seen is the answer."""
     tables = len(seats) // 4
     costs = [met.cost(seats[t * 4:t * 4 + 4]) for t in range(tables)]
-    total = sum(costs)
-    best, best_total = list(seats), total
+    total, moved = sum(costs), 0
+    best, best_key = list(seats), (total, moved)
     if not total:
         return best
     current = list(seats)
-    for _ in range(SEARCH_STEPS):
+
+    def off(i):  # what seat i costs off the plan
+        return 0 if current[i] == seats[i] else (MOVED_NORTH if i % 4 == 0 else 1)
+
+    for step in range(SEARCH_STEPS):
         table = _costly(costs, rng)
         i = table * 4 + rng.randrange(4)
         j = rng.randrange(len(current))
         if i // 4 == j // 4 and (i - j) % 2 == 0:
             continue  # partners changing seats: the same table
-        if (i % 4 == 0 or j % 4 == 0) and rng.random() < 0.8:
-            continue
+        if (i % 4 == 0 or j % 4 == 0) and step < SEARCH_STEPS // 2:
+            continue  # North stays, unless half the search found no seating without a meeting again
         ti, tj = i // 4, j // 4
+        before_off = off(i) + off(j)
         current[i], current[j] = current[j], current[i]
         after_i = met.cost(current[ti * 4:ti * 4 + 4])
         after_j = met.cost(current[tj * 4:tj * 4 + 4]) if tj != ti else 0
         change = after_i + after_j - costs[ti] - (costs[tj] if tj != ti else 0)
-        if change <= 0 or rng.random() < 0.05:
+        moved_change = off(i) + off(j) - before_off
+        if REPEAT_OVER_MOVE * change + moved_change <= 0 or rng.random() < 0.05:
             costs[ti] = after_i
             if tj != ti:
                 costs[tj] = after_j
             total += change
-            if total < best_total:
-                best, best_total = list(current), total
+            moved += moved_change
+            if (total, moved) < best_key:
+                best, best_key = list(current), (total, moved)
                 if not total:
                     break
         else:
             current[i], current[j] = current[j], current[i]
-    return best
+    return _back_to_plan(best, seats, met)
+
+
+def _back_to_plan(seating: list, plan: list, met: _Met) -> list:
+    """`seating` with each player put back in their seat by the plan wherever that swap costs no meeting again,
+    Norths first: the search's random steps move some for nothing."""
+    seating = list(seating)
+    where = {player: i for i, player in enumerate(seating)}
+    changed = True
+    while changed:
+        changed = False
+        for i in sorted(range(len(plan)), key=lambda i: (i % 4 != 0, i)):
+            k = where[plan[i]]
+            if k == i:
+                continue
+            ti, tk = i // 4, k // 4
+            before = met.cost(seating[ti * 4:ti * 4 + 4]) + (met.cost(seating[tk * 4:tk * 4 + 4]) if tk != ti else 0)
+            seating[i], seating[k] = seating[k], seating[i]
+            after = met.cost(seating[ti * 4:ti * 4 + 4]) + (met.cost(seating[tk * 4:tk * 4 + 4]) if tk != ti else 0)
+            if after <= before:
+                where[seating[i]], where[seating[k]] = i, k
+                changed = True
+            else:
+                seating[i], seating[k] = seating[k], seating[i]
+    return seating
 
 
 def _best_of_all(seats: list, met: _Met) -> list:

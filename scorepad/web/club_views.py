@@ -403,8 +403,10 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
     entrants = store.clubs.entrants(get_db(), night.id)
     # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
     byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
+    # a name claimed on a phone says so: its player, if that is not their phone, asks the director
+    claimed = {c.player_id for c in store.clubs.claims(get_db(), night.id)}
     return render_template("club_table.html", night=night, table_no=table_no, here=here, byes=byes,
-                           message=message, entrants=entrants, form=CsrfForm()), status
+                           message=message, entrants=entrants, claimed=claimed, form=CsrfForm()), status
 
 
 @bp.post("/<int:night_id>/me")
