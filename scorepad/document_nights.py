@@ -22,6 +22,7 @@ from .club import (
     SPECIALS,
     TALLIED,
     TIE_BREAKS,
+    VERSIONS,
     ClubError,
     fits_a_club_table,
     round_rules,
@@ -47,7 +48,8 @@ from .errors import ImportRefused
 from .inputs import name_key
 
 NIGHT_FIELDS = ("name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks", "round",
-                "round_started_at", "closed_at", "entrants", "tables", "season")
+                "round_started_at", "closed_at", "entrants", "tables", "season",
+                "movement")  # season, movement: optional
 ENTRANT_FIELDS = ("number", "name", "players")
 TABLE_FIELDS = ("round", "table_no", "game", "entrants", "ended_at", "score", "winner", "confirmed_at",
                 "confirmed_by", "changes", "specials")
@@ -198,6 +200,7 @@ class _Nights:
             season = None if data.get("season") is None else _name(data["season"], "season")
             if season is not None and name_key(season) not in self.seasons:
                 raise _Wrong(f"season {_show(season)} is not among the file's seasons.")
+            _fields(data, NIGHT_FIELDS, "a club night", optional=("movement",))
             name = _name(data["name"], "name")
             if name is None:
                 raise _Wrong("name is empty; every night has a name.")
@@ -221,11 +224,12 @@ class _Nights:
             created_at = self.moment(data["created_at"], "created_at")
             closed_at = self.moment(data["closed_at"], "closed_at", empty=True)
             entrants = self.entrants(data["entrants"], kind)
+            movement = _whole(data.get("movement", 1), "movement", VERSIONS[0], VERSIONS[-1])
         except _Wrong as wrong:
             raise _refused(where, wrong) from None
         tables = self.tables(data["tables"], where, kind, played, {e.number: e for e in entrants})
         return ImportedNight(number, name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks, played,
-                             started_at, closed_at, entrants, tables, season=season)
+                             started_at, closed_at, entrants, tables, season=season, movement=movement)
 
     def entrants(self, value, kind: str) -> tuple[ImportedEntrant, ...]:
         found, seen = [], {}

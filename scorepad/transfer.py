@@ -72,7 +72,7 @@ def _export_night(db, night, seasons: dict) -> dict:
         "name": night.name, "created_at": night.created_at, "kind": night.kind, "rules": night.rules.to_dict(),
         "round_end": night.round_end, "round_size": night.round_size, "rounds": night.rounds,
         "tie_breaks": list(night.tie_breaks), "round": night.round, "round_started_at": night.round_started_at,
-        "closed_at": night.closed_at,
+        "closed_at": night.closed_at, "movement": night.movement,
         "entrants": [{"number": e.number, "name": e.name, "players": list(e.player_names)}
                      for e in store.clubs.entrants(db, night.id)],
         "tables": [_export_table(t, changes.get(t.id, []), specials.get(t.id, []))

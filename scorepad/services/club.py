@@ -7,6 +7,7 @@ director changed."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import secrets
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from functools import lru_cache
 from .. import store
 from ..club import (
     KINDS,
+    LATEST,
     MOST_ROUNDS,
     SEATS,
     TIE_BREAKS,
@@ -104,7 +106,7 @@ def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, roun
         night_id = store.clubs.create_night(db, name=name, kind=kind, rules=rules, round_end=round_end,
                                             round_size=round_size, rounds=rounds, tie_breaks=tuple(tie_breaks),
                                             director_key=secrets.token_urlsafe(12),
-                                            season_id=season.id if season else None)
+                                            season_id=season.id if season else None, movement=LATEST)
         return store.clubs.load_night(db, night_id)
 
 
@@ -149,7 +151,7 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
             raise Conflict(f"{played} played: close the night to see the final standings.")
         entrants = store.clubs.entrants(db, night_id)
         try:
-            plan = _plan(night.kind, tuple(e.number for e in entrants), night.rounds)
+            plan = _round_plan(night, entrants)
         except ClubError as refused:
             raise Refused(str(refused)) from None
         if night.round:
@@ -222,10 +224,11 @@ def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note
 
 # --- at a table --------------------------------------------------------------------------------------------
 
-def confirm(db, table_id: int, player_id: int | None) -> Confirmed:
+def confirm(db, table_id: int, player_id: int | None, phone: str | None = None) -> Confirmed:
     """An opponent confirms the table's final score with one tap (a player of the side that did not win; after
     a tie, of either side): from then on only the director can change it. Raises NotFound, Refused (not a
-    player of this table, or of the side that won) and Conflict (the table still plays)."""
+    player of this table, or of the side that won, or a phone that no longer holds the player's name: `phone`, the
+    phone's mark, is checked when given) and Conflict (the table still plays)."""
     with store.write_lock(db):
         found = store.clubs.table(db, table_id)
         if found is None:
@@ -234,6 +237,8 @@ def confirm(db, table_id: int, player_id: int | None) -> Confirmed:
         sides = store.clubs.table_sides(db, table.game_id)
         if player_id is None or player_id not in sides:
             raise Refused("Only a player at this table can confirm its score.")
+        if phone is not None and not holds(db, night_id, player_id, phone):
+            raise Refused("Your name was released by the director: tap your name on your table's card again.")
         if table.confirmed_at:
             return Confirmed(night_id, table.table_no, already=True)
         if not table.over:
@@ -317,6 +322,76 @@ def _round_ends(db, game_id: int) -> str | None:
     return None
 
 
+# --- who is who: a name claimed on one phone ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ClaimedName:
+    """A name claimed on a phone, for the director: where its player sits in the round under way."""
+
+    player_id: int
+    name: str
+    claimed_at: str
+    where: str  # "Table 3", "Bye", or "" before the first round
+
+
+def claim_name(db, night_id: int, player_id: int, phone: str) -> str:
+    """The phone with the mark `phone` is the player's from now on (a phone follows one player a night: a name it
+    claimed before is free again). Returns the player's name. Raises NotFound, and Refused for a player not
+    registered tonight, Conflict for a name claimed on another phone: only the director releases that."""
+    with store.write_lock(db):
+        _night(db, night_id)
+        entrant = next((e for e in store.clubs.entrants(db, night_id) if player_id in e.player_ids), None)
+        player = store.player(db, player_id)
+        if player is None:
+            raise NotFound("There is no such player.")
+        if entrant is None:
+            raise Refused(f"{player['name']} is not registered tonight: tap a name the director registered, or "
+                          "ask the director to register you.")
+        mark = _phone_mark(phone)
+        held = store.clubs.claim_of(db, night_id, player_id)
+        if held == mark:
+            return player["name"]
+        if held is not None:
+            raise Conflict(f"{player['name']} is already claimed on another phone; ask the director to release it.")
+        store.clubs.release_phone(db, night_id, mark)
+        store.clubs.claim(db, night_id, player_id, mark)
+        return player["name"]
+
+
+def release_name(db, night_id: int, player_id: int) -> bool:
+    """The director frees a claimed name: the phone that held it follows nobody now, and any phone may claim it.
+    Returns False when it was not claimed (released already, from another tab). Raises NotFound."""
+    with store.write_lock(db):
+        _night(db, night_id)
+        return store.clubs.release(db, night_id, player_id)
+
+
+def holds(db, night_id: int, player_id: int | None, phone: str | None) -> bool:
+    """Whether the phone with the mark `phone` holds the player's claim on this night."""
+    if player_id is None or not phone:
+        return False
+    held = store.clubs.claim_of(db, night_id, player_id)
+    return held is not None and secrets.compare_digest(held, _phone_mark(phone))
+
+
+def claimed_names(db, night: Night) -> list[ClaimedName]:
+    """Every name claimed on a phone tonight, in the order claimed, with where its player sits now."""
+    entrants = store.clubs.entrants(db, night.id)
+    now = store.clubs.tables(db, night.id, night.round) if night.round else []
+    found = []
+    for claimed in store.clubs.claims(db, night.id):
+        entrant = next((e for e in entrants if claimed.player_id in e.player_ids), None)
+        table = next((t for t in now if entrant and entrant.number in t.entrants), None)
+        where = f"Table {table.table_no}" if table else ("Bye" if night.round else "")
+        found.append(ClaimedName(claimed.player_id, claimed.name, claimed.claimed_at, where))
+    return found
+
+
+def _phone_mark(phone: str) -> str:
+    """What the database keeps of a phone's mark: a hash, so a copy of the database claims nothing."""
+    return hashlib.sha256(f"scorepad phone {phone}".encode()).hexdigest()
+
+
 # --- reading a night ---------------------------------------------------------------------------------------
 
 def night_standings(db, night: Night, entrants: list[Entrant] | None = None,
@@ -332,10 +407,7 @@ def night_standings(db, night: Night, entrants: list[Entrant] | None = None,
         n, e, s, w = table.entrants
         sides = ((n, s), (e, w)) if night.kind == "progressive" else ((n,), (e,))
         results.append(TableResult(table.round, sides, points, winner, table.over))
-    byes = {}
-    if night.round and len(entrants) >= (4 if night.kind == "progressive" else 2):
-        plan = _plan(night.kind, tuple(by_number), night.rounds)
-        byes = {number: plan[number - 1].byes for number in range(1, night.round + 1)}
+    byes = _sat_out(night, entrants, tables)
     ranked = standings(list(by_number), results, byes, night.tie_breaks)
     return [Place(s.rank, s.entrant, by_number[s.entrant].name, s.wins, s.points, s.high_round, s.played, s.byes)
             for s in ranked]
@@ -362,12 +434,21 @@ def seat_of(db, night: Night, player_id: int) -> Seat | None:
 
 
 def round_byes(db, night: Night, entrants: list[Entrant] | None = None) -> list[Entrant]:
-    """Who sits out the round under way with a bye, by the movement; none before the first round."""
+    """Who sits out the round under way with a bye; none before the first round."""
     if not night.round:
         return []
     entrants = entrants if entrants is not None else store.clubs.entrants(db, night.id)
-    byes = set(_round_plan(night, entrants)[night.round - 1].byes) if _seatable(night, entrants) else set()
+    byes = set(_sat_out(night, entrants, store.clubs.tables(db, night.id, night.round)).get(night.round, ()))
     return [e for e in entrants if e.number in byes]
+
+
+def _sat_out(night: Night, entrants: list[Entrant], tables: list[ClubTable]) -> dict[int, tuple[int, ...]]:
+    """Round -> the entrants who sat it out, for every round started: those at none of its tables as they were
+    made (the movement made them; read back, a round played never changes with the movement's code)."""
+    seated: dict[int, set[int]] = {number: set() for number in range(1, night.round + 1)}
+    for table in tables:
+        seated.setdefault(table.round, set()).update(table.entrants)
+    return {number: tuple(e.number for e in entrants if e.number not in at) for number, at in seated.items()}
 
 
 def table_count(db, night: Night, entrants: list[Entrant] | None = None) -> int:
@@ -384,15 +465,91 @@ def _seatable(night: Night, entrants: list[Entrant]) -> bool:
 
 
 def _round_plan(night: Night, entrants: list[Entrant]) -> list[Round]:
-    return _plan(night.kind, tuple(e.number for e in entrants), night.rounds)
+    """The night's movement, by the version it was made with: a night under way when a new version came keeps
+    its own, so the rounds to come fit those played."""
+    return _plan(night.kind, tuple(e.number for e in entrants), night.rounds, night.movement)
+
+
+# --- the night on paper: the rotation chart and a card a player ----------------------------------------------
+
+@dataclass(frozen=True)
+class ChartTable:
+    table_no: int
+    players: tuple[str, str, str, str]  # by seat, North East South West
+    sides: tuple[str, str]  # North and South's name (a team, or the two players), East and West's
+
+
+@dataclass(frozen=True)
+class ChartRound:
+    number: int
+    tables: tuple[ChartTable, ...]
+    byes: tuple[str, ...]  # who sits it out: players, or teams
+
+
+@dataclass(frozen=True)
+class CardLine:
+    """A round on a player's card: where they sit, or a bye (table None)."""
+
+    round: int
+    table_no: int | None
+    seat: str = ""
+    partner: str = ""
+    against: str = ""  # the other side: a team's name, or the two players
+
+
+@dataclass(frozen=True)
+class GameCard:
+    number: int  # the entrant's number
+    name: str  # the player's
+    team: str  # a partners night's team; "" on a progressive night
+    lines: tuple[CardLine, ...]
+
+
+def rotation_chart(db, night: Night) -> list[ChartRound]:
+    """Every round of the night, table by table, as the movement seats the players registered now (the rounds
+    played were seated so); [] while too few are registered to fill a table."""
+    entrants = store.clubs.entrants(db, night.id)
+    if not _seatable(night, entrants):
+        return []
+    by_number = {e.number: e for e in entrants}
+    chart = []
+    for number, planned in enumerate(_round_plan(night, entrants), start=1):
+        tables = []
+        for table_no, seated in enumerate(planned.tables, start=1):
+            _, players, sides = _seating(night.kind, seated, by_number)
+            tables.append(ChartTable(table_no, players, sides))
+        chart.append(ChartRound(number, tuple(tables), tuple(by_number[n].name for n in planned.byes)))
+    return chart
+
+
+def game_cards(db, night: Night) -> list[GameCard]:
+    """A card for each registered player, in the order they registered: their table, seat, partner and
+    opponents every round, or their bye."""
+    entrants = store.clubs.entrants(db, night.id)
+    chart = rotation_chart(db, night)
+    cards = []
+    for entrant in entrants:
+        for name in entrant.player_names:
+            lines = []
+            for round_ in chart:
+                table = next((t for t in round_.tables if name in t.players), None)
+                if table is None:
+                    lines.append(CardLine(round_.number, None))
+                    continue
+                seat = table.players.index(name)
+                lines.append(CardLine(round_.number, table.table_no, SEATS[seat], table.players[(seat + 2) % 4],
+                                      table.sides[1 - seat % 2]))
+            team = entrant.name if night.kind == "partners" else ""
+            cards.append(GameCard(entrant.number, name, team, tuple(lines)))
+    return cards
 
 
 # --- in common ---------------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=64)
-def _plan(kind: str, numbers: tuple[int, ...], rounds: int) -> list[Round]:
-    # the movement is a pure function of these: the wall and the phones ask for it on every look
-    return movement(kind, numbers, rounds)
+def _plan(kind: str, numbers: tuple[int, ...], rounds: int, version: int) -> list[Round]:
+    # the movement is a pure function of these: the director's pages ask for it on every look
+    return movement(kind, numbers, rounds, version)
 
 
 def _seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):

@@ -33,6 +33,7 @@ class Night:
     version: int  # moves with the night, its entrants and its tables
     games_version: int  # moves with every change to one of its tables' games
     season_id: int | None = None  # the season it counts in
+    movement: int = 1  # the version of the movement that seats it
 
     @property
     def etag(self) -> str:
@@ -80,12 +81,12 @@ class ClubTable:
 
 
 def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, round_size: int, rounds: int,
-                 tie_breaks: tuple[str, ...], director_key: str, season_id: int | None = None) -> int:
+                 tie_breaks: tuple[str, ...], director_key: str, movement: int, season_id: int | None = None) -> int:
     return db.execute(
         """INSERT INTO club_nights (name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks,
-           director_key, season_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+           director_key, movement, season_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [name, now(), kind, json.dumps(rules.to_dict()), round_end, round_size, rounds, ",".join(tie_breaks),
-         director_key, season_id]).lastrowid
+         director_key, movement, season_id]).lastrowid
 
 
 def _night(row: dict) -> Night:
@@ -94,7 +95,7 @@ def _night(row: dict) -> Night:
                  round_size=row["round_size"], rounds=row["rounds"], tie_breaks=tuple(row["tie_breaks"].split(",")),
                  director_key=row["director_key"], round=row["round"], round_started_at=row["round_started_at"],
                  closed_at=row["closed_at"], version=row["version"], games_version=row["games_version"],
-                 season_id=row.get("season_id"))
+                 season_id=row.get("season_id"), movement=row["movement"])
 
 
 def load_night(db, night_id: int) -> Night | None:
@@ -290,3 +291,43 @@ def result_changes(db, night_id: int) -> dict[int, list[dict]]:
                            WHERE t.night_id = ? ORDER BY c.id""", [night_id]):
         changes.setdefault(row["table_id"], []).append(row)
     return changes
+
+
+# --- who claimed which name, on which phone ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Claim:
+    player_id: int
+    name: str
+    phone: str  # the hash of the claiming phone's mark
+    claimed_at: str
+
+
+def claims(db, night_id: int) -> list[Claim]:
+    """The night's claimed names, in the order they were claimed."""
+    return [Claim(r["player_id"], r["name"], r["phone"], r["claimed_at"])
+            for r in rows(db, """SELECT c.*, p.name FROM club_claims c JOIN players p ON p.id = c.player_id
+                                 WHERE c.night_id = ? ORDER BY c.claimed_at, c.rowid""", [night_id])]
+
+
+def claim_of(db, night_id: int, player_id: int) -> str | None:
+    """The phone (its mark's hash) that claimed the player's name on this night, or None."""
+    row = db.execute("SELECT phone FROM club_claims WHERE night_id = ? AND player_id = ?",
+                     [night_id, player_id]).fetchone()
+    return row[0] if row else None
+
+
+def claim(db, night_id: int, player_id: int, phone: str) -> None:
+    db.execute("INSERT INTO club_claims (night_id, player_id, phone, claimed_at) VALUES (?, ?, ?, ?)",
+               [night_id, player_id, phone, now()])
+
+
+def release(db, night_id: int, player_id: int) -> bool:
+    """The name is free to be claimed again; False when it was not claimed."""
+    return db.execute("DELETE FROM club_claims WHERE night_id = ? AND player_id = ?",
+                      [night_id, player_id]).rowcount > 0
+
+
+def release_phone(db, night_id: int, phone: str) -> None:
+    """Every name this phone claimed on the night: a phone follows one player at a time."""
+    db.execute("DELETE FROM club_claims WHERE night_id = ? AND phone = ?", [night_id, phone])

@@ -41,7 +41,7 @@ _STAGED = {
                      "sum_bid"],
     "seat_results": ["game_id", "seat", "hands_bid", "made", "went_set", "sum_bid"],
     "nights": ["id", "name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks",
-               "director_key", "round", "round_started_at", "closed_at"],
+               "director_key", "round", "round_started_at", "closed_at", "movement"],
     "entrants": ["night_id", "number", "name", "player_0", "player_1"],
     "tables": ["id", "night_id", "round", "table_no", "game_id", *_ENTRANTS, "ended_at", "score_0", "score_1",
                "winner", "confirmed_at", "confirmed_by"],
@@ -219,7 +219,8 @@ def _night_rows(nights: Sequence[ImportedNight]) -> dict[str, list[tuple]]:
     for night_id, night in enumerate(nights, start=1):
         rows["nights"].append((night_id, night.name, night.created_at, night.kind, json.dumps(night.rules.to_dict()),
                                night.round_end, night.round_size, night.rounds, ",".join(night.tie_breaks),
-                               night.director_key, night.round, night.round_started_at, night.closed_at))
+                               night.director_key, night.round, night.round_started_at, night.closed_at,
+                               night.movement))
         rows["entrants"] += [(night_id, e.number, e.name, *_padded(e.players, 2)) for e in night.entrants]
         for table in night.tables:
             table_id += 1

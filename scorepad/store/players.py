@@ -109,6 +109,8 @@ def merge_players(db, source_id: int, target_id: int) -> None:
             db.execute(f"UPDATE club_entrants SET {column} = ? WHERE {column} = ?", [target_id, source_id])
         db.execute("UPDATE club_tables SET confirmed_by = ? WHERE confirmed_by = ?", [target_id, source_id])
         db.execute("UPDATE club_specials SET player_id = ? WHERE player_id = ?", [target_id, source_id])
+        # a claimed name too: never both claimed on one night, as never both registered in one
+        db.execute("UPDATE club_claims SET player_id = ? WHERE player_id = ?", [target_id, source_id])
         db.execute("DELETE FROM players WHERE id = ?", [source_id])
         _take_own_key(db, target_id)
 

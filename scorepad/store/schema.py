@@ -497,6 +497,28 @@ def m016_player_name_keys(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
+def m017_club_movement_and_claims(db: sqlite_utils.Database) -> None:
+    """Two things a club night keeps from now on. `movement`: the version of the movement that seats it (1 for
+    the nights made before version 2, which are seated by it to their end, so the rounds to come fit the rounds
+    played). `club_claims`: which phone has claimed which registered name, by a hash of a random mark that phone
+    keeps, so a name claimed on one phone cannot be claimed on another until the director releases it. A claim
+    made or released moves the night's version (the director's page shows the claims)."""
+    bump = "UPDATE club_nights SET version = version + 1 WHERE id = {night};"
+    db.executescript(f"""
+    ALTER TABLE club_nights ADD COLUMN movement INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE club_claims (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        phone TEXT NOT NULL,                    -- a hash of the mark the phone that claimed the name keeps
+        claimed_at TEXT NOT NULL,
+        PRIMARY KEY (night_id, player_id)
+    ) STRICT;
+    CREATE TRIGGER club_claim_made AFTER INSERT ON club_claims BEGIN {bump.format(night="NEW.night_id")} END;
+    CREATE TRIGGER club_claim_released AFTER DELETE ON club_claims BEGIN {bump.format(night="OLD.night_id")} END;
+    """)
+
+
+@migrations()
 def m018_club_seasons_and_specials(db: sqlite_utils.Database) -> None:
     """Seasons and specials. A club's nights belong to seasons: a season keeps its settings (rank by each entrant's
     best nights only, a least number of nights to be ranked, which specials the club tallies), and the nights made

@@ -172,6 +172,7 @@ def _director_context(night, values=None, errors=None) -> dict:
     tables = store.clubs.tables(db, night.id)
     return {**_tables_context(night, tables, values, errors), "entrants": entrants,
             "places": club.night_standings(db, night, entrants, tables), "byes": club.round_byes(db, night, entrants),
+            "claims": club.claimed_names(db, night),
             "round_words": round_words(night.round_end, night.round_size), "time_up": _time_up(night)}
 
 
@@ -282,12 +283,27 @@ def close(night_id: int):
         "its table, and the standings follow it."))
 
 
+@bp.post("/<int:night_id>/claims/<int:player_id>/release")
+def release(night_id: int, player_id: int):
+    _directed(night_id)
+    player = store.player(get_db(), player_id)
+    try:
+        released = club.release_name(get_db(), night_id, player_id)
+    except Declined as refusal:
+        return _director_page(_night(night_id), message=str(refusal), status=refusal.status_hint)
+    name = player["name"] if player else "That name"
+    flash(f"{name} is released: the phone that held it follows nobody now, and {name} can be tapped on any phone."
+          if released else f"{name} was not claimed (released already, from another tab or phone).")
+    return redirect(url_for("club.director", night_id=night_id) + "#claims", 303)
+
+
+@bp.get("/<int:night_id>/claims/<int:player_id>/release")
 @bp.get("/<int:night_id>/register")
 @bp.get("/<int:night_id>/start")
 @bp.get("/<int:night_id>/end")
 @bp.get("/<int:night_id>/close")
 @bp.get("/<int:night_id>/tables/<int:table_id>/result")
-def director_form_address(night_id: int, table_id: int | None = None):
+def director_form_address(night_id: int, table_id: int | None = None, player_id: int | None = None):
     """A director's form address opened as a page (a reload or a restored tab after a refused form): the
     director's page, where the form is."""
     return redirect(url_for("club.director", night_id=night_id), 303)
@@ -346,6 +362,23 @@ def cards(night_id: int):
     return render_template("club_cards.html", night=night, cards=cards)
 
 
+@bp.get("/<int:night_id>/chart")
+def chart(night_id: int):
+    """The whole night's rotation chart, to print: every round, table by table, and who sits out."""
+    night = _directed(night_id)
+    return render_template("club_chart.html", night=night, chart=club.rotation_chart(get_db(), night),
+                           round_words=round_words(night.round_end, night.round_size))
+
+
+@bp.get("/<int:night_id>/game-cards")
+def game_cards(night_id: int):
+    """A card for each player, to print and hand out: their table and seat every round, so a dead phone never
+    stops a table."""
+    night = _directed(night_id)
+    return render_template("club_game_cards.html", night=night, cards=club.game_cards(get_db(), night),
+                           round_words=round_words(night.round_end, night.round_size))
+
+
 def _phones_base() -> str:
     """The address phones reach this server at: the page's own, unless the director opened it on the server
     itself (localhost), which no phone can reach: then its address on the network, as the start-up banner says."""
@@ -374,8 +407,10 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
     entrants = store.clubs.entrants(get_db(), night.id)
     # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
     byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
+    # a name claimed on a phone says so: its player, if that is not their phone, asks the director
+    claimed = {c.player_id for c in store.clubs.claims(get_db(), night.id)}
     return render_template("club_table.html", night=night, table_no=table_no, here=here, byes=byes,
-                           message=message, entrants=entrants, form=CsrfForm()), status
+                           message=message, entrants=entrants, claimed=claimed, form=CsrfForm()), status
 
 
 @bp.post("/<int:night_id>/me")
@@ -385,11 +420,25 @@ def choose_me(night_id: int):
     player = store.player(get_db(), player_id) if player_id is not None else None
     if player is None:
         abort(404)
+    table_no = record_id(request.form.get("table")) or 1
     if not _registered(night_id, player_id):
         # the phone keeps whoever it followed before: a stranger's tap changes nothing
-        return _not_registered(night, player["name"], record_id(request.form.get("table")) or 1)
+        return _not_registered(night, player["name"], table_no)
+    try:
+        club.claim_name(get_db(), night_id, player_id, _phone(create=True))
+    except Declined as refusal:
+        return _table_page(night, table_no, str(refusal), refusal.status_hint)
     _remember("club_me", night, player_id, 10)
     return redirect(url_for("club.me", night_id=night_id), 303)
+
+
+def _phone(create: bool = False) -> str | None:
+    """This phone's mark: drawn once, kept in its session, and claimed names are held by it (the database keeps
+    only its hash)."""
+    mark = session.get("club_phone")
+    if not isinstance(mark, str) and create:
+        mark = session["club_phone"] = secrets.token_urlsafe(18)
+    return mark if isinstance(mark, str) else None
 
 
 def _registered(night_id: int, player_id: int) -> bool:
@@ -408,9 +457,12 @@ def _no_table_words(night, table_no: int, count: int) -> str:
 
 
 def _me(night) -> int | None:
-    """The player this phone chose on this night ("I am ..."), if it chose one on this very night."""
+    """The player this phone chose on this night ("I am ..."), if it chose one on this very night and still holds
+    that name's claim (the director may have released it)."""
     me = _recalled("club_me", night)
-    return me if isinstance(me, int) else None
+    if not isinstance(me, int) or not club.holds(get_db(), night.id, me, _phone()):
+        return None
+    return me
 
 
 def _me_context(night) -> dict:
@@ -448,7 +500,7 @@ def me_live(night_id: int):
 def confirm(night_id: int, table_id: int):
     night = _night(night_id)
     try:
-        done = club.confirm(get_db(), table_id, _me(night))
+        done = club.confirm(get_db(), table_id, _me(night), _phone())
     except Declined as refusal:
         if refusal.status_hint == 404:
             abort(404)

@@ -12,10 +12,11 @@ from tests.browser.helpers import PHONE, no_sideways_scroll, record_played
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Avis", "Bert", "Cleo", "Dora", "Emil", "Fern", "Gert", "Hugo", "Iris", "Jude", "Kurt", "Lena"]
-# Who sits where, by the plan: North stays, East up one table, South down one, West up two.
+# Who sits where, by the movement: North stays; the plan (East up one table, South down one, West up two) would
+# seat South and West together again at three tables, so the others are moved to meet someone new.
 SEATING = {1: [("Avis", "Bert", "Cleo", "Dora"), ("Emil", "Fern", "Gert", "Hugo"), ("Iris", "Jude", "Kurt", "Lena")],
-           2: [("Avis", "Jude", "Gert", "Hugo"), ("Emil", "Bert", "Kurt", "Lena"), ("Iris", "Fern", "Cleo", "Dora")]}
-NORTHS, EASTS = ["Avis", "Emil", "Iris"], ["Bert", "Fern", "Jude"]  # the six phones
+           2: [("Avis", "Cleo", "Gert", "Kurt"), ("Emil", "Bert", "Hugo", "Lena"), ("Iris", "Fern", "Jude", "Dora")]}
+NORTHS, EASTS = ["Avis", "Emil", "Iris"], ["Bert", "Fern", "Jude"]  # six phones, and Cleo's: East in round 2
 
 
 def hands_at(round_no: int, table_no: int):
@@ -123,13 +124,16 @@ def test_a_three_table_progressive_night_of_two_rounds_from_registration_to_the_
             page.goto(f"{live_server}/club/{night}/tables/{table_no}")
             page.get_by_role("button", name=name).click()
             expect(page.locator("#seat h1")).to_have_text("Waiting for the first round")
+    phones["Cleo"] = context_for()
+    phones["Cleo"].goto(f"{live_server}/club/{night}/tables/1")
+    phones["Cleo"].get_by_role("button", name="Cleo").click()
 
     play_round(1, phones, director)
     expect(wall.locator(".wall-state")).to_contain_text("Round 1 of 2 · every table is done")
     # the phones move with their players: Bert's phone follows him up a table, without a reload
     play_round(2, phones, director)
     expect(phones["Bert"].locator(".seat-line")).to_have_text(
-        "Round 2 · Table 2 · You: East, partner Lena, against Emil & Kurt")
+        "Round 2 · Table 2 · You: East, partner Lena, against Emil & Hugo")
 
     director.get_by_role("button", name="Close the night").click()
     expect(wall.locator(".wall-title")).to_contain_text("final standings")

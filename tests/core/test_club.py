@@ -1,12 +1,9 @@
-"""Club nights in the core: the movement of both formats, what a bye is worth, and the standings."""
+"""Club nights in the core: what a bye is worth, the standings, a round's rules and refusals."""
 
 import subprocess
 import sys
-from collections import Counter
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from scorepad.club import (
     ClubError,
@@ -14,132 +11,13 @@ from scorepad.club import (
     TableResult,
     bye_score,
     movement,
-    partners_of,
     round_rules,
     standings,
     time_up,
 )
 from scorepad.rules import PRESETS
 
-TABLES = range(3, 21)
-
-
-def everyone_once(night, players):
-    """Each round seats every player once, or gives them a bye, never both."""
-    for number, round_ in enumerate(night):
-        seated = [p for table in round_.tables for p in table]
-        assert Counter(seated + list(round_.byes)) == Counter(players), f"round {number + 1}"
-
-
-def partnerships(night) -> list[frozenset]:
-    return [pair for round_ in night for table in round_.tables for pair in partners_of(table)]
-
-
-# --- progressive -------------------------------------------------------------------------------------------
-
-def test_north_stays_south_moves_down_one_table_east_up_one_and_west_up_two():
-    first, second = movement("progressive", range(12), 2)
-    assert first.tables == ((0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11))
-    assert second.tables == ((0, 9, 6, 7), (4, 1, 10, 11), (8, 5, 2, 3))
-
-
-@pytest.mark.parametrize("tables", TABLES)
-@pytest.mark.parametrize("spare", [0, 1, 2, 3])
-def test_a_progressive_night_seats_everyone_every_round_bar_the_byes(tables, spare):
-    players = [f"p{i}" for i in range(4 * tables + spare)]
-    night = movement("progressive", players, 6)
-    everyone_once(night, players)
-    assert all(len(round_.tables) == tables and len(round_.byes) == spare for round_ in night)
-
-
-@pytest.mark.parametrize("tables", TABLES)
-def test_the_fixed_plan_alone_never_repeats_a_partner_for_as_many_rounds_as_there_are_tables(tables):
-    players = list(range(4 * tables))
-    night = movement("progressive", players, tables)
-    pairs = partnerships(night)
-    assert len(pairs) == len(set(pairs))
-    assert all(round_.tables[t][0] == players[4 * t] for round_ in night for t in range(tables))  # North stays
-
-
-@pytest.mark.parametrize("tables", TABLES)
-def test_past_the_plan_a_search_still_gives_everyone_new_partners_for_twice_as_many_rounds_as_tables(tables):
-    players = list(range(4 * tables + tables % 4))
-    pairs = partnerships(movement("progressive", players, 2 * tables))
-    assert len(pairs) == len(set(pairs))
-
-
-@settings(max_examples=40, deadline=None)
-@given(tables=st.integers(3, 20), spare=st.integers(0, 3), data=st.data())
-def test_progressive_partners_never_repeat_when_it_can_be_avoided(tables, spare, data):
-    rounds = data.draw(st.integers(1, min(2 * tables, 12)))
-    players = list(range(4 * tables + spare))
-    night = movement("progressive", players, rounds)
-    everyone_once(night, players)
-    pairs = partnerships(night)
-    assert len(pairs) == len(set(pairs))
-
-
-@settings(max_examples=40, deadline=None)
-@given(tables=st.integers(3, 20), spare=st.integers(1, 3), rounds=st.integers(1, 12))
-def test_byes_pass_round_so_nobody_sits_out_twice_before_everyone_has_once(tables, spare, rounds):
-    players = list(range(4 * tables + spare))
-    night = movement("progressive", players, rounds)
-    for upto in range(1, rounds + 1):
-        sat_out = Counter(p for round_ in night[:upto] for p in round_.byes)
-        counts = [sat_out[p] for p in players]
-        assert max(counts) - min(counts) <= 1
-
-
-@pytest.mark.parametrize(("count", "byes"), [
-    (13, ((12,), (11,), (10,))),
-    (14, ((12, 13), (10, 11), (8, 9))),
-    (15, ((12, 13, 14), (9, 10, 11), (6, 7, 8))),
-])
-def test_one_to_three_spare_players_sit_out_from_the_last_registered_up(count, byes):
-    night = movement("progressive", range(count), 3)
-    assert tuple(tuple(sorted(round_.byes)) for round_ in night) == byes
-
-
-def test_a_player_back_from_a_bye_takes_the_seat_of_the_one_who_sits_out():
-    first, second = movement("progressive", range(13), 2)
-    assert first.byes == (12,) and second.byes == (11,)
-    planned = (4, 1, 10, 11)  # table 2 by the plan: West 11 (moved up two) is the next to sit out
-    assert second.tables[1] == planned[:3] + (12,)
-
-
-# --- partners ----------------------------------------------------------------------------------------------
-
-def test_a_teams_stay_and_b_teams_move_up_one_table():
-    night = movement("partners", "ABCDEF", 3)
-    assert [round_.tables for round_ in night] == [
-        (("A", "D"), ("B", "E"), ("C", "F")),
-        (("A", "F"), ("B", "D"), ("C", "E")),
-        (("A", "E"), ("B", "F"), ("C", "D")),
-    ]
-
-
-@pytest.mark.parametrize("tables", TABLES)
-@pytest.mark.parametrize("odd", [0, 1])
-def test_a_partners_night_seats_every_team_every_round_and_no_two_meet_twice(tables, odd):
-    teams = [f"t{i}" for i in range(2 * tables - odd)]
-    night = movement("partners", teams, tables)
-    everyone_once(night, teams)
-    meetings = [frozenset(table) for round_ in night for table in round_.tables]
-    assert len(meetings) == len(set(meetings))
-    assert all(len(round_.byes) == odd for round_ in night)
-    if odd:  # the bye goes round: every round someone else
-        assert len({round_.byes for round_ in night}) == tables
-
-
-# --- refusals ----------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize(("kind", "players", "rounds"), [
-    ("progressive", "ABC", 2), ("partners", "A", 2), ("progressive", "ABCDA", 2), ("progressive", "ABCD", 0),
-    ("howell", "ABCD", 2),
-])
-def test_a_night_that_cannot_be_seated_is_refused_with_a_reason(kind, players, rounds):
-    with pytest.raises(ClubError):
-        movement(kind, players, rounds)
+# The movement itself (who sits where each round) is tested in test_club_movement.py.
 
 
 # --- byes and standings ------------------------------------------------------------------------------------

@@ -64,7 +64,8 @@ class House:
             for night_id, key in db.execute("SELECT id, director_key FROM club_nights"):
                 pages += [f"/club/{night_id}", f"/club/{night_id}/director?key={key}", f"/club/{night_id}/wall",
                           f"/club/{night_id}/standings.json", f"/club/{night_id}/standings.csv",
-                          f"/club/{night_id}/cards", f"/club/{night_id}/tables/1"]
+                          f"/club/{night_id}/cards", f"/club/{night_id}/tables/1", f"/club/{night_id}/chart",
+                          f"/club/{night_id}/game-cards"]
             pages += [f"/games/{game_id}" for (game_id,) in db.execute("SELECT game_id FROM club_tables")]
             return pages
         finally:
@@ -139,6 +140,8 @@ HOSTILE = [
      ["Club night 1, round 1, table 2", "change 1", "after must hold 2"]),
     ("the director's key in the file", lambda d: progressive(d).update(director_key="x"),
      ["Club night 1", "'director_key' is not one of the fields of a club night"]),
+    ("a movement this Scorepad does not know", lambda d: progressive(d).update(movement=3),
+     ["Club night 1", "movement"]),
     ("nights in a version 2 file", lambda d: d.update(version=2),
      ["club_nights came with version 3"]),
     ("nights that are not a list", lambda d: d.update(club_nights={}),
@@ -185,3 +188,19 @@ def test_no_change_to_a_night_of_a_valid_copy_gets_a_server_error(house, data):
         assert house.snapshot() == before
     for page in house.pages_of_nights():
         assert house.client.get(page).status_code < 500, page
+
+
+def test_a_copy_keeps_each_nights_movement_and_a_file_from_before_movements_is_the_first(house):
+    """A night seated by one version of the movement must go on by it where it is taken: the copy says which. A
+    file written before there were versions has nights of the first."""
+    assert {night["movement"] for night in house.export["club_nights"]} == {2}
+    document = house.fresh_export()
+    progressive(document).pop("movement")
+    assert house.upload(document).status_code == 303
+    db = sqlite3.connect(house.app.config["DATABASE"])
+    try:
+        taken = db.execute("SELECT movement FROM club_nights ORDER BY id DESC LIMIT ?",
+                           [len(document["club_nights"])]).fetchall()
+    finally:
+        db.close()
+    assert [m for (m,) in reversed(taken)] == [1] + [2] * (len(document["club_nights"]) - 1)
