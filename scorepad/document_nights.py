@@ -132,6 +132,7 @@ class ImportedNight:
     tables: tuple[ImportedTable, ...]
     director_key: str = ""  # given on import, never read from a file
     season: str | None = None  # the name of its season among the document's; None: the season under way here
+    movement: int = 1  # the movement's version that seats it (a file from before versions: the first)
 
 
 def check(document: dict, games: list[ImportedGame], now: datetime) -> list[ImportedNight]:
@@ -196,11 +197,10 @@ class _Nights:
     def night(self, data, number: int) -> ImportedNight:
         where = f"Club night {number}"
         try:
-            _fields(data, NIGHT_FIELDS, "a club night", optional=("season",))
+            _fields(data, NIGHT_FIELDS, "a club night", optional=("season", "movement"))
             season = None if data.get("season") is None else _name(data["season"], "season")
             if season is not None and name_key(season) not in self.seasons:
                 raise _Wrong(f"season {_show(season)} is not among the file's seasons.")
-            _fields(data, NIGHT_FIELDS, "a club night", optional=("movement",))
             name = _name(data["name"], "name")
             if name is None:
                 raise _Wrong("name is empty; every night has a name.")
