@@ -8,6 +8,7 @@ from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services import club
+from tests.services.helpers import new_night
 
 RULES = PRESETS["double-deck"]
 NAMES = ("Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")  # table 1: Al & Cy against Bo & Di; table 2: Ed & Gus...
@@ -15,12 +16,9 @@ WIN_0 = Hand(0, 50, (20, 0), (30, 20), trump="H")  # North and South's team: 50 
 
 
 def night(db, end="time", size=50, rounds=2):
-    made = club.create_night(db, name="Friday club", kind="progressive", rules=RULES, round_end=end,
-                             round_size=size, rounds=rounds, tie_breaks=("wins", "points"))
-    for name in NAMES:
-        club.register(db, made.id, (name,))
-    club.start_round(db, made.id)
-    return made.id
+    night_id = new_night(db, NAMES, name="Friday club", rules=RULES, end=end, size=size, rounds=rounds)
+    club.start_round(db, night_id)
+    return night_id
 
 
 def table(db, night_id, table_no):

@@ -37,6 +37,12 @@ def record(client, game_id, **fields):
     return client.post(f"/games/{game_id}/hands", data=data)
 
 
+def hand_ids(client, game_id) -> list[int]:
+    """The live hands' ids as the game page lists them, first hand first."""
+    page = parse(client.get(f"/games/{game_id}"))
+    return [int(d["id"].removeprefix("hand-")) for d in reversed(page.select(".hands details"))]
+
+
 def hands_stored(app, game_id) -> int:
     db = store.connect(app.config["DATABASE"])
     try:
