@@ -10,12 +10,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from scorepad import create_app, store
 from tests.every_kind import every_kind
-from tests.helpers import parse
+from tests.helpers import parse, quick_and_in_full
 from tests.web.helpers import HOSTILE_VALUES, csrf, upload
 
 
@@ -174,8 +174,8 @@ def mutated_night(draw, document):
     return document
 
 
-@given(data=st.data())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick_and_in_full(quick=8, full=60, options={"deadline": None, "suppress_health_check": [HealthCheck.too_slow]},
+                   data=st.data())
 def test_no_change_to_a_night_of_a_valid_copy_gets_a_server_error(house, data):
     document = data.draw(mutated_night(house.fresh_export()))
     before = house.snapshot()

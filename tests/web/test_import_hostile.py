@@ -10,12 +10,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from scorepad import create_app, store, transfer
-from tests.helpers import parse
-from tests.web.helpers import HOSTILE_VALUES, csrf, new_game, record, upload
+from tests.helpers import parse, quick_and_in_full
+from tests.web.helpers import HOSTILE_VALUES, csrf, hand_ids, new_game, record, upload
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 
@@ -37,11 +37,6 @@ def play_history(client) -> None:
     bicycle = new_game(client, preset="double-pack-bicycle")
     record(client, bicycle, kind="redeal")
     record(client, bicycle, bidder="t0", bid=500, counters_0=500)
-
-
-def hand_ids(client, game_id) -> list[int]:
-    page = parse(client.get(f"/games/{game_id}"))
-    return sorted(int(d["id"].split("-")[1]) for d in page.select(".hands details"))
 
 
 class Table:
@@ -329,8 +324,8 @@ def mutated(draw, document):
     return document
 
 
-@given(data=st.data())
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick_and_in_full(quick=15, full=150, options={"deadline": None, "suppress_health_check": [HealthCheck.too_slow]},
+                   data=st.data())
 def test_no_change_to_a_valid_export_gets_a_server_error(table, data):
     document = data.draw(mutated(table.fresh_export()))
     before = table.snapshot()
