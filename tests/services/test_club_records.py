@@ -1,10 +1,12 @@
 """A club table's game in its players' records: once its round is over it counts with its table's result, however
 the round ended (its own end, the director's clock, the night closed), after the director changes that result,
-after the game is folded again, and in a database kept before this was so."""
+after the game is folded again, and in a database kept before this was so; and its export, as its hands say."""
+
+import json
 
 import pytest
 
-from scorepad import services, store
+from scorepad import services, store, transfer
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services import club
@@ -117,3 +119,27 @@ def test_migrating_settles_the_games_of_tables_that_ended_before_their_games_kep
     assert record_of(db, "Al") == (0, 0)
     store.migrate(store.database_path(db))
     assert record_of(db, "Al") == (1, 1) and record_of(db, "Bo") == (1, 0)
+
+
+ENDINGS = [
+    ("stopped on the clock", "time", 50, False),
+    ("finished by its hands, then changed by the director", "hands", 1, True),
+]
+
+
+@pytest.mark.parametrize(("end", "size", "changed"), [e[1:] for e in ENDINGS], ids=[e[0] for e in ENDINGS])
+def test_a_club_nights_games_export_as_their_hands_say_and_import_back(db, new_database, tmp_path, end, size,
+                                                                       changed):
+    night_id = night(db, end=end, size=size)
+    play(db, night_id, 1)  # table 1: Al & Cy win a hand; table 2 plays none
+    club.end_round(db, night_id)
+    if changed:
+        club.change_result(db, night_id, table(db, night_id, 1).id, (40, 90), "Recount")
+    exported = transfer.export_games(db)
+    assert [(g["winner"], g["finished_at"] is None) for g in exported["games"]] == [
+        (0 if changed else None, not changed), (None, True)]
+    fresh = store.connect(str(new_database(tmp_path / "fresh" / "scorepad.db")))
+    try:
+        assert len(services.import_games(fresh, json.dumps(exported).encode())) == 2
+    finally:
+        fresh.close()
