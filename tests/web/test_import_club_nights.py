@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scorepad import create_app, store
 from tests.every_kind import every_kind
 from tests.helpers import parse, quick_and_in_full
-from tests.web.helpers import HOSTILE_VALUES, csrf, upload
+from tests.web.helpers import HOSTILE_VALUES, csrf, every_table, upload
 
 
 class House:
@@ -50,12 +50,7 @@ class House:
         return upload(self.client, json.dumps(document).encode(), self.token)
 
     def snapshot(self) -> dict:
-        db = sqlite3.connect(self.app.config["DATABASE"])
-        try:
-            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
-        finally:
-            db.close()
+        return every_table(self.app.config["DATABASE"])
 
     def pages_of_nights(self) -> list[str]:
         db = sqlite3.connect(self.app.config["DATABASE"])

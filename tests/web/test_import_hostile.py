@@ -3,7 +3,6 @@ stored, and every page still answers afterwards. A big import never makes a phon
 
 import copy
 import json
-import sqlite3
 import tempfile
 import threading
 import uuid
@@ -15,7 +14,7 @@ from hypothesis import strategies as st
 
 from scorepad import create_app, store, transfer
 from tests.helpers import parse, quick_and_in_full
-from tests.web.helpers import HOSTILE_VALUES, csrf, hand_ids, new_game, record, upload
+from tests.web.helpers import HOSTILE_VALUES, csrf, every_table, hand_ids, new_game, record, upload
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 
@@ -64,12 +63,7 @@ class Table:
         return upload(self.client, content, self.token)
 
     def snapshot(self) -> dict:
-        db = sqlite3.connect(self.app.config["DATABASE"])
-        try:
-            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
-        finally:
-            db.close()
+        return every_table(self.app.config["DATABASE"])
 
 
 @pytest.fixture(scope="module")
