@@ -41,6 +41,20 @@ def new_database(template_database, tmp_path):
 
 
 @pytest.fixture
+def live(new_database) -> Path:
+    """A fresh database at today's schema, `live/scorepad.db` in the test's folder: its path."""
+    return new_database()
+
+
+@pytest.fixture
+def db(live):
+    """The `live` database, opened as the app opens one."""
+    db = store.connect(str(live))
+    yield db
+    db.close()
+
+
+@pytest.fixture
 def make_app(new_database, tmp_path):
     """`make_app(**config)`: the app in testing mode over a fresh database, its backups in the test's folder;
     `config` adds to or replaces those settings (a PASSCODE, TESTING=False, a second app's DATABASE path)."""
@@ -53,12 +67,25 @@ def make_app(new_database, tmp_path):
     return make
 
 
+@pytest.fixture(scope="session")
+def shared_apps():
+    """The apps of this run, one for each set of settings (see tests/apps.py)."""
+    from tests.apps import SharedApps
+
+    return SharedApps()
+
+
 @pytest.fixture
-def app(make_app, request):
-    """The app over a fresh database. A test or module marked `app_config(PASSCODE="clubs")` gets those
-    settings as well."""
+def app(shared_apps, new_database, tmp_path, request):
+    """The app in testing mode over a fresh database, its backups in the test's folder. A test or module marked
+    `app_config(PASSCODE="clubs")` gets those settings as well. Shared with the other tests of the same settings
+    (see tests/apps.py); a test that needs an app of its own, or a second one, calls `make_app`."""
     marker = request.node.get_closest_marker("app_config")
-    return make_app(**(marker.kwargs if marker else {}))
+    settings = marker.kwargs if marker else {}
+    app = shared_apps.serve(settings, new_database(settings.get("DATABASE")),
+                            settings.get("BACKUP_DIR", tmp_path / "backups"))
+    yield app
+    shared_apps.done_with(app)
 
 
 @pytest.fixture

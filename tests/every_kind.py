@@ -3,13 +3,13 @@ every table size with edited, deleted and restored hands, an abandoned game, a r
 confirmation, the director's corrections, a round stopped on the clock, a closed night, one under way, one not
 started). For the tests of whole copies (export and import, backup and restore) to share."""
 
-import secrets
 from dataclasses import replace
 
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services import club, seasons
+from tests.services.helpers import new_night, record
 
 DD = PRESETS["double-deck"]
 SIZES = {
@@ -22,12 +22,6 @@ SIZES = {
 WIN_0 = Hand(0, 50, (20, 0), (30, 20), trump="H")
 WIN_1 = Hand(1, 60, (10, 40), (10, 40), trump="S")
 NAMES = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
-
-
-def record(db, game_id, hand):
-    count = store.load_game(db, game_id).hands_count
-    return services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1,
-                                 repeat_ok=True)  # hands alike one after another are meant here
 
 
 def games_of_every_kind(db) -> None:
@@ -50,12 +44,9 @@ def games_of_every_kind(db) -> None:
     services.rematch(db, won)
 
 
-def night(db, kind, entrants, **settings):
-    made = club.create_night(db, name=f"{kind.title()} night", kind=kind, rules=DD,
-                             tie_breaks=("wins", "points"), **settings)
-    for entrant in entrants:
-        club.register(db, made.id, entrant)
-    return made.id
+def night(db, kind, entrants, *, round_end, round_size, rounds):
+    return new_night(db, entrants, kind=kind, name=f"{kind.title()} night", end=round_end, size=round_size,
+                     rounds=rounds)
 
 
 def club_nights_of_every_kind(db) -> None:

@@ -17,3 +17,23 @@ def parse(response) -> BeautifulSoup:
 def safety_copies(live: Path) -> list[Path]:
     """The copies a restore keeps of the database it replaced, beside it, oldest first."""
     return sorted(live.parent.glob("before-restore-*.db"))
+
+
+
+def quick_and_in_full(*, quick: int, full: int, options: dict | None = None, **strategies):
+    """`@given(**strategies)` twice over one test body: at full size (`full` examples, marked slow) under the
+    test's own name, and as `<name>_in_a_few_examples` (`quick` examples) in the quick loop. `options` are the
+    rest of its hypothesis settings; an `@example` below this decorator is tried by both."""
+    import sys
+
+    import pytest
+    from hypothesis import given, settings
+
+    def decorate(body):
+        def sized(examples: int):
+            return settings(max_examples=examples, **(options or {}))(given(**strategies)(body))
+        quick_test = sized(quick)
+        quick_test.__name__ = quick_test.__qualname__ = f"{body.__name__}_in_a_few_examples"
+        setattr(sys.modules[body.__module__], quick_test.__name__, quick_test)  # collected beside the full one
+        return pytest.mark.slow(sized(full))
+    return decorate

@@ -130,5 +130,6 @@ def init_app(app) -> None:
     taken = Backups(app.config["DATABASE"], backup_folders(app.config), keep_last=backups_kept(app.config))
     register(taken)  # every finished game is backed up
     app.extensions["scorepad_backups"] = taken
-    app.context_processor(lambda: {"backup_warning": taken.warning()})
+    # read from the app at each page, not kept from here: whoever replaces the app's backups is heard at once
+    app.context_processor(lambda: {"backup_warning": current_app.extensions["scorepad_backups"].warning()})
     replica_setup.init_app(app, taken)

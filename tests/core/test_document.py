@@ -8,12 +8,12 @@ from dataclasses import fields
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad import document
 from scorepad.errors import ImportRefused
 from scorepad.rules import DECKS, MELD_TABLES, PRESETS, Rules
+from tests.helpers import quick_and_in_full
 
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
 
@@ -111,8 +111,7 @@ def test_the_game_the_property_below_changes_is_taken_as_it_is():
     assert game.state.totals == (50, 0)
 
 
-@given(value=JSON, place=PLACES)
-@settings(max_examples=500, deadline=None)
+@quick_and_in_full(quick=60, full=500, options={"deadline": None}, value=JSON, place=PLACES)
 def test_any_value_anywhere_in_a_game_is_refused_in_words_or_taken(value, place):
     game = json.loads(json.dumps(a_game(hands=[HAND], totals=[50, 0])))
     level, field = place
@@ -125,8 +124,8 @@ def test_any_value_anywhere_in_a_game_is_refused_in_words_or_taken(value, place)
         assert str(refused).endswith("Nothing was imported.")
 
 
-@given(raw=st.binary(max_size=200) | JSON.map(lambda v: json.dumps(v).encode()))
-@settings(max_examples=300, deadline=None)
+@quick_and_in_full(quick=50, full=300, options={"deadline": None},
+                   raw=st.binary(max_size=200) | JSON.map(lambda v: json.dumps(v).encode()))
 def test_any_file_is_read_or_refused_in_words(raw):
     try:
         document.check(document.read(raw), NOW)

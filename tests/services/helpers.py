@@ -1,10 +1,45 @@
-"""What the service tests share: every row of a database, and counting what a request costs the core."""
+"""What the service tests share: starting a game and recording its hands as the web shell does, a club night,
+every row of a database, and counting what a request costs the core."""
 
 from __future__ import annotations
 
+import secrets
 import sys
 
-from scorepad import scoring
+from scorepad import scoring, services, store
+from scorepad.rules import PRESETS, Rules
+from scorepad.scoring import Hand
+
+DD = PRESETS["double-deck"]
+MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
+
+
+def start(db, rules: Rules = DD, players=None, first_dealer: int = 0, teams=("Us", "Them")) -> int:
+    """A new game under `rules`, nobody seated unless `players` says so."""
+    return services.start_game(db, rules, teams, players or (None,) * rules.players, first_dealer)
+
+
+def record(db, game_id: int, entry: Hand = MADE, **given) -> services.Change:
+    """The hand recorded as the next one, as a phone records it. Hands alike one after another are what the
+    tests mean: the repeat question has tests of its own (pass repeat_ok=False to be asked)."""
+    count = store.load_game(db, game_id).hands_count
+    return services.record_hand(db, game_id, entry, **{"token": secrets.token_hex(8), "expected": count + 1,
+                                                      "repeat_ok": True, **given})
+
+
+def hand_ids(db, game_id: int) -> list[int]:
+    """The game's live hands' ids, in order."""
+    return [h.id for h in store.live_hands(db, game_id)]
+
+
+def new_night(db, entrants, *, kind: str = "progressive", name: str = "Club", rules: Rules = DD,
+              end: str = "hands", size: int = 1, rounds: int = 2, tie_breaks=("wins", "points")) -> int:
+    """A club night with `entrants` registered (a name, or a tuple of a team's names); returns its id."""
+    made = services.club.create_night(db, name=name, kind=kind, rules=rules, round_end=end, round_size=size,
+                                      rounds=rounds, tie_breaks=tie_breaks)
+    for entrant in entrants:
+        services.club.register(db, made.id, entrant if isinstance(entrant, tuple) else (entrant,))
+    return made.id
 
 
 def everything(db) -> dict:

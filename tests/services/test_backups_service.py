@@ -1,7 +1,6 @@
 """Backups by themselves, as the service keeps them: after the hand that wins a game (beside the save, never in
 its way), once a day by a fake clock, and a failure recorded and shown, never raised to the player."""
 
-import secrets
 import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -12,6 +11,7 @@ import pytest
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
+from tests.services.helpers import record
 from scorepad.services import club
 from scorepad.services.backups import AFTER_GAME, DAILY, Backups, register
 from scorepad.store import autobackup
@@ -31,29 +31,11 @@ class Clock:
 
 
 @pytest.fixture
-def live(new_database) -> Path:
-    return new_database()
-
-
-@pytest.fixture
-def db(live):
-    db = store.connect(str(live))
-    yield db
-    db.close()
-
-
-@pytest.fixture
 def backups(live, tmp_path) -> Backups:
     """The database's backups, registered as the app registers them."""
     backups = Backups(str(live), [tmp_path / "backups"])
     register(backups)
     return backups
-
-
-def record(db, game_id: int, hand: Hand = MADE) -> services.Change:
-    count = store.load_game(db, game_id).hands_count
-    return services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1,
-                                 repeat_ok=True)
 
 
 def backups_in(folder: Path) -> list[str]:

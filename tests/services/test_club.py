@@ -7,7 +7,7 @@ from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services import club
-from tests.services.helpers import everything
+from tests.services.helpers import everything, new_night
 
 RULES = PRESETS["double-deck"]
 NAMES = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou", "Max"]
@@ -16,11 +16,7 @@ WIN_1 = Hand(1, 60, (10, 40), (10, 40), trump="S")  # the team of East and West:
 
 
 def night(db, kind="progressive", entrants=NAMES[:12], rounds=2, end="hands", size=1):
-    made = club.create_night(db, name="Club", kind=kind, rules=RULES, round_end=end, round_size=size, rounds=rounds,
-                             tie_breaks=("wins", "points"))
-    for entrant in entrants:
-        club.register(db, made.id, entrant if isinstance(entrant, tuple) else (entrant,))
-    return made.id
+    return new_night(db, entrants, kind=kind, rules=RULES, end=end, size=size, rounds=rounds)
 
 
 def play(db, table, hand):

@@ -4,20 +4,16 @@
 import pytest
 
 from scorepad import services, store
-from scorepad.rules import PRESETS
 from scorepad.services import club
-from tests.services.helpers import everything
+from tests.services.helpers import everything, new_night
 
 HELD_ON = "2026-11-01T18:00:00+00:00"  # the evening of 1 Nov wherever the table is, from UTC-12 to UTC+12
 
 
 def night(db, entrants, kind="progressive", name="Friday club"):
-    made = club.create_night(db, name=name, kind=kind, rules=PRESETS["double-deck"], round_end="hands",
-                             round_size=1, rounds=2, tie_breaks=("wins", "points"))
-    db.execute("UPDATE club_nights SET created_at = ? WHERE id = ?", [HELD_ON, made.id])
-    for entrant in entrants:
-        club.register(db, made.id, entrant)
-    return made.id
+    night_id = new_night(db, entrants, kind=kind, name=name)
+    db.execute("UPDATE club_nights SET created_at = ? WHERE id = ?", [HELD_ON, night_id])
+    return night_id
 
 
 def pid(db, name):

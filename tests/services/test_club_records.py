@@ -1,13 +1,16 @@
 """A club table's game in its players' records: once its round is over it counts with its table's result, however
 the round ended (its own end, the director's clock, the night closed), after the director changes that result,
-after the game is folded again, and in a database kept before this was so."""
+after the game is folded again, and in a database kept before this was so; and its export, as its hands say."""
+
+import json
 
 import pytest
 
-from scorepad import services, store
+from scorepad import services, store, transfer
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services import club
+from tests.services.helpers import new_night
 
 RULES = PRESETS["double-deck"]
 NAMES = ("Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")  # table 1: Al & Cy against Bo & Di; table 2: Ed & Gus...
@@ -15,12 +18,9 @@ WIN_0 = Hand(0, 50, (20, 0), (30, 20), trump="H")  # North and South's team: 50 
 
 
 def night(db, end="time", size=50, rounds=2):
-    made = club.create_night(db, name="Friday club", kind="progressive", rules=RULES, round_end=end,
-                             round_size=size, rounds=rounds, tie_breaks=("wins", "points"))
-    for name in NAMES:
-        club.register(db, made.id, (name,))
-    club.start_round(db, made.id)
-    return made.id
+    night_id = new_night(db, NAMES, name="Friday club", rules=RULES, end=end, size=size, rounds=rounds)
+    club.start_round(db, night_id)
+    return night_id
 
 
 def table(db, night_id, table_no):
@@ -136,3 +136,27 @@ def test_club_tables_are_rated_with_their_tables_result_a_tie_a_draw_and_the_dir
     club.change_result(db, night_id, table(db, night_id, 1).id, (40, 90), "Counted again")
     now = ratings.all_ratings(db).now
     assert now[bo].mu > START_MU > now[al].mu
+
+
+ENDINGS = [
+    ("stopped on the clock", "time", 50, False),
+    ("finished by its hands, then changed by the director", "hands", 1, True),
+]
+
+
+@pytest.mark.parametrize(("end", "size", "changed"), [e[1:] for e in ENDINGS], ids=[e[0] for e in ENDINGS])
+def test_a_club_nights_games_export_as_their_hands_say_and_import_back(db, new_database, tmp_path, end, size,
+                                                                       changed):
+    night_id = night(db, end=end, size=size)
+    play(db, night_id, 1)  # table 1: Al & Cy win a hand; table 2 plays none
+    club.end_round(db, night_id)
+    if changed:
+        club.change_result(db, night_id, table(db, night_id, 1).id, (40, 90), "Recount")
+    exported = transfer.export_games(db)
+    assert [(g["winner"], g["finished_at"] is None) for g in exported["games"]] == [
+        (0 if changed else None, not changed), (None, True)]
+    fresh = store.connect(str(new_database(tmp_path / "fresh" / "scorepad.db")))
+    try:
+        assert len(services.import_games(fresh, json.dumps(exported).encode())) == 2
+    finally:
+        fresh.close()

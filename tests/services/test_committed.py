@@ -1,7 +1,6 @@
 """What a committed change sets going, whichever change it was: the records of the players of a game whose end
 moved are warmed (on the server's database only), and nothing is set going by a change that was refused."""
 
-import secrets
 from dataclasses import replace
 
 import pytest
@@ -9,6 +8,7 @@ import pytest
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
+from tests.services.helpers import record
 from scorepad.services import club, committed, pages
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
@@ -25,11 +25,6 @@ def warmed(db, monkeypatch) -> list[list[int]]:
     asked = []
     monkeypatch.setattr(store, "warm_in_background", lambda path, players: asked.append(players))
     return asked
-
-
-def record(db, game_id, hand):
-    count = store.load_game(db, game_id).hands_count
-    return services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1, repeat_ok=True)
 
 
 def test_a_change_that_moves_a_games_end_warms_its_players_records(db, warmed):

@@ -3,7 +3,6 @@ validation, one fold each, a typed error for every refusal, and nothing stored o
 
 import random
 from datetime import UTC, datetime, timedelta
-import secrets
 from dataclasses import replace
 
 import pytest
@@ -13,28 +12,13 @@ from hypothesis import strategies as st
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand, play_game
-from tests.services.helpers import everything
+from tests.services.helpers import everything, hand_ids, record, start
 from tests.store.helpers import random_hand
 
 DD = PRESETS["double-deck"]
 SEATED = ("Ann", "Bob", "Cat", "Dan")
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
 OTHERS_MADE = Hand(1, 50, (0, 0), (0, 50))  # Them +50
-
-
-def start(db, rules=DD, players=(None,) * 4, first_dealer=0) -> int:
-    return services.start_game(db, rules, ("Us", "Them"), players, first_dealer)
-
-
-def record(db, game_id, entry=MADE, **given):
-    count = store.load_game(db, game_id).hands_count
-    # hands alike one after another are what these tests mean: the repeat question has tests of its own
-    return services.record_hand(db, game_id, entry, **{"token": secrets.token_hex(8), "expected": count + 1,
-                                                       "repeat_ok": True, **given})
-
-
-def hand_ids(db, game_id) -> list[int]:
-    return [h.id for h in store.live_hands(db, game_id)]
 
 
 # --- recording ----------------------------------------------------------------------------------------------

@@ -2,23 +2,18 @@
 the page a fresh read of the database builds, after every kind of change, and a page is never shown for another
 version than its own."""
 
-import secrets
 
 import pytest
 
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
+from tests.services.helpers import record
 from scorepad.services import pages
 
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
 OTHERS = Hand(1, 50, (0, 0), (0, 50))  # Them +50
 SEATED = ("Ann", "Bob", "Cat", "Dan")
-
-
-def record(db, game_id, hand=MADE):
-    count = store.load_game(db, game_id).hands_count
-    return services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1, repeat_ok=True)
 
 
 def fresh(db, game_id) -> pages.GamePage:

@@ -1,7 +1,6 @@
 """Two changes that undo a mistake at the table: a deleted hand put back in its place, and a game nobody will
 finish ended as abandoned. Each is one function, one transaction, kept in history, refused with nothing stored."""
 
-import secrets
 from dataclasses import replace
 
 import pytest
@@ -9,19 +8,10 @@ import pytest
 from scorepad import services, store
 from scorepad.rules import PRESETS, can_be_stuck
 from scorepad.scoring import Hand
-from tests.services.helpers import everything
+from tests.services.helpers import everything, record, start
 
 DD = PRESETS["double-deck"]
 SEATED = ("Ann", "Bob", "Cat", "Dan")
-
-
-def start(db, rules=DD, players=(None,) * 4) -> int:
-    return services.start_game(db, rules, ("Us", "Them"), players, 0)
-
-
-def record(db, game_id, hand) -> None:
-    count = store.load_game(db, game_id).hands_count
-    services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1, repeat_ok=True)
 
 
 def made_by(team: int, bid: int) -> Hand:

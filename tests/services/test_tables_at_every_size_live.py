@@ -2,12 +2,13 @@
 history in words, though nobody bids), a six-handed game ended unfinished. Where the table sizes meet the
 restore, the abandon and the hand's history."""
 
-import secrets
 from dataclasses import replace
 
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
+from tests.services import helpers
+from tests.services.helpers import record
 
 THREE = PRESETS["three-handed"]
 TWO = PRESETS["two-handed"]
@@ -15,13 +16,7 @@ SIX = replace(PRESETS["double-deck"], sides=3, players_per_side=2)
 
 
 def start(db, rules) -> int:
-    teams = tuple(f"Side {side + 1}" for side in range(rules.sides))
-    return services.start_game(db, rules, teams, (None,) * rules.players, 0)
-
-
-def record(db, game_id, hand) -> None:
-    count = store.load_game(db, game_id).hands_count
-    services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1, repeat_ok=True)
+    return helpers.start(db, rules, teams=tuple(f"Side {side + 1}" for side in range(rules.sides)))
 
 
 def test_a_deleted_cutthroat_hand_goes_back_in_its_place_with_every_players_total(db):

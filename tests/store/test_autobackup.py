@@ -29,11 +29,6 @@ def applied(path: Path) -> list[str]:
         return [row[0] for row in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
 
 
-@pytest.fixture
-def live(new_database) -> Path:
-    return new_database()
-
-
 def test_a_backup_goes_into_every_folder_whole_and_the_status_says_when(live, tmp_path):
     first, second = tmp_path / "backups", tmp_path / "usb"
     second.mkdir()

@@ -106,7 +106,9 @@ CUT_OFF = textwrap.dedent("""
     """)
 
 
-@pytest.mark.parametrize("moment", [1, 2, 3, 4])
+# Each moment is a process started and killed: the quick loop cuts one import midway, the slow run after every commit
+@pytest.mark.parametrize("moment", [pytest.param(1, marks=pytest.mark.slow), 2, pytest.param(3, marks=pytest.mark.slow),
+                                    pytest.param(4, marks=pytest.mark.slow)])
 def test_an_import_cut_off_after_any_of_its_commits_leaves_a_database_that_backs_up_and_restores(
         new_database, tmp_path, moment):
     live = new_database()

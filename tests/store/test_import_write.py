@@ -20,15 +20,6 @@ from scorepad.store import imports
 from tests.store.helpers import export_of, hand_data
 
 
-@pytest.fixture
-def db(tmp_path):
-    path = str(tmp_path / "import.db")
-    store.migrate(path)
-    connection = store.connect(path)
-    yield connection
-    connection.close()
-
-
 SUMMARIES = {
     "hands": "SELECT id, points_0, points_1, outcome FROM hands ORDER BY id",
     "games": "SELECT id, total_0, total_1, hands_count, winner, finished_at FROM games ORDER BY id",

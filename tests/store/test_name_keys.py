@@ -17,13 +17,6 @@ DD = PRESETS["double-deck"]
 AT = "2024-11-02T19:00:00+00:00"
 
 
-@pytest.fixture
-def db(new_database):
-    db = store.connect(str(new_database()))
-    yield db
-    db.close()
-
-
 def names(db) -> list[str]:
     return sorted(p["name"] for p in store.player_choices(db))
 

@@ -17,13 +17,6 @@ from tests.store.helpers import random_hand
 DD = PRESETS["double-deck"]
 
 
-@pytest.fixture
-def db(new_database):
-    connection = store.connect(str(new_database()))
-    yield connection
-    connection.close()
-
-
 def add_game(db, players, hands, rules=DD, created_at=None, teams=("Us", "Them")):
     """A game from (Hand, bidder_seat) pairs, stored and scored as the app does it."""
     game_id = store.create_game(db, rules, teams, players, 0, created_at=created_at)

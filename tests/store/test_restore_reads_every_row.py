@@ -51,14 +51,6 @@ UNREADABLE = {
 
 
 @pytest.fixture
-def live(tmp_path):
-    path = tmp_path / "live" / "scorepad.db"
-    path.parent.mkdir()
-    store.migrate(str(path))
-    return path
-
-
-@pytest.fixture
 def good_backup(tmp_path):
     path = tmp_path / "good.db"
     shutil.copyfile(CLUB, path)

@@ -10,13 +10,6 @@ from scorepad import store
 from scorepad.rules import PRESETS, InvalidRules
 
 
-@pytest.fixture
-def db(new_database):
-    connection = store.connect(str(new_database()))
-    yield connection
-    connection.close()
-
-
 def test_games_played_under_the_same_rules_share_one_rule_set(db):
     first = store.create_game(db, PRESETS["double-deck"], ("Us", "Them"), [], 0)
     second = store.create_game(db, PRESETS["double-deck"], ("Us", "Them"), [], 0)

@@ -11,6 +11,7 @@ from werkzeug.test import encode_multipart
 
 from scorepad import store
 from tests.helpers import parse
+from tests.services.helpers import everything
 
 
 def csrf(client, url="/games/new") -> str:
@@ -37,6 +38,12 @@ def record(client, game_id, **fields):
     return client.post(f"/games/{game_id}/hands", data=data)
 
 
+def hand_ids(client, game_id) -> list[int]:
+    """The live hands' ids as the game page lists them, first hand first."""
+    page = parse(client.get(f"/games/{game_id}"))
+    return [int(d["id"].removeprefix("hand-")) for d in reversed(page.select(".hands details"))]
+
+
 def hands_stored(app, game_id) -> int:
     db = store.connect(app.config["DATABASE"])
     try:
@@ -51,12 +58,10 @@ def totals(page) -> tuple[int, int]:
 
 
 def every_table(path: str) -> dict:
-    """Every row of every table: a refusal must leave all of it as it was."""
+    """Every row of every table of the database at `path`: a refusal must leave all of it as it was."""
     db = store.connect(path)
     try:
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                          "AND name NOT LIKE 'sqlite_%'")]
-        return {name: sorted(map(repr, db.execute(f"SELECT * FROM [{name}]").fetchall())) for name in names}
+        return everything(db)
     finally:
         db.close()
 

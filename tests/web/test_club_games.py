@@ -118,31 +118,6 @@ def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(clien
     assert " ".join(al.select_one(".game-state").get_text().split()) == "round 1, table 1: Al & Cy won"
 
 
-ENDINGS = [
-    ("stopped on the clock", {}, False),
-    ("finished by its hands, then changed by the director", {"round_end": "hands", "round_size": "1"}, True),
-]
-
-
-@pytest.mark.parametrize(("changes", "changed"), [e[1:] for e in ENDINGS], ids=[e[0] for e in ENDINGS])
-def test_a_club_nights_games_export_as_their_hands_say_and_import_back(client, app, make_app, tmp_path, changes,
-                                                                       changed):
-    import io
-    import json
-
-    night(client, app, **changes)
-    club_post(client, "/club/1/end")
-    if changed:
-        club_post(client, f"/club/1/tables/{tables(app)[0].id}/result", score_0="40", score_1="90", note="Recount")
-    exported = client.get("/export.json")
-    games = json.loads(exported.data)["games"]
-    assert [(g["winner"], g["finished_at"] is None) for g in games] == [
-        (0 if changed else None, not changed), (None, True)]
-    fresh = make_app(DATABASE=tmp_path / "fresh.db").test_client()
-    upload = {"csrf_token": csrf(fresh), "file": (io.BytesIO(exported.data), "scorepad.json")}
-    assert fresh.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
-
-
 def test_a_kept_games_hands_show_no_edit_or_delete_and_their_pages_say_why(client, app):
     game_id = night(client, app)[0]
     hand_id = store.live_hands(store.connect(app.config["DATABASE"]), game_id)[0].id

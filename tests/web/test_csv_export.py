@@ -6,13 +6,14 @@ import shutil
 import uuid
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from scorepad import store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
 from scorepad.services.transfer import cell, sheets_csv
+from tests.helpers import quick_and_in_full
 from tests.web.helpers import new_game, record
 
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -56,9 +57,8 @@ NAMES = st.one_of(
 )
 
 
-@given(names=st.lists(NAMES, min_size=3, max_size=3))
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+@quick_and_in_full(quick=15, full=100, options={"deadline": None, "suppress_health_check": [
+    HealthCheck.function_scoped_fixture, HealthCheck.too_slow]}, names=st.lists(NAMES, min_size=3, max_size=3))
 def test_no_name_is_ever_a_formula_in_the_score_sheets(tmp_path, template_database, names):
     path = str(tmp_path / f"csv-{uuid.uuid4().hex}.db")  # each example its own: names do not meet earlier ones
     shutil.copyfile(template_database, path)  # a copy of today's schema: a millisecond, where migrating is 300

@@ -5,7 +5,7 @@ in its place from the list of deleted hands."""
 import re
 
 from tests.helpers import parse
-from tests.web.helpers import csrf, every_table, new_game, record
+from tests.web.helpers import csrf, every_table, hand_ids, new_game, record
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bo", "player_2": "Cy", "player_3": "Di", "first_dealer": "0"}
 
@@ -15,12 +15,6 @@ def seven_hands(client) -> int:
     for _ in range(7):
         assert record(client, game_id, bidder="s0", bid=50, counters_0=25, counters_1=25).status_code == 303
     return game_id
-
-
-def hand_ids(client, game_id) -> list[int]:
-    """The live hands' ids, first hand first."""
-    page = parse(client.get(f"/games/{game_id}"))
-    return [int(d["id"].removeprefix("hand-")) for d in reversed(page.select(".hands details"))]
 
 
 def said(page, selector) -> list[str]:

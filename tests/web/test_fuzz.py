@@ -11,16 +11,22 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from scorepad import create_app, store
 from scorepad.rules import limits
-from tests.helpers import parse
+from tests.helpers import parse, quick_and_in_full
 from tests.web.helpers import every_table
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+def fuzzed(**strategies):
+    """`@given(**strategies)` with 150 examples under slow, and 15 of them in the quick loop."""
+    return quick_and_in_full(quick=15, full=150, options={"deadline": None,
+                                                          "suppress_health_check": [HealthCheck.too_slow]},
+                             **strategies)
+
 
 nasty_text = st.one_of(
     st.text(max_size=40),
@@ -123,8 +129,7 @@ def answered(response) -> None:
     assert response.status_code < 500, response.get_data(as_text=True)[:500]
 
 
-@given(fields=form_data, with_csrf=st.booleans())
-@FUZZ
+@fuzzed(fields=form_data, with_csrf=st.booleans())
 def test_the_hand_form_survives_anything(table, fields, with_csrf):
     before = table.snapshot()
     data = MultiDict(fields)
@@ -157,11 +162,10 @@ A_HAND = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "meld_1
           "counters_1": "20", "trump": "H", "expected": "2"}
 
 
-@given(field=st.sampled_from(list(A_HAND)), value=hostile, missing=st.sets(st.sampled_from(list(A_HAND)), max_size=2),
+@fuzzed(field=st.sampled_from(list(A_HAND)), value=hostile, missing=st.sets(st.sampled_from(list(A_HAND)), max_size=2),
        twice=st.sampled_from([None, *A_HAND]))
 @example(field="expected", value="²", missing=set(), twice=None)
 @example(field="expected", value="9" * 5000, missing=set(), twice="expected")
-@FUZZ
 def test_a_hand_with_one_hostile_field_is_refused_or_stored_once(table, field, value, missing, twice):
     before = table.snapshot()
     data = MultiDict({name: typed for name, typed in {**A_HAND, field: value}.items() if name not in missing})
@@ -174,8 +178,7 @@ def test_a_hand_with_one_hostile_field_is_refused_or_stored_once(table, field, v
         take_off_new_hands(table)
 
 
-@given(fields=form_data)
-@FUZZ
+@fuzzed(fields=form_data)
 def test_editing_survives_anything(table, fields):
     before = table.snapshot()
     data = MultiDict(fields)
@@ -192,12 +195,11 @@ NEW_GAME_FIELDS = ["preset", "team_0", "team_1", "first_dealer", "player_0", "pl
                    "auto_throw_in_margin"]
 
 
-@given(fields=fields_of(NEW_GAME_FIELDS + ["throw_in_penalty", "no_marriage", "forced_no_marriage_meld_only",
+@fuzzed(fields=fields_of(NEW_GAME_FIELDS + ["throw_in_penalty", "no_marriage", "forced_no_marriage_meld_only",
                                            "auto_throw_in_below_min_meld", "unsaved_counters_score",
                                            "opponents_score_when_made"]))
 @example(fields=[("team_0", LONG[0])])
 @example(fields=[("min_bid", "999999")])
-@FUZZ
 def test_the_new_game_form_survives_anything(table, fields):
     before = table.snapshot()
     data = MultiDict(fields)
@@ -217,7 +219,7 @@ def test_the_new_game_form_survives_anything(table, fields):
                    if getattr(game.rules, name) is not None)
 
 
-@given(path=st.sampled_from([
+@fuzzed(path=st.sampled_from([
     "/", "/rules/", "/rules/{x}", "/meld/", "/games/new", "/games/{x}", "/games/{x}/live", "/games/{x}/preview",
     "/games/{x}/hands/{x}/edit", "/games/{x}/hands/{x}/delete", "/history/", "/history/games/{x}",
     "/history/games/{x}/hands/{x}", "/players/", "/players/{x}", "/export.json", "/games/{x}/export.csv",
@@ -227,7 +229,6 @@ def test_the_new_game_form_survives_anything(table, fields):
                                              "state", "use", "partner", "player", "from", "to", "a1", "a2", "b1",
                                              "b2", "bid", "bidder", "meld_0", "counters_0", "kind", "next"])
                             | st.text(max_size=6), hostile), max_size=8))
-@FUZZ
 def test_every_route_answers_any_request_without_a_500(table, path, x, method, args):
     before = table.snapshot()
     url = path.replace("{x}", x.replace("/", "").replace("?", "").replace("#", "")[:5000] or "0")
@@ -252,8 +253,7 @@ QUERIES = {
 }
 
 
-@given(path=st.sampled_from(sorted(QUERIES)), data=st.data(), htmx=st.booleans())
-@FUZZ
+@fuzzed(path=st.sampled_from(sorted(QUERIES)), data=st.data(), htmx=st.booleans())
 def test_every_query_argument_is_read_without_a_500(table, path, data, htmx):
     before = table.snapshot()
     args = data.draw(fields_of(QUERIES[path]))
@@ -263,9 +263,8 @@ def test_every_query_argument_is_read_without_a_500(table, path, data, htmx):
     assert table.snapshot() == before
 
 
-@given(fields=fields_of(["game_id", "count_meld", "trump", "bid", "meld_0", "counters_0", "bidder"]))
+@fuzzed(fields=fields_of(["game_id", "count_meld", "trump", "bid", "meld_0", "counters_0", "bidder"]))
 @example(fields=[("game_id", "²")])
-@FUZZ
 def test_opening_the_meld_calculator_from_a_hand_survives_anything(table, fields):
     before = table.snapshot()
     data = MultiDict(fields)
@@ -276,8 +275,7 @@ def test_opening_the_meld_calculator_from_a_hand_survives_anything(table, fields
     assert table.snapshot() == before
 
 
-@given(token=st.one_of(st.none(), nasty_text))
-@FUZZ
+@fuzzed(token=st.one_of(st.none(), nasty_text))
 def test_a_bad_csrf_token_is_refused_and_changes_nothing(table, token):
     before = table.snapshot()
     data = {"kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50", "token": "fresh", "expected": "2"}
@@ -288,10 +286,9 @@ def test_a_bad_csrf_token_is_refused_and_changes_nothing(table, token):
     assert table.snapshot() == before
 
 
-@given(content=st.one_of(st.binary(max_size=300), nasty_text.map(str.encode),
+@fuzzed(content=st.one_of(st.binary(max_size=300), nasty_text.map(str.encode),
                          st.just(b'{"format": "scorepad", "version": 1, "games": [{"id": 1}]}'),
                          st.just(b'{"format": "scorepad", "version": 1, "games": [null, 5, "x"]}')))
-@FUZZ
 def test_importing_any_file_never_half_writes(table, content):
     before = table.snapshot()
     data = {"csrf_token": table.token, "file": (io.BytesIO(content), "upload.json")}
@@ -301,8 +298,7 @@ def test_importing_any_file_never_half_writes(table, content):
     assert table.snapshot() == before
 
 
-@given(fields=fields_of(["name", "into"], max_size=4), action=st.sampled_from(["rename", "merge"]))
-@FUZZ
+@fuzzed(fields=fields_of(["name", "into"], max_size=4), action=st.sampled_from(["rename", "merge"]))
 def test_renaming_and_merging_survive_anything(table, fields, action):
     before = table.snapshot()
     data = MultiDict(fields)

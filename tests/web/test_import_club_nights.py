@@ -10,13 +10,13 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from scorepad import create_app, store
 from tests.every_kind import every_kind
-from tests.helpers import parse
-from tests.web.helpers import HOSTILE_VALUES, csrf, upload
+from tests.helpers import parse, quick_and_in_full
+from tests.web.helpers import HOSTILE_VALUES, csrf, every_table, upload
 
 
 class House:
@@ -50,12 +50,7 @@ class House:
         return upload(self.client, json.dumps(document).encode(), self.token)
 
     def snapshot(self) -> dict:
-        db = sqlite3.connect(self.app.config["DATABASE"])
-        try:
-            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
-        finally:
-            db.close()
+        return every_table(self.app.config["DATABASE"])
 
     def pages_of_nights(self) -> list[str]:
         db = sqlite3.connect(self.app.config["DATABASE"])
@@ -177,8 +172,8 @@ def mutated_night(draw, document):
     return document
 
 
-@given(data=st.data())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick_and_in_full(quick=8, full=60, options={"deadline": None, "suppress_health_check": [HealthCheck.too_slow]},
+                   data=st.data())
 def test_no_change_to_a_night_of_a_valid_copy_gets_a_server_error(house, data):
     document = data.draw(mutated_night(house.fresh_export()))
     before = house.snapshot()

@@ -3,19 +3,18 @@ stored, and every page still answers afterwards. A big import never makes a phon
 
 import copy
 import json
-import sqlite3
 import tempfile
 import threading
 import uuid
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from scorepad import create_app, store, transfer
-from tests.helpers import parse
-from tests.web.helpers import HOSTILE_VALUES, csrf, new_game, record, upload
+from tests.helpers import parse, quick_and_in_full
+from tests.web.helpers import HOSTILE_VALUES, csrf, every_table, hand_ids, new_game, record, upload
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
 
@@ -37,11 +36,6 @@ def play_history(client) -> None:
     bicycle = new_game(client, preset="double-pack-bicycle")
     record(client, bicycle, kind="redeal")
     record(client, bicycle, bidder="t0", bid=500, counters_0=500)
-
-
-def hand_ids(client, game_id) -> list[int]:
-    page = parse(client.get(f"/games/{game_id}"))
-    return sorted(int(d["id"].split("-")[1]) for d in page.select(".hands details"))
 
 
 class Table:
@@ -69,12 +63,7 @@ class Table:
         return upload(self.client, content, self.token)
 
     def snapshot(self) -> dict:
-        db = sqlite3.connect(self.app.config["DATABASE"])
-        try:
-            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            return {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
-        finally:
-            db.close()
+        return every_table(self.app.config["DATABASE"])
 
 
 @pytest.fixture(scope="module")
@@ -329,8 +318,8 @@ def mutated(draw, document):
     return document
 
 
-@given(data=st.data())
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick_and_in_full(quick=15, full=150, options={"deadline": None, "suppress_health_check": [HealthCheck.too_slow]},
+                   data=st.data())
 def test_no_change_to_a_valid_export_gets_a_server_error(table, data):
     document = data.draw(mutated(table.fresh_export()))
     before = table.snapshot()
