@@ -122,7 +122,7 @@ FLOOR = """
 import sys
 from flask import Flask, request
 from waitress import serve
-from scorepad.web.serve import server_options
+from scorepad.web.shell.serve import server_options
 
 app = Flask("floor")
 
@@ -296,7 +296,7 @@ def measure(port: int, pid: int, tables: int, seconds: float) -> tuple[dict, dic
 
 
 def report(tables: int, seconds: float, scorepad: dict, floor: dict) -> list[str]:
-    from scorepad.web.serve import CONNECTION_LIMIT, THREADS
+    from scorepad.web.shell.serve import CONNECTION_LIMIT, THREADS
 
     lines = [f"a club night of {tables} tables as browsers make it, for {seconds:.0f} s: {4 * tables} phones and the "
              f"wall polling every 3 s on kept-alive connections, a hand a minute at each table (the POST, and the "

@@ -11,9 +11,9 @@ import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from scorepad import store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, decide_winner, score_hand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, decide_winner, score_hand
+from scorepad.store import connection, games as store_games, players, schema
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
 # Mostly four at the table; a three-handed game now and then, and six in three partnerships on a big evening.
@@ -54,18 +54,18 @@ def random_hand(rng: random.Random, rules) -> Hand:
 
 def generate(path: str, games: int = 10_000, seed: int = 1, open_games: int = 20) -> dict:
     """Write `games` finished games (and `open_games` in progress) into a fresh database at `path`."""
-    store.migrate(path)
+    schema.migrate(path)
     rng = random.Random(seed)
     total_games = games + open_games
     hands = 0
-    db = store.connect(path)
+    db = connection.connect(path)
     try:
-        with store.write_lock(db):
+        with connection.write_lock(db):
             for name in NAMES:  # the players' ids in the order of their names
-                store.player_for(db, name)
+                players.player_for(db, name)
             for number in range(1, total_games + 1):
                 hands += _write_game(db, rng, number, finished=number <= games, first_hand=hands + 1)
-        store.analyze(db)
+        connection.analyze(db)
     finally:
         db.close()
     return {"games": total_games, "finished": games, "hands": hands,
@@ -80,7 +80,7 @@ def _write_game(db, rng: random.Random, number: int, finished: bool, first_hand:
     evening = FIRST_EVENING + timedelta(days=(number - 1) // 3 * 1.1, hours=(number - 1) % 3 * 1.3)
     seats = rng.sample(NAMES, rules.players)
     teams = tuple(seats) if rules.players_per_side == 1 else TEAM_NAMES[:rules.sides]
-    game_id = store.create_game(db, rules, teams, seats, (number - 1) % rules.players,
+    game_id = store_games.create_game(db, rules, teams, seats, (number - 1) % rules.players,
                                 created_at=evening.isoformat(timespec="seconds"))
     totals, winner, played = (0,) * rules.sides, None, []
     limit = 400 if finished else rng.randrange(3, 12)
@@ -91,11 +91,11 @@ def _write_game(db, rng: random.Random, number: int, finished: bool, first_hand:
         at = (evening + timedelta(minutes=4 * (len(played) + 1))).isoformat(timespec="seconds")
         seat = hand.bidder + rules.sides * rng.randrange(rules.players_per_side)
         kept_hand = replace(hand, trump=rng.choice("SHDC"), bidder_seat=seat)
-        played.append(store.NewHand(f"b{first_hand + len(played)}", kept_hand, seq=len(played) + 1, created_at=at,
-                                    kept=(*result.points, store.outcome(result))))
+        played.append(store_games.NewHand(f"b{first_hand + len(played)}", kept_hand, seq=len(played) + 1, created_at=at,
+                                    kept=(*result.points, store_games.outcome(result))))
         decision = decide_winner(rules, totals, hand.bidder, len(played))
         winner = decision[0] if decision else None
-    store.insert_hands(db, game_id, played)
+    store_games.insert_hands(db, game_id, played)
     ended = evening + timedelta(minutes=4 * len(played) + 1)
-    store.save_results(db, game_id, totals, len(played), winner, finished_at=ended.isoformat(timespec="seconds"))
+    store_games.save_results(db, game_id, totals, len(played), winner, finished_at=ended.isoformat(timespec="seconds"))
     return len(played)

@@ -4,9 +4,9 @@ The core (`rules`, `scoring`, `meld`) is pure Python and imports nothing of Flas
 `create_app` builds the web shell around it, importing Flask only when called.
 """
 
-from .errors import GameOver, InvalidHand, InvalidRules, ScorepadError
-from .rules import PRESETS, Rules, describe
-from .scoring import GameState, Hand, HandResult, play_game, score_hand, validate_hand
+from .core.errors import GameOver, InvalidHand, InvalidRules, ScorepadError
+from .core.rules import PRESETS, Rules, describe
+from .core.scoring import GameState, Hand, HandResult, play_game, score_hand, validate_hand
 
 __all__ = [
     "PRESETS", "GameOver", "GameState", "Hand", "HandResult", "InvalidHand", "InvalidRules", "Rules",
@@ -16,6 +16,6 @@ __all__ = [
 
 def create_app(test_config=None):
     """The Flask app (`flask --app scorepad ...` finds this)."""
-    from .web.app import create_app as _create_app
+    from .web.shell.app import create_app as _create_app
 
     return _create_app(test_config)

@@ -1,3 +1,3 @@
-from .web.serve import main
+from .web.shell.serve import main
 
 main()

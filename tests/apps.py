@@ -21,10 +21,11 @@ from pathlib import Path
 
 from flask import Config, Flask
 
-from scorepad import create_app, store
+from scorepad import create_app
 from scorepad.services.backups import Backups, register
-from scorepad.web import passcode
-from scorepad.web.backup_commands import backup_folders, backups_kept
+from scorepad.store import connection
+from scorepad.web.cli.backups import backup_folders, backups_kept
+from scorepad.web.shell import passcode
 
 # What Flask builds by itself on first use (not a change a test made), and what is compared on its own
 _NOT_COMPARED = {"_got_first_request", "jinja_env", "jinja_loader", "logger", "config", "extensions"}
@@ -52,7 +53,7 @@ class SharedApps:
 
     def done_with(self, app: Flask) -> None:
         """After a test: forget an app the test changed, and close this thread's connections to its database."""
-        store.forget_pool()
+        connection.forget_pool()
         for key, shared in list(self._apps.items()):
             if shared.app is app and not shared.unchanged():
                 del self._apps[key]

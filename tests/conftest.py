@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import store
+from scorepad.store import connection, schema
 
 
 @pytest.fixture(scope="session")
 def template_database(tmp_path_factory) -> Path:
     """A database migrated to today's schema, once for the session. Tests never open it: they copy it."""
     path = tmp_path_factory.mktemp("template") / "scorepad.db"
-    store.migrate(str(path))
+    schema.migrate(str(path))
     # The schema is in WAL mode: a copy of the main file alone is whole only once the log is folded back in,
     # which closing the last connection does. A log left beside it means a connection is still open.
     leftovers = sorted(p.name for p in path.parent.iterdir() if p != path)
@@ -49,7 +49,7 @@ def live(new_database) -> Path:
 @pytest.fixture
 def db(live):
     """The `live` database, opened as the app opens one."""
-    db = store.connect(str(live))
+    db = connection.connect(str(live))
     yield db
     db.close()
 

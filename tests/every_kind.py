@@ -5,10 +5,11 @@ started). For the tests of whole copies (export and import, backup and restore) 
 
 from dataclasses import replace
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
 from scorepad.services import club, seasons
+from scorepad.store import clubs, games
 from tests.services.helpers import new_night, record
 
 DD = PRESETS["double-deck"]
@@ -31,7 +32,7 @@ def games_of_every_kind(db) -> None:
         game_id = services.start_game(db, rules, tuple(f"Side {s + 1}" for s in range(rules.sides)), players, 0)
         for _ in range(3):
             record(db, game_id, hand)
-        first, second, third = (h.id for h in store.live_hands(db, game_id))
+        first, second, third = (h.id for h in games.live_hands(db, game_id))
         services.edit_hand(db, game_id, first, replace(hand, meld=(hand.meld[0], hand.meld[1] + 20, *hand.meld[2:])))
         services.delete_hand(db, game_id, second)
         services.delete_hand(db, game_id, third)
@@ -53,7 +54,7 @@ def club_nights_of_every_kind(db) -> None:
     # progressive, two rounds of one hand: a confirmation, a correction, a round stopped by the clock, closed
     progressive = night(db, "progressive", [(name,) for name in NAMES], round_end="hands", round_size=1, rounds=2)
     club.start_round(db, progressive)
-    first, second = store.clubs.tables(db, progressive, 1)
+    first, second = clubs.tables(db, progressive, 1)
     north = db.execute("SELECT seat_0 FROM games WHERE id = ?", [first.game_id]).fetchone()[0]
     seasons.tally_special(db, first.game_id, 1, north, "double_pinochle")  # a special, melded in hand 1
     record(db, first.game_id, WIN_0)
@@ -61,7 +62,7 @@ def club_nights_of_every_kind(db) -> None:
     club.confirm(db, first.id, db.execute("SELECT id FROM players WHERE name = 'Bo'").fetchone()[0])
     club.change_result(db, progressive, second.id, (10, 90), "Scored on the wrong side.")
     club.start_round(db, progressive)
-    third, _ = store.clubs.tables(db, progressive, 2)
+    third, _ = clubs.tables(db, progressive, 2)
     club.end_round(db, progressive)
     club.change_result(db, progressive, third.id, (5, 0), "")
     club.close_night(db, progressive)
@@ -70,7 +71,7 @@ def club_nights_of_every_kind(db) -> None:
     partners = night(db, "partners", [("Ida", "Jo"), ("Kit", "Lou"), ("Max", "Ned")], round_end="time",
                      round_size=40, rounds=3)
     club.start_round(db, partners)
-    record(db, store.clubs.tables(db, partners, 1)[0].game_id, WIN_1)
+    record(db, clubs.tables(db, partners, 1)[0].game_id, WIN_1)
     # registered, not started
     night(db, "progressive", [("Al",), ("Ida",), ("Zed",)], round_end="target", round_size=500, rounds=4)
 

@@ -18,15 +18,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorepad import store, transfer
-from scorepad.store import backups
+from scorepad.services import transfer
+from scorepad.store import backups, connection, schema
 from tests.helpers import ROOT
 from tests.store.helpers import export_of
 
 IMPORT = """
 import json, sys
-from scorepad import store, transfer
-db = store.connect(sys.argv[1])
+from scorepad.services import transfer
+from scorepad.store import connection
+db = connection.connect(sys.argv[1])
 print("imported", len(transfer.import_document(db, json.load(open(sys.argv[2])))), flush=True)
 """
 
@@ -57,8 +58,8 @@ def broken_links(path) -> int:
 def a_backup(folder: Path, games: int, seed: int) -> Path:
     """A backup of a database holding `games` imported games, to restore during the imports."""
     path = folder / "restored-from.db"
-    store.migrate(str(path))
-    db = store.connect(str(path))
+    schema.migrate(str(path))
+    db = connection.connect(str(path))
     try:
         transfer.import_document(db, export_of(random.Random(seed), games))
     finally:
@@ -122,7 +123,7 @@ def kill_imports(live: Path, folder: Path, rounds: int, games: int, seed: int) -
     for number, (path, held) in enumerate(taken):
         scratch = folder / "scratch" / f"{number}.db"
         scratch.parent.mkdir(exist_ok=True)
-        store.migrate(str(scratch))
+        schema.migrate(str(scratch))
         backups.restore(str(path), str(scratch))
         back = tokens_of(scratch)
         figures.hands_checked += len(held)

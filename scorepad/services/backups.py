@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from .. import retention, store
+from ..core import retention
+from ..store import autobackup, connection
 from ..store.autobackup import Status
 
 _logger = logging.getLogger(__name__)
@@ -45,13 +46,13 @@ class Backups:
         self.keep_last = keep_last
         self.clock = clock
         self._lock = threading.Lock()
-        self._status = store.autobackup.read_status(self.folders[0])
+        self._status = autobackup.read_status(self.folders[0])
         self._threads: list[threading.Thread] = []
         self._future = self._named_in_future()
         self.replicated: Callable[[], bool] = lambda: False  # the server sets it when a replica runs
 
     def _named_in_future(self) -> list[str]:
-        return store.autobackup.in_future(self.folders, self.clock())
+        return autobackup.in_future(self.folders, self.clock())
 
     def in_future(self) -> list[str]:
         """The backups named later than the clock says it is (made while it ran fast): kept, and said on the
@@ -67,7 +68,7 @@ class Backups:
         failure is in the status it returns (and logged)."""
         with self._lock:
             try:
-                status = store.autobackup.take(self.live_path, self.folders, keep_last=self.keep_last,
+                status = autobackup.take(self.live_path, self.folders, keep_last=self.keep_last,
                                                reason=reason, now=self.clock(), previous=self._status)
             except Exception as exc:  # noqa: BLE001 - whatever went wrong, the players' game goes on
                 status = Status(self._status.succeeded_at, self._status.file, self.clock(), reason,
@@ -84,7 +85,7 @@ class Backups:
     def prune_safety_copies(self) -> None:
         """The copies restores kept beside the database follow the backups' retention (see `autobackup`)."""
         try:
-            store.autobackup.prune_safety_copies(self.live_path, self.keep_last, self.clock())
+            autobackup.prune_safety_copies(self.live_path, self.keep_last, self.clock())
         except OSError as exc:
             _logger.warning("Could not prune the safety copies beside %s: %s", self.live_path, exc)
 
@@ -167,6 +168,6 @@ def register(backups: Backups) -> None:
 def after_finished_game(db) -> None:
     """A game was just won on `db`: back it up, without making the caller wait. Nothing when no backups are
     set up for that database (a script, a test of the service alone)."""
-    backups = _BY_DATABASE.get(os.path.realpath(store.database_path(db)))
+    backups = _BY_DATABASE.get(os.path.realpath(connection.database_path(db)))
     if backups is not None and backups.after_game_due():
         backups.take_soon(AFTER_GAME)

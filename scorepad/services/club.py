@@ -13,24 +13,13 @@ import secrets
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .. import store
-from ..club import (
-    KINDS,
-    LATEST,
-    MOST_ROUNDS,
-    SEATS,
-    TIE_BREAKS,
-    ClubError,
-    Round,
-    TableResult,
-    movement,
-    round_rules,
-    standings,
-    time_up,
-)
-from ..inputs import name_key
-from ..rules import Rules
-from ..words import number
+from ..core.club import (
+    KINDS, LATEST, MOST_ROUNDS, SEATS, TIE_BREAKS, ClubError, Round, TableResult, movement, round_rules, standings,
+    time_up)
+from ..core.inputs import name_key
+from ..core.rules import Rules
+from ..core.words import number
+from ..store import clubs, connection, games, players as store_players, seasons
 from ..store.clubs import ClubTable, Entrant, Night
 from .committed import after_commit
 from .errors import Conflict, NotFound, Refused
@@ -101,19 +90,19 @@ def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, roun
             errors["round_size"] = str(refused)
     if errors:
         raise Refused(errors=errors)
-    with store.write_lock(db):
-        season = store.seasons.current_season(db)  # a night counts in the season under way
-        night_id = store.clubs.create_night(db, name=name, kind=kind, rules=rules, round_end=round_end,
+    with connection.write_lock(db):
+        season = seasons.current_season(db)  # a night counts in the season under way
+        night_id = clubs.create_night(db, name=name, kind=kind, rules=rules, round_end=round_end,
                                             round_size=round_size, rounds=rounds, tie_breaks=tuple(tie_breaks),
                                             director_key=secrets.token_urlsafe(12),
                                             season_id=season.id if season else None, movement=LATEST)
-        return store.clubs.load_night(db, night_id)
+        return clubs.load_night(db, night_id)
 
 
 def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
     """A player (progressive) or a team of two (partners) joins the night, by names cleaned and checked already;
     returns the number they are given. Raises NotFound, Conflict (the night has started) and Refused."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         night = _night(db, night_id)
         if night.round or night.closed_at:
             raise Conflict("The first round has started: the players are seated for the whole night.")
@@ -124,14 +113,14 @@ def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
                                   "A team is two players." if wanted == 2 else "Choose a player."})
         if wanted == 2 and name_key(names[0]) == name_key(names[1]):
             raise Refused(errors={"player_1": "A team is two different players."})
-        taken = {name_key(name): (name, e.number) for e in store.clubs.entrants(db, night_id)
+        taken = {name_key(name): (name, e.number) for e in clubs.entrants(db, night_id)
                  for name in e.player_names}
         for i, name in enumerate(names):
             if name_key(name) in taken:
                 registered, number = taken[name_key(name)]
                 raise Refused(errors={f"player_{i}": f"{registered} is registered already, as number {number}."})
-        ids = tuple(store.player_for(db, name) for name in names)
-        return store.clubs.add_entrant(db, night_id, team or " & ".join(names), ids)
+        ids = tuple(store_players.player_for(db, name) for name in names)
+        return clubs.add_entrant(db, night_id, team or " & ".join(names), ids)
 
 
 def start_round(db, night_id: int, starting: int | None = None) -> int:
@@ -140,7 +129,7 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
     round the director's page offered to start: when that round has started already (from another tab or
     phone) nothing changes. Raises NotFound, Conflict (started already, tables still playing, the night over)
     and Refused (too few registered)."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         night = _night(db, night_id)
         _open(night)
         if starting is not None and night.round >= starting:
@@ -149,13 +138,13 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
         if night.round >= night.rounds:
             played = "The night's one round is" if night.rounds == 1 else f"All {night.rounds} rounds are"
             raise Conflict(f"{played} played: close the night to see the final standings.")
-        entrants = store.clubs.entrants(db, night_id)
+        entrants = clubs.entrants(db, night_id)
         try:
             plan = _round_plan(night, entrants)
         except ClubError as refused:
             raise Refused(str(refused)) from None
         if night.round:
-            playing = [t.table_no for t in store.clubs.tables(db, night_id, night.round) if not t.over]
+            playing = [t.table_no for t in clubs.tables(db, night_id, night.round) if not t.over]
             if playing:
                 them = "them" if len(playing) > 1 else "it"
                 raise Conflict(f"{_tables_words(playing)} still playing: wait for {them}, or end the round where "
@@ -168,9 +157,9 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
         by_number = {e.number: e for e in entrants}
         for table_no, seated in enumerate(plan[number - 1].tables, start=1):
             seats, players, teams = _seating(night.kind, seated, by_number)
-            game_id = store.create_game(db, rules, teams, players, first_dealer=(table_no - 1) % 4)
-            store.clubs.add_table(db, night_id, number, table_no, game_id, seats)
-        store.clubs.start_round(db, night_id, number)
+            game_id = games.create_game(db, rules, teams, players, first_dealer=(table_no - 1) % 4)
+            clubs.add_table(db, night_id, number, table_no, game_id, seats)
+        clubs.start_round(db, night_id, number)
     after_commit(db, ended=ended)
     return number
 
@@ -179,7 +168,7 @@ def end_round(db, night_id: int, ending: int | None = None) -> int:
     """The director's clock: every table of the round under way stops where it stands (the higher total wins; a
     tie wins for neither) and takes no more hands. Returns how many tables were still playing. `ending` is the
     round the director's page showed: when another round is under way since, nothing changes (Conflict)."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         night = _night(db, night_id)
         _open(night)
         if not night.round:
@@ -194,7 +183,7 @@ def close_night(db, night_id: int, seen: int | None = None) -> bool:
     """The night is over: the round under way ends where it stands, and the standings are final. Returns False
     when it was closed already. `seen` is the round the director's page showed: when the night has moved on
     since (another round started, or closed from another tab or phone), nothing changes (Conflict)."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         night = _night(db, night_id)
         if night.closed_at:
             if seen is not None:
@@ -202,7 +191,7 @@ def close_night(db, night_id: int, seen: int | None = None) -> bool:
             return False
         _as_seen(night, seen, "the night was not closed")
         ended = _end_tables(db, night) if night.round else []
-        store.clubs.close_night(db, night_id)
+        clubs.close_night(db, night_id)
     after_commit(db, ended=ended)
     return True
 
@@ -210,7 +199,7 @@ def close_night(db, night_id: int, seen: int | None = None) -> bool:
 def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note: str) -> None:
     """The director puts a table's result right once its round is over; the change is kept and shown beside
     the result. Raises NotFound and Conflict (the table still plays)."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         table = _table(db, night_id, table_id)
         if not table.over:
             raise Conflict(f"Table {table.table_no} is still playing: its score is its game's until the round ends.")
@@ -218,7 +207,7 @@ def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note
         before = table.score or table.totals
         if before == score:
             return
-        store.clubs.change_result(db, table.id, before, score, _higher(score), note or "Changed by the director.")
+        clubs.change_result(db, table.id, before, score, _higher(score), note or "Changed by the director.")
     after_commit(db, moved=[table.game_id])  # its winner may have changed: the records move
 
 
@@ -229,12 +218,12 @@ def confirm(db, table_id: int, player_id: int | None, phone: str | None = None) 
     a tie, of either side): from then on only the director can change it. Raises NotFound, Refused (not a
     player of this table, or of the side that won, or a phone that no longer holds the player's name: `phone`, the
     phone's mark, is checked when given) and Conflict (the table still plays)."""
-    with store.write_lock(db):
-        found = store.clubs.table(db, table_id)
+    with connection.write_lock(db):
+        found = clubs.table(db, table_id)
         if found is None:
             raise NotFound("There is no such table.")
         night_id, table = found
-        sides = store.clubs.table_sides(db, table.game_id)
+        sides = clubs.table_sides(db, table.game_id)
         if player_id is None or player_id not in sides:
             raise Refused("Only a player at this table can confirm its score.")
         if phone is not None and not holds(db, night_id, player_id, phone):
@@ -247,7 +236,7 @@ def confirm(db, table_id: int, player_id: int | None, phone: str | None = None) 
             raise Refused(f"The score is for the other side to confirm: waiting for {confirmers(table)} to "
                           "confirm.")
         _end_table(db, table)
-        store.clubs.confirm_table(db, table.id, player_id)
+        clubs.confirm_table(db, table.id, player_id)
         return Confirmed(night_id, table.table_no)
 
 
@@ -268,7 +257,7 @@ def confirmers(table: ClubTable) -> str:
 
 def game_closed(db, game_id: int) -> str | None:
     """Why a game takes no more changes (its club table's round is over), or None."""
-    at = store.clubs.table_of_game(db, game_id)
+    at = clubs.table_of_game(db, game_id)
     if at is None or at["ended_at"] is None:
         return None
     return (f"Round {at['round']} at table {at['table_no']} is over and its score counts: only the club night's "
@@ -294,14 +283,14 @@ def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -
     """The club table a game is played at, or None for a game of no club night. `teams` are the game's sides'
     names; `reached_end` says whether a fold of its hands has a winner (else a round that is over was stopped on
     the director's clock, or by closing the night)."""
-    at = store.clubs.table_of_game(db, game_id)
+    at = clubs.table_of_game(db, game_id)
     if at is None:
         return None
-    night_id, table = store.clubs.table(db, at["id"])
+    night_id, table = clubs.table(db, at["id"])
     if not table.over:
         return TableOutcome(night_id, table.round, table.table_no, over=False, time_up=_round_ends(db, game_id))
     how = f"Round {table.round} is over" if reached_end else f"Round {table.round} ended on the director's clock"
-    if store.clubs.result_changes(db, night_id).get(table.id):
+    if clubs.result_changes(db, night_id).get(table.id):
         how += ", and the director changed its result"
     points, winner = table.result
     if winner is None:
@@ -316,7 +305,7 @@ def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -
 
 def _round_ends(db, game_id: int) -> str | None:
     """When the director's clock ends the round a game is played in, while that round is under way."""
-    clock = store.clubs.clock_of_game(db, game_id)
+    clock = clubs.clock_of_game(db, game_id)
     if clock and clock["round"] == clock["night_round"] and not clock["closed_at"]:
         return time_up(clock["round_started_at"], clock["round_end"], clock["round_size"])
     return None
@@ -338,48 +327,48 @@ def claim_name(db, night_id: int, player_id: int, phone: str) -> str:
     """The phone with the mark `phone` is the player's from now on (a phone follows one player a night: a name it
     claimed before is free again). Returns the player's name. Raises NotFound, and Refused for a player not
     registered tonight, Conflict for a name claimed on another phone: only the director releases that."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         _night(db, night_id)
-        entrant = next((e for e in store.clubs.entrants(db, night_id) if player_id in e.player_ids), None)
-        player = store.player(db, player_id)
+        entrant = next((e for e in clubs.entrants(db, night_id) if player_id in e.player_ids), None)
+        player = store_players.player(db, player_id)
         if player is None:
             raise NotFound("There is no such player.")
         if entrant is None:
             raise Refused(f"{player['name']} is not registered tonight: tap a name the director registered, or "
                           "ask the director to register you.")
         mark = _phone_mark(phone)
-        held = store.clubs.claim_of(db, night_id, player_id)
+        held = clubs.claim_of(db, night_id, player_id)
         if held == mark:
             return player["name"]
         if held is not None:
             raise Conflict(f"{player['name']} is already claimed on another phone; ask the director to release it.")
-        store.clubs.release_phone(db, night_id, mark)
-        store.clubs.claim(db, night_id, player_id, mark)
+        clubs.release_phone(db, night_id, mark)
+        clubs.claim(db, night_id, player_id, mark)
         return player["name"]
 
 
 def release_name(db, night_id: int, player_id: int) -> bool:
     """The director frees a claimed name: the phone that held it follows nobody now, and any phone may claim it.
     Returns False when it was not claimed (released already, from another tab). Raises NotFound."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         _night(db, night_id)
-        return store.clubs.release(db, night_id, player_id)
+        return clubs.release(db, night_id, player_id)
 
 
 def holds(db, night_id: int, player_id: int | None, phone: str | None) -> bool:
     """Whether the phone with the mark `phone` holds the player's claim on this night."""
     if player_id is None or not phone:
         return False
-    held = store.clubs.claim_of(db, night_id, player_id)
+    held = clubs.claim_of(db, night_id, player_id)
     return held is not None and secrets.compare_digest(held, _phone_mark(phone))
 
 
 def claimed_names(db, night: Night) -> list[ClaimedName]:
     """Every name claimed on a phone tonight, in the order claimed, with where its player sits now."""
-    entrants = store.clubs.entrants(db, night.id)
-    now = store.clubs.tables(db, night.id, night.round) if night.round else []
+    entrants = clubs.entrants(db, night.id)
+    now = clubs.tables(db, night.id, night.round) if night.round else []
     found = []
-    for claimed in store.clubs.claims(db, night.id):
+    for claimed in clubs.claims(db, night.id):
         entrant = next((e for e in entrants if claimed.player_id in e.player_ids), None)
         table = next((t for t in now if entrant and entrant.number in t.entrants), None)
         where = f"Table {table.table_no}" if table else ("Bye" if night.round else "")
@@ -398,8 +387,8 @@ def night_standings(db, night: Night, entrants: list[Entrant] | None = None,
                     tables: list[ClubTable] | None = None) -> list[Place]:
     """The standings as they are now: every table's result that counts (live while it plays), and the byes of
     the rounds started."""
-    entrants = entrants if entrants is not None else store.clubs.entrants(db, night.id)
-    tables = tables if tables is not None else store.clubs.tables(db, night.id)
+    entrants = entrants if entrants is not None else clubs.entrants(db, night.id)
+    tables = tables if tables is not None else clubs.tables(db, night.id)
     by_number = {e.number: e for e in entrants}
     results = []
     for table in tables:
@@ -417,10 +406,10 @@ def seat_of(db, night: Night, player_id: int) -> Seat | None:
     """Where the player sits in the round under way; None before the first round or for someone not registered."""
     if not night.round:
         return None
-    entrant = next((e for e in store.clubs.entrants(db, night.id) if player_id in e.player_ids), None)
+    entrant = next((e for e in clubs.entrants(db, night.id) if player_id in e.player_ids), None)
     if entrant is None:
         return None
-    for table in store.clubs.tables(db, night.id, night.round):
+    for table in clubs.tables(db, night.id, night.round):
         if entrant.number not in table.entrants:
             continue
         seat = table.entrants.index(entrant.number)
@@ -437,8 +426,8 @@ def round_byes(db, night: Night, entrants: list[Entrant] | None = None) -> list[
     """Who sits out the round under way with a bye; none before the first round."""
     if not night.round:
         return []
-    entrants = entrants if entrants is not None else store.clubs.entrants(db, night.id)
-    byes = set(_sat_out(night, entrants, store.clubs.tables(db, night.id, night.round)).get(night.round, ()))
+    entrants = entrants if entrants is not None else clubs.entrants(db, night.id)
+    byes = set(_sat_out(night, entrants, clubs.tables(db, night.id, night.round)).get(night.round, ()))
     return [e for e in entrants if e.number in byes]
 
 
@@ -455,8 +444,8 @@ def table_count(db, night: Night, entrants: list[Entrant] | None = None) -> int:
     """How many tables the night has now: those of the round under way or last played, or before the first
     round the number the first round will have (0 while too few are registered to fill one)."""
     if night.round:
-        return len(store.clubs.tables(db, night.id, night.round))
-    entrants = entrants if entrants is not None else store.clubs.entrants(db, night.id)
+        return len(clubs.tables(db, night.id, night.round))
+    entrants = entrants if entrants is not None else clubs.entrants(db, night.id)
     return len(_round_plan(night, entrants)[0].tables) if _seatable(night, entrants) else 0
 
 
@@ -508,7 +497,7 @@ class GameCard:
 def rotation_chart(db, night: Night) -> list[ChartRound]:
     """Every round of the night, table by table, as the movement seats the players registered now (the rounds
     played were seated so); [] while too few are registered to fill a table."""
-    entrants = store.clubs.entrants(db, night.id)
+    entrants = clubs.entrants(db, night.id)
     if not _seatable(night, entrants):
         return []
     by_number = {e.number: e for e in entrants}
@@ -525,7 +514,7 @@ def rotation_chart(db, night: Night) -> list[ChartRound]:
 def game_cards(db, night: Night) -> list[GameCard]:
     """A card for each registered player, in the order they registered: their table, seat, partner and
     opponents every round, or their bye."""
-    entrants = store.clubs.entrants(db, night.id)
+    entrants = clubs.entrants(db, night.id)
     chart = rotation_chart(db, night)
     cards = []
     for entrant in entrants:
@@ -566,13 +555,13 @@ def _end_tables(db, night: Night) -> list[int]:
     """Every table of the round under way that has not ended ends as it stands; returns the games of those that
     still played (their games end now: `committed` backs them up once the change is committed)."""
     ended = []
-    for table in store.clubs.tables(db, night.id, night.round):
+    for table in clubs.tables(db, night.id, night.round):
         if table.ended_at is not None:
             continue
         if table.game_winner is None:
             ended.append(table.game_id)
         winner = table.game_winner if table.game_winner is not None else _higher(table.totals)
-        store.clubs.end_table(db, table.id, table.totals, winner)
+        clubs.end_table(db, table.id, table.totals, winner)
     return ended
 
 
@@ -580,7 +569,7 @@ def _end_table(db, table: ClubTable) -> None:
     """A table over by its game's win ends with its game's score, if it had not yet (the game ended, and was
     backed up, with the hand that won it)."""
     if table.ended_at is None:
-        store.clubs.end_table(db, table.id, table.totals, table.game_winner)
+        clubs.end_table(db, table.id, table.totals, table.game_winner)
 
 
 def _higher(score: tuple[int, int]) -> int | None:
@@ -594,7 +583,7 @@ def _tables_words(numbers: list[int]) -> str:
 
 
 def _night(db, night_id: int) -> Night:
-    night = store.clubs.load_night(db, night_id)
+    night = clubs.load_night(db, night_id)
     if night is None:
         raise NotFound("There is no such club night.")
     return night
@@ -615,7 +604,7 @@ def _open(night: Night) -> None:
 
 
 def _table(db, night_id: int, table_id: int) -> ClubTable:
-    found = store.clubs.table(db, table_id)
+    found = clubs.table(db, table_id)
     if found is None or found[0] != night_id:
         raise NotFound("This night has no such table.")
     return found[1]
@@ -652,7 +641,7 @@ class NightPlace:
 
 def place_of(db, night: Night, player_id: int) -> NightPlace | None:
     """The player's place in the night's standings as they stand, or None for someone not registered."""
-    entrants = store.clubs.entrants(db, night.id)
+    entrants = clubs.entrants(db, night.id)
     mine = next((e.number for e in entrants if player_id in e.player_ids), None)
     if mine is None:
         return None
@@ -663,8 +652,8 @@ def place_of(db, night: Night, player_id: int) -> NightPlace | None:
 def places_of_player(db, player_id: int) -> list[NightPlace]:
     """Each club night the player registered for, newest first, with their place in it."""
     found = []
-    for night in store.clubs.nights_of_player(db, player_id):
-        entrants = store.clubs.entrants(db, night.id)
+    for night in clubs.nights_of_player(db, player_id):
+        entrants = clubs.entrants(db, night.id)
         mine = next(e.number for e in entrants if player_id in e.player_ids)
         places = night_standings(db, night, entrants)
         found.append(NightPlace(night, next(p for p in places if p.number == mine), len(places)))

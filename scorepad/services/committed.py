@@ -17,7 +17,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 
-from .. import store
+from ..store import connection, players as store_players, records
 from . import backups, pages, ratings
 
 _logger = logging.getLogger(__name__)
@@ -54,10 +54,10 @@ def after_commit(db, *, page: pages.GamePage | None = None, ended: Iterable[int]
 
 
 def _warm(db, game_ids: list[int]) -> None:
-    path = store.database_path(db)
+    path = connection.database_path(db)
     with _WARMED_LOCK:
         wanted = os.path.realpath(path) in _WARMED
     if wanted:
-        players = sorted({p for game_id in game_ids for p in store.seated_players(db, game_id)})
-        store.warm_in_background(path, players)
+        players = sorted({p for game_id in game_ids for p in store_players.seated_players(db, game_id)})
+        records.warm_in_background(path, players)
         ratings.warm_in_background(path)  # a game that ended moves everyone's ladder

@@ -4,7 +4,7 @@ phone's change or with the state of the game, 422 for a form refused as sent (wi
 
 from __future__ import annotations
 
-from ..errors import ScorepadError
+from ..core.errors import ScorepadError
 
 
 class ServiceError(ScorepadError):

@@ -9,13 +9,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from .. import store
-from ..errors import GameOver, InvalidHand
-from ..rules import Rules
-from ..scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
-from ..seats import dealer_for, seat_label
-from ..store import Game, StoredHand
-from ..words import number
+from ..core.errors import GameOver, InvalidHand
+from ..core.rules import Rules
+from ..core.scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
+from ..core.seats import dealer_for, seat_label
+from ..core.words import number
+from ..store import clubs, connection, games
+from ..store.games import Game, StoredHand
 from . import pages
 from .club import game_closed
 from .committed import after_commit
@@ -84,24 +84,24 @@ class Preview:
 def start_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer: int) -> int:
     """A new game under `rules`, with its teams (one name per side) and seats (one name, or None, per seat);
     returns its id."""
-    with store.write_lock(db):
-        return store.create_game(db, rules, teams, players, first_dealer)
+    with connection.write_lock(db):
+        return games.create_game(db, rules, teams, players, first_dealer)
 
 
 def rematch(db, game_id: int) -> Rematch:
     """The game again, same rules, teams and seats, the deal moved on. Two phones tapping Rematch together (or
     one tapping twice) start one game. Raises NotFound, and Conflict for a club table's game: the night seats
     its players for the next round."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         game = _game(db, game_id)
-        if store.clubs.table_of_game(db, game.id) is not None:
+        if clubs.table_of_game(db, game.id) is not None:
             raise Conflict("This game is a table of a club night: the night seats its players for the next "
                            "round, so it has no rematch. Go back to your seat card.")
-        existing = store.rematch_for(db, game.id)
+        existing = games.rematch_for(db, game.id)
         if existing:
             return Rematch(existing, already=True)
         next_dealer = dealer_for(game.first_dealer, game.hands_count, game.rules.players)
-        return Rematch(store.create_game(db, game.rules, game.teams, game.players, next_dealer, rematch_of=game.id),
+        return Rematch(games.create_game(db, game.rules, game.teams, game.players, next_dealer, rematch_of=game.id),
                        already=False)
 
 
@@ -118,9 +118,9 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
     form could not read, `unreadable`), FormIncomplete (no token or number), HandTaken (the sheet has
     another number of hands than the form was opened on) and, unless `repeat_ok`, LooksRepeated (the hand is
     the one just before it again)."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         game = _game(db, game_id)
-        if token and store.hand_by_token(db, token):
+        if token and games.hand_by_token(db, token):
             return Change(game_id, already=True)
         _still_open(db, game_id)
         if game.winner is not None:
@@ -133,16 +133,16 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
             raise FormIncomplete()
         if game.hands_count + 1 != expected:
             raise HandTaken(game.hands_count, expected)
-        before = store.live_hands(db, game_id)
+        before = games.live_hands(db, game_id)
         if not repeat_ok:
             _not_a_repeat(before, hand, expected)
-        hand_id = store.insert_hand(db, game_id, token, hand)
-        hands = [*before, store.live_hand(db, hand_id)]
+        hand_id = games.insert_hand(db, game_id, token, hand)
+        hands = [*before, games.live_hand(db, hand_id)]
         try:
             state = _fold(game, [h.hand for h in hands])
         except GameOver:  # the summary said otherwise: the sheet decides
             raise GameIsOver("The game is over: it takes no more hands.") from None
-        store.keep_state(db, game_id, hands, state)
+        games.keep_state(db, game_id, hands, state)
         change = _changed(db, game, hands, state, number=len(hands), hand_id=hand_id)
     return _committed(db, change)
 
@@ -156,9 +156,9 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
     Raises NotFound, HandGone (deleted on another phone), FormIncomplete (`incomplete`: the form's own count
     was garbled), Refused (as `record_hand`), HandChangedElsewhere (edited on another phone since the form was
     opened) and EndsTooEarly (the game would be won before its last hands)."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         game = _game(db, game_id)
-        hands = store.live_hands(db, game_id)
+        hands = games.live_hands(db, game_id)
         place = _place(db, game_id, hands, hand_id)
         stored = hands[place]
         _still_open(db, game_id)
@@ -171,14 +171,14 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
             return Change(game_id, number=place + 1, already=True)
         if (stored.edits if edits_seen is None else edits_seen) != stored.edits:
             raise HandChangedElsewhere(_changed_words(db, stored, place))
-        store.update_hand(db, hand_id, hand, summary, before, edits_seen=stored.edits)
+        games.update_hand(db, hand_id, hand, summary, before, edits_seen=stored.edits)
         try:
             state = _fold(game, [hand if i == place else h.hand for i, h in enumerate(hands)])
         except GameOver:
             raise EndsTooEarly("With this change the game would be won before the last hands on the sheet. Delete "
                                "the hands after the winning one first, then make this change.") from None
-        store.keep_state(db, game_id, hands, state)
-        hands[place] = store.live_hand(db, hand_id)  # as the sheet shows it now: its new values, one more edit
+        games.keep_state(db, game_id, hands, state)
+        hands[place] = games.live_hand(db, hand_id)  # as the sheet shows it now: its new values, one more edit
         change = _changed(db, game, hands, state, number=place + 1, summary=summary)
     return _committed(db, change)
 
@@ -187,9 +187,9 @@ def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -
     """Hand `hand_id` leaves the sheet (its history stays); every later hand is scored again. A hand already
     deleted (on another phone, or by a second tap) comes back `already`. Raises NotFound and EndsTooEarly, and
     with `only_if_last` (an Undo of the hand just recorded) NotLastHand when a hand was recorded after it."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         game = _game(db, game_id)
-        hands = store.live_hands(db, game_id)
+        hands = games.live_hands(db, game_id)
         try:
             place = _place(db, game_id, hands, hand_id)
         except HandGone:
@@ -197,11 +197,11 @@ def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -
         _still_open(db, game_id)
         if only_if_last and place != len(hands) - 1:
             raise NotLastHand(place + 1, len(hands))
-        store.delete_hand(db, hand_id)
+        games.delete_hand(db, hand_id)
         rest = hands[:place] + hands[place + 1:]
         state = _fold_or_too_early(game, rest, "Without this hand the game would be won before the last hands "
                                                "on the sheet. Delete the later hands first.")
-        store.keep_state(db, game_id, rest, state)
+        games.keep_state(db, game_id, rest, state)
         change = _changed(db, game, rest, state, number=place + 1)
     return _committed(db, change)
 
@@ -211,13 +211,13 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
     scored again. A hand already back (another phone, a second tap) comes back `already`. Raises NotFound,
     Conflict (the hand no longer fits its place: another hand before it was deleted or put back, and the dealer
     it was valid for moved) and EndsTooEarly."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         game = _game(db, game_id)
-        hands = store.live_hands(db, game_id)
+        hands = games.live_hands(db, game_id)
         if any(stored.id == hand_id for stored in hands):
             return Change(game_id, number=_place(db, game_id, hands, hand_id) + 1, already=True)
         _still_open(db, game_id)
-        back = store.deleted_hand(db, game_id, hand_id)
+        back = games.deleted_hand(db, game_id, hand_id)
         if back is None:
             raise NotFound("This game has no such hand.")
         place = sum(1 for stored in hands if stored.seq < back.seq)
@@ -227,11 +227,11 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
             raise Conflict(f"Hand {place + 1} cannot go back in its place: the deal moved since it was deleted "
                            f"({'; '.join(refusal.errors.values())}). Record it again as a new hand if it was "
                            "played.") from None
-        store.restore_hand(db, hand_id)
-        restored = hands[:place] + [store.live_hand(db, hand_id)] + hands[place:]
+        games.restore_hand(db, hand_id)
+        restored = hands[:place] + [games.live_hand(db, hand_id)] + hands[place:]
         state = _fold_or_too_early(game, restored, "With this hand back the game would be won before the last "
                                                    "hands on the sheet. Delete the hands after it first.")
-        store.keep_state(db, game_id, restored, state)
+        games.keep_state(db, game_id, restored, state)
         change = _changed(db, game, restored, state, number=place + 1)
     return _committed(db, change)
 
@@ -239,14 +239,14 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
 def abandon_game(db, game_id: int) -> Change:
     """The game, unfinished, is ended: it leaves the games in progress and stays in history as abandoned, won by
     nobody. Ending it again comes back `already`. Raises NotFound, and GameIsOver for a game that has a winner."""
-    with store.write_lock(db):
+    with connection.write_lock(db):
         game = _game(db, game_id)
         if game.winner is not None:
             raise GameIsOver("This game has a winner: it is finished, not abandoned.")
         _still_open(db, game_id)
-        if not store.abandon_game(db, game_id):
+        if not games.abandon_game(db, game_id):
             return Change(game_id, already=True)
-        return Change(game_id, store.game_version(db, game_id))
+        return Change(game_id, games.game_version(db, game_id))
 
 
 def preview_hand(game: Game, hand: Hand | None, *, unreadable: dict[str, str] | None = None,
@@ -271,7 +271,7 @@ def preview_edit(db, game_id: int, hand_id: int, hand: Hand, *, unreadable: dict
     """What `hand` in place of hand `hand_id` would score, and the game's totals once every later hand is
     scored again after it (nothing is stored). Raises NotFound and HandGone, as `edit_hand`."""
     game = _game(db, game_id)
-    hands = store.live_hands(db, game_id)
+    hands = games.live_hands(db, game_id)
     place = _place(db, game_id, hands, hand_id)
     preview = _preview(game, hand, dealer_for(game.first_dealer, place, game.rules.players), unreadable,
                        typed_counters, typed)
@@ -387,7 +387,7 @@ def _pair_words(pair) -> str:
 # --- in common ----------------------------------------------------------------------------------------------
 
 def _game(db, game_id: int) -> Game:
-    game = store.load_game(db, game_id)
+    game = games.load_game(db, game_id)
     if game is None:
         raise NotFound("There is no such game.")
     return game
@@ -406,7 +406,7 @@ def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
     for place, stored in enumerate(hands):
         if stored.id == hand_id:
             return place
-    if any(deleted["id"] == hand_id for deleted in store.deleted_hands(db, game_id)):
+    if any(deleted["id"] == hand_id for deleted in games.deleted_hands(db, game_id)):
         raise HandGone()
     raise NotFound("This game has no such hand.")
 
@@ -449,7 +449,7 @@ def _committed(db, change: Change) -> Change:
 
 
 def _changed_words(db, stored: StoredHand, place: int) -> str:
-    history = store.edits_of_hand(db, stored.id)
+    history = games.edits_of_hand(db, stored.id)
     latest = f" ({history[-1]['summary']})" if history else ""
     return (f"Hand {place + 1} was just changed on another phone{latest}. This is the hand as it is now: your "
             f"change was NOT saved. Make it again if it is still needed.")
@@ -473,7 +473,7 @@ def same_hand(a: Hand, b: Hand) -> bool:
 
 def _since(stamp: str) -> timedelta:
     try:
-        return datetime.fromisoformat(store.now()) - datetime.fromisoformat(stamp)
+        return datetime.fromisoformat(connection.now()) - datetime.fromisoformat(stamp)
     except (TypeError, ValueError):  # a time no clock wrote (an import's): not "just now"
         return REPEAT_WINDOW
 

@@ -14,9 +14,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from .. import store
-from ..scoring import GameState
-from ..store import Game, StoredHand
+from ..core.scoring import GameState
+from ..store import connection, games
+from ..store.games import Game, StoredHand
 from .sheet import Sheet, build_sheet
 
 # Pages kept in this process: the games being played tonight and a few looked back at. A page of a long game
@@ -49,43 +49,43 @@ class GamePage:
 def game_page(db, game_id: int) -> GamePage | None:
     """The game's page data as it is now; None when there is no such game. Raises `store.UnreadableGame` for a
     game whose stored rules do not read."""
-    version = store.game_version(db, game_id)
+    version = games.game_version(db, game_id)
     if version is None:
         return None
     found = _kept(db, game_id, version)
     if found is not None:
         return found
-    with store.snapshot(db):  # the game, its hands and their history as of one moment, read in a moment
-        game = store.load_game(db, game_id)
+    with connection.snapshot(db):  # the game, its hands and their history as of one moment, read in a moment
+        game = games.load_game(db, game_id)
         if game is None:
             return None
-        page = _page(db, game, store.live_hands(db, game_id), None)
+        page = _page(db, game, games.live_hands(db, game_id), None)
     keep(db, page)
     return page
 
 
 def current_game(db, game_id: int) -> Game | None:
     """The game as it is now (from its kept page when that is current): for reading a form by its rules."""
-    version = store.game_version(db, game_id)
+    version = games.game_version(db, game_id)
     if version is None:
         return None
     found = _kept(db, game_id, version)
-    return found.game if found is not None else store.load_game(db, game_id)
+    return found.game if found is not None else games.load_game(db, game_id)
 
 
 def written(db, game_id: int, hands: list[StoredHand], state: GameState) -> GamePage:
     """Inside a change's transaction, once it has written everything: the page of the version it made, from the
     hands it folded and its own fold (`state`); its sheet is built at the first look, after the write lock is
     let go. Kept by `keep` once the change is committed, never before: a change rolled back leaves no page."""
-    game = store.load_game(db, game_id)
-    kept = [replace(stored, kept=(*result.points, store.outcome(result)))
+    game = games.load_game(db, game_id)
+    kept = [replace(stored, kept=(*result.points, games.outcome(result)))
             for stored, result in zip(hands, state.results, strict=True)]
     return _page(db, game, kept, state)
 
 
 def keep(db, page: GamePage) -> None:
     """Keep `page` for the next look at its game's version."""
-    key = (store.database_file(db), page.game.id, page.game.version)
+    key = (connection.database_file(db), page.game.id, page.game.version)
     with _LOCK:
         _PAGES[key] = page
         _PAGES.move_to_end(key)
@@ -100,7 +100,7 @@ def forget() -> None:
 
 
 def _kept(db, game_id: int, version: int) -> GamePage | None:
-    key = (store.database_file(db), game_id, version)
+    key = (connection.database_file(db), game_id, version)
     with _LOCK:
         found = _PAGES.get(key)
         if found is not None:
@@ -111,4 +111,4 @@ def _kept(db, game_id: int, version: int) -> GamePage | None:
 def _page(db, game: Game, hands: list[StoredHand], state: GameState | None) -> GamePage:
     """The page of `game` and its live `hands` (folded as `state`, or at the first look), with every hand's
     history and the deleted hands read beside them."""
-    return GamePage(game, hands, store.hand_history(db, game.id), store.deleted_hands(db, game.id), state)
+    return GamePage(game, hands, games.hand_history(db, game.id), games.deleted_hands(db, game.id), state)

@@ -12,8 +12,8 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 
-from .. import ratings as core
-from ..ratings import Rating, Ratings, Step
+from ..core import ratings as core
+from ..core.ratings import Rating, Ratings, Step
 from ..store import records
 from ..store.connection import connect, database_file, snapshot
 from ..store.players import player_choices

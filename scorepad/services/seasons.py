@@ -12,17 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..club import (
-    MOST_NIGHTS,
-    SPECIALS,
-    TALLIED,
-    ClubError,
-    NightScore,
-    Prize,
-    prize_list,
-    season_standings,
-)
-from ..inputs import name_key
+from ..core.club import MOST_NIGHTS, SPECIALS, TALLIED, ClubError, NightScore, Prize, prize_list, season_standings
+from ..core.inputs import name_key
 from ..store import clubs, seasons
 from ..store.clubs import ClubTable, Night
 from ..store.connection import write_lock

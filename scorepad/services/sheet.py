@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import words
-from ..cards import SUIT_SYMBOLS
-from ..scoring import GameState, HandResult, play_game
-from ..seats import SEAT_NAMES, dealer_for, first_bidder, seat_label, seats_of, team_of
-from ..store import Game, StoredHand
+from ..core import words
+from ..core.cards import SUIT_SYMBOLS
+from ..core.scoring import GameState, HandResult, play_game
+from ..core.seats import SEAT_NAMES, dealer_for, first_bidder, seat_label, seats_of, team_of
+from ..store.games import Game, StoredHand
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Backups by themselves, on disk: one into each folder, the old ones pruned, and a status file that says how the
 last one went.
 
-The decisions (which backups to keep) are the core's (`scorepad.retention`); this module lists, writes and
+The decisions (which backups to keep) are the core's (`scorepad.core.retention`); this module lists, writes and
 removes the files. The status is a small JSON file beside the backups, replaced whole (written aside, then
 renamed), so a kill at any moment leaves the previous status or the new one, never half of one.
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .. import retention
+from ..core import retention
 from . import files
 from .backups import BackupRefused, backup_into
 

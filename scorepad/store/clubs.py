@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..rules import Rules
+from ..core.rules import Rules
 from .connection import MAX_ID, created_within, now, rows
 from .games import refresh_results, stored_rules
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import ScorepadError
-from ..hands import hand_from_columns, hand_to_columns, hand_to_history
-from ..rules import Rules
-from ..scoring import Hand, play_game
+from ..core.errors import ScorepadError
+from ..core.hands import hand_from_columns, hand_to_columns, hand_to_history
+from ..core.rules import Rules
+from ..core.scoring import Hand, play_game
 from .connection import MAX_ID, created_within, now, rows
 from .players import player_for
 

@@ -16,10 +16,10 @@ import dataclasses
 import json
 from collections.abc import Sequence
 
-from ..document import ImportedGame
-from ..document_nights import ImportedNight, ImportedSeason
-from ..errors import ImportRefused
-from ..inputs import name_key
+from ..core.document import ImportedGame
+from ..core.document_nights import ImportedNight, ImportedSeason
+from ..core.errors import ImportRefused
+from ..core.inputs import name_key
 from .connection import database_path, now, staging, write_lock
 from .games import NewHand, insert_hands, outcome
 
@@ -106,7 +106,7 @@ _HIGHEST = {"game": "games", "hand": "hands", "night": "club_nights", "table": "
 
 def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] = (),
                  seasons: Sequence[ImportedSeason] = ()) -> list[int]:
-    """Write games (and club nights) that passed `scorepad.document.check`, all or nothing; returns the games'
+    """Write games (and club nights) that passed `scorepad.core.document.check`, all or nothing; returns the games'
     new ids, in order. Each hand's points and outcome, each game's totals and its per-team and per-seat figures
     are computed here, before any lock, exactly as `rescore` keeps them (a club table whose round is over settles
     its game, as `clubs.settle_game` does). Raises ImportRefused (409) when they are here already."""

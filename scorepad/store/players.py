@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
-from ..evenings import evening_of
-from ..inputs import name_key
+from ..core.evenings import evening_of
+from ..core.inputs import name_key
 from .connection import MAX_ID, now, rows, write_lock
 
 APART = "\x1f"  # a control character: no key of a name holds one (`name_key` leaves them out)

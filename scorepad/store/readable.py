@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from ..club import SPECIALS, TIE_BREAKS, round_rules, time_up
-from ..club.movement import ClubError
+from ..core.club import SPECIALS, TIE_BREAKS, round_rules, time_up
+from ..core.club.movement import ClubError
 from .clubs import _night
 from .connection import rows
 from .games import _GAME_SELECT, _game, _stored

@@ -9,7 +9,7 @@ import copy
 import sqlite3
 import threading
 
-from ..ratings import RatedGame, places
+from ..core.ratings import RatedGame, places
 from .connection import connect, database_path, rows
 from .players import player_choices
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from ..errors import ScorepadError
+from ..core.errors import ScorepadError
 from .connection import connect, write_lock
 from .games import live_hands, load_game, rescore
 from .players import key_players

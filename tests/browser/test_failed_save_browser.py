@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from playwright.sync_api import expect
 
-from scorepad import store
+from scorepad.store import games
 from tests.browser.helpers import PHONE, start_game
 
 pytestmark = pytest.mark.browser
@@ -129,7 +129,7 @@ def test_a_full_disk_is_said_in_the_servers_words_and_the_hand_is_saved_once_the
         phone, live_server, monkeypatch):
     start_game(phone, live_server)
     fill_hand(phone)
-    monkeypatch.setattr(store, "insert_hand", refuse)
+    monkeypatch.setattr(games, "insert_hand", refuse)
     tap_record(phone)
     assert_banner_at_the_top(phone, DISK_FULL)
     assert_all_typed(phone)
@@ -146,7 +146,7 @@ def test_without_javascript_a_full_disk_is_said_at_the_top_of_the_page_it_answer
     page = context.new_page()
     start_game(page, live_server)
     fill_hand_without_javascript(page)
-    monkeypatch.setattr(store, "insert_hand", refuse)
+    monkeypatch.setattr(games, "insert_hand", refuse)
     tap_record(page)
     assert_banner_at_the_top(page, DISK_FULL)
     assert_all_typed(page)
@@ -183,7 +183,7 @@ def test_a_fault_answered_with_an_error_page_shows_that_pages_words_over_the_for
     start_game(phone, live_server)
     fill_hand(phone)
     # the view's first read (the game's version, to read the form by its rules) fails before it reaches its service
-    monkeypatch.setattr(store, "game_version", lambda *args: refuse_locked())
+    monkeypatch.setattr(games, "game_version", lambda *args: refuse_locked())
     tap_record(phone)
     assert_banner_at_the_top(phone, "Scorepad waited too long for another change to finish (another phone, an "
                                     "import or a backup): that change was NOT saved. Wait a few seconds, then "

@@ -9,9 +9,10 @@ from dataclasses import replace
 import pytest
 from playwright.sync_api import expect
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
+from scorepad.store import connection
 from tests.browser.helpers import ARTIFACTS, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
@@ -36,7 +37,7 @@ def family_server(tmp_path):
 
     path = str(tmp_path / "scorepad.db")
     app = create_app({"SECRET_KEY": "ratings", "DATABASE": path})
-    db = store.connect(path)
+    db = connection.connect(path)
     rng = random.Random(25)
     for _ in range(60):
         four = rng.sample(FAMILY, 4)

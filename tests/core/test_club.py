@@ -5,17 +5,8 @@ import sys
 
 import pytest
 
-from scorepad.club import (
-    ClubError,
-    Round,
-    TableResult,
-    bye_score,
-    movement,
-    round_rules,
-    standings,
-    time_up,
-)
-from scorepad.rules import PRESETS
+from scorepad.core.club import ClubError, Round, TableResult, bye_score, movement, round_rules, standings, time_up
+from scorepad.core.rules import PRESETS
 
 # The movement itself (who sits where each round) is tested in test_club_movement.py.
 
@@ -83,7 +74,7 @@ def test_a_round_is_a_value():
 
 
 def test_the_club_core_imports_nothing_of_flask_or_the_database():
-    code = ("import sys, scorepad.club; bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+    code = ("import sys, scorepad.core.club; bad = sorted(m for m in sys.modules if m.split('.')[0] in "
             "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2'}); print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.club import ClubError, movement, partners_of
-from scorepad.club.movement import LATEST, VERSIONS
+from scorepad.core.club import ClubError, movement, partners_of
+from scorepad.core.club.movement import LATEST, VERSIONS
 
 MOST = 40
 ROUNDS = 12
@@ -222,7 +222,7 @@ def test_any_names_are_seated_as_their_places_in_the_list_are(kind, names, round
 
 def test_the_movement_is_the_same_in_every_run():
     """No set order or hash leaks in: two interpreters with different hash seeds seat names the same."""
-    code = ("from scorepad.club import movement; names = [f'player {i}' for i in range(23)]; "
+    code = ("from scorepad.core.club import movement; names = [f'player {i}' for i in range(23)]; "
             "print([r for k in ('progressive', 'partners') for r in movement(k, names, 12)])")
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": seed, "PYTHONPATH": "."}).stdout for seed in ("1", "2")}

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.club import ClubError, NightScore, counted_nights, prize_list, season_standings, shown_by
+from scorepad.core.club import ClubError, NightScore, counted_nights, prize_list, season_standings, shown_by
 
 
 def S(night, who, wins, points):

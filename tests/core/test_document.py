@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import strategies as st
 
-from scorepad import document
-from scorepad.errors import ImportRefused
-from scorepad.rules import DECKS, MELD_TABLES, PRESETS, Rules
+from scorepad.core import document
+from scorepad.core.errors import ImportRefused
+from scorepad.core.rules import DECKS, MELD_TABLES, PRESETS, Rules
 from tests.helpers import quick_and_in_full
 
 NOW = datetime(2026, 11, 22, 20, 0, tzinfo=UTC)
@@ -30,12 +30,12 @@ def an_export(*games) -> dict:
 
 
 def test_the_document_check_imports_nothing_of_flask_or_the_database():
-    code = ("import sys, scorepad.document, scorepad.document_nights; "
+    code = ("import sys, scorepad.core.document, scorepad.core.document_nights; "
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
             "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2', 'wtforms', 'flask_wtf'}); "
             "print(','.join(bad)); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, f"scorepad.document imported: {done.stdout.strip()} {done.stderr.strip()}"
+    assert done.returncode == 0, f"scorepad.core.document imported: {done.stdout.strip()} {done.stderr.strip()}"
 
 
 def test_every_option_of_a_rule_set_is_checked_by_its_kind():

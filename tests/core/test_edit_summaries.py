@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.words import edit_summary, number
+from scorepad.core.words import edit_summary, number
 
 
 @pytest.mark.parametrize(("stored", "shown"), [

@@ -5,8 +5,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from scorepad.chart import score_chart
-from scorepad.evenings import clock_words, evening_bounds, evening_of, group_by_evening
+from scorepad.core.chart import score_chart
+from scorepad.core.evenings import clock_words, evening_bounds, evening_of, group_by_evening
 
 TZ = timezone(timedelta(hours=-5))
 

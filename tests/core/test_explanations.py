@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game, score_hand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game, score_hand
 
 DD = PRESETS["double-deck"]
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game, score_hand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game, score_hand
 from tests.fixtures.make_explanations import PATH
 
 CASES = [json.loads(line) for line in PATH.read_text(encoding="utf-8").splitlines()]

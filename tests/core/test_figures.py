@@ -1,9 +1,9 @@
 """A side's figures over its finished games: bids by level and trump, where its points came from, set rate,
 best hands and runs."""
 
-from scorepad.figures import SideGame, side_figures
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game
+from scorepad.core.figures import SideGame, side_figures
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game
 
 DD = PRESETS["double-deck"]
 SD = PRESETS["single-deck"]

@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.errors import GameOver, InvalidHand
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game
+from scorepad.core.errors import GameOver, InvalidHand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game
 
 DD = PRESETS["double-deck"]
 

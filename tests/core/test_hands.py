@@ -1,4 +1,4 @@
-"""One hand value: the core's Hand carries its trump and bidder's seat for the record, and `scorepad.hands` turns it
+"""One hand value: the core's Hand carries its trump and bidder's seat for the record, and `scorepad.core.hands` turns it
 into the store's columns and the export's fields and back."""
 
 import json
@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad import document
-from scorepad.hands import (HAND_COLUMNS, HAND_EXPORT_FIELDS, SIDE_COLUMNS, hand_from_columns, hand_to_columns,
-                            hand_to_export, hand_to_history)
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game, score_hand, validate_hand
+from scorepad.core import document
+from scorepad.core.hands import (
+    HAND_COLUMNS, HAND_EXPORT_FIELDS, SIDE_COLUMNS, hand_from_columns, hand_to_columns, hand_to_export, hand_to_history)
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game, score_hand, validate_hand
 from tests.store.helpers import random_hand
 
 trumps = st.sampled_from([None, "S", "H", "D", "C"])

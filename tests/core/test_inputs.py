@@ -4,17 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.inputs import (
-    MAX_ID,
-    MAX_NAME,
-    NotANumber,
-    clean_name,
-    name_key,
-    name_problem,
-    record_id,
-    try_whole_number,
-    whole_number,
-)
+from scorepad.core.inputs import (
+    MAX_ID, MAX_NAME, NotANumber, clean_name, name_key, name_problem, record_id, try_whole_number, whole_number)
 
 
 @pytest.mark.parametrize("text, value", [

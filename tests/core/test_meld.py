@@ -4,9 +4,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scorepad.cards import RANKS, SUITS, Card, cards_text, parse_cards
-from scorepad.meld import DECK_COPIES, TABLES, count_meld
-from scorepad.rules import PRESETS
+from scorepad.core.cards import RANKS, SUITS, Card, cards_text, parse_cards
+from scorepad.core.meld import DECK_COPIES, TABLES, count_meld
+from scorepad.core.rules import PRESETS
 
 # Seed 002 §2, every example, checked card by card. Two of 002's own totals are wrong; the comment says why.
 EXAMPLES_002 = [

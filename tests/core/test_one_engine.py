@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad import scoring
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game, score_hand
+from scorepad.core import scoring
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game, score_hand
 
 RULE_FUNCTIONS = ("_score", "_played", "_throw_in", "_no_marriage", "_renege", "_award", "_lose_bid", "_tally",
                   "decide_winner", "_first_to_target", "_at_the_floor", "_leader_after_last_hand")

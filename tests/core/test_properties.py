@@ -5,8 +5,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.rules import PRESETS, Rules
-from scorepad.scoring import Hand, play_game, score_hand, validate_hand
+from scorepad.core.rules import PRESETS, Rules
+from scorepad.core.scoring import Hand, play_game, score_hand, validate_hand
 
 # The properties below are of two teams bidding; tests/core/test_tables.py has those of every other table.
 TWO_TEAMS = [rules for rules in PRESETS.values() if rules.sides == 2 and rules.players_per_side > 1]

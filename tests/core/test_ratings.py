@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.ratings import NOT_SURE, START_MU, RatedGame, Rating, confidence, fold, ladder, places
+from scorepad.core.ratings import NOT_SURE, START_MU, RatedGame, Rating, confidence, fold, ladder, places
 
 
 @pytest.mark.parametrize(("totals", "winner", "expected"), [
@@ -137,14 +137,14 @@ def test_a_ladder_of_chosen_players_leaves_the_others_out():
 
 
 def test_the_ratings_import_nothing_of_flask_or_the_database():
-    code = ("import sys, scorepad.ratings; bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+    code = ("import sys, scorepad.core.ratings; bad = sorted(m for m in sys.modules if m.split('.')[0] in "
             "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2'}); print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_rating_chart_of_a_thousand_games_draws_at_most_its_most_points_with_the_first_and_last():
-    from scorepad.chart import MOST_POINTS, rating_chart
+    from scorepad.core.chart import MOST_POINTS, rating_chart
     steps = [(25 + n / 100, 8 - n / 200) for n in range(1000)]
     svg = rating_chart(steps, (25.0, 25 / 3))
     line = svg.split('<polyline class="line team-0" points="')[1].split('"')[0].split()

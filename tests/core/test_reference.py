@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 import scorepad
-from scorepad.meld import DECK_COPIES, TABLES
-from scorepad.reference import rules_reference
-from scorepad.rules import PRESETS, describe
-from scorepad.scoring import Hand, score_hand
-from scorepad.words import MELD_TABLE_NAMES, number
+from scorepad.core.meld import DECK_COPIES, TABLES
+from scorepad.core.reference import rules_reference
+from scorepad.core.rules import PRESETS, describe
+from scorepad.core.scoring import Hand, score_hand
+from scorepad.core.words import MELD_TABLE_NAMES, number
 
 REFERENCE = rules_reference()
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.retention import age_in_words, in_future, is_due, is_stale, to_remove, wait_before_next
+from scorepad.core.retention import age_in_words, in_future, is_due, is_stale, to_remove, wait_before_next
 
 NOW = datetime(2026, 11, 22, 10, 0)
 

@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.errors import InvalidRules
-from scorepad.meld import count_meld
-from scorepad.rules import PRESETS, Rules, counter_worth
-from scorepad.scoring import Hand, play_game, score_hand, validate_hand
+from scorepad.core.errors import InvalidRules
+from scorepad.core.meld import count_meld
+from scorepad.core.rules import PRESETS, Rules, counter_worth
+from scorepad.core.scoring import Hand, play_game, score_hand, validate_hand
 
 SD = PRESETS["single-deck"]
 GR = PRESETS["double-deck-gamerules"]

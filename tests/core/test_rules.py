@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.errors import InvalidRules
-from scorepad.rules import PRESETS, Rules, allowed_kinds, can_be_stuck, describe, limits
+from scorepad.core.errors import InvalidRules
+from scorepad.core.rules import PRESETS, Rules, allowed_kinds, can_be_stuck, describe, limits
 
 # The §1 table, column by column (field: (double-deck, shg, bicycle, gamerules, single-deck)).
 ORDER = ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]
@@ -275,8 +275,8 @@ def test_rules_in_words_follow_house_rules():
 
 
 def test_the_core_imports_nothing_of_flask_or_the_database():
-    code = ("import sys, scorepad.rules, scorepad.scoring, scorepad.errors, scorepad.words, scorepad.reference, "
-            "scorepad.hands, scorepad.retention, "
+    code = ("import sys, scorepad.core.rules, scorepad.core.scoring, scorepad.core.errors, scorepad.core.words, scorepad.core.reference, "
+            "scorepad.core.hands, scorepad.core.retention, "
             "scorepad; "
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
             "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2', 'wtforms', 'flask_wtf'}); "
@@ -286,8 +286,8 @@ def test_the_core_imports_nothing_of_flask_or_the_database():
 
 
 def test_three_decks_are_for_six_players_and_count_meld_up_to_six_of_a_kind():
-    from scorepad.meld import count_meld
-    from scorepad.rules import counter_worth
+    from scorepad.core.meld import count_meld
+    from scorepad.core.rules import counter_worth
 
     triple = PRESETS["six-handed-triple"]
     assert (triple.deck, triple.hand_points, triple.min_bid, triple.target) == ("triple", 75, 75, 750)

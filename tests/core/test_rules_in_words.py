@@ -7,9 +7,9 @@ from dataclasses import fields, replace
 
 import pytest
 
-from scorepad.errors import InvalidRules
-from scorepad.rules import _CHOICES, LONE_PRESETS, PRESETS, SOURCES, Rules, describe
-from scorepad.scoring import Hand, score_hand
+from scorepad.core.errors import InvalidRules
+from scorepad.core.rules import _CHOICES, LONE_PRESETS, PRESETS, SOURCES, Rules, describe
+from scorepad.core.scoring import Hand, score_hand
 
 EXPECTED = {
     "double-deck": [

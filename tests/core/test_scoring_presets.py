@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, score_hand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, score_hand
 
 P, T, N, R, D = "played", "throw_in", "no_marriage", "renege", "redeal"
 

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorepad.errors import InvalidRules
-from scorepad.meld import count_meld
-from scorepad.rules import PRESETS, SEATINGS, describe
-from scorepad.scoring import Hand, decide_winner, play_game, score_hand, validate_hand
-from scorepad.seats import dealer_for, first_bidder, seat_label, seats_of, team_of
+from scorepad.core.errors import InvalidRules
+from scorepad.core.meld import count_meld
+from scorepad.core.rules import PRESETS, SEATINGS, describe
+from scorepad.core.scoring import Hand, decide_winner, play_game, score_hand, validate_hand
+from scorepad.core.seats import dealer_for, first_bidder, seat_label, seats_of, team_of
 from tests.fixtures import scoring_two_teams as before
 
 THREE = PRESETS["three-handed"]
@@ -372,7 +372,7 @@ def test_a_partnerships_meld_is_written_as_its_label_not_as_a_possessive_of_its_
 
 
 def test_two_players_who_turn_bidding_on_score_as_three_handed_with_two_players():
-    from scorepad.rules import with_house_rules
+    from scorepad.core.rules import with_house_rules
 
     auction = with_house_rules(TWO, {"bidding": True})
     three_at_two = replace(THREE, sides=2)

@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad.errors import InvalidHand
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, score_hand, validate_hand
+from scorepad.core.errors import InvalidHand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, score_hand, validate_hand
 
 DD = PRESETS["double-deck"]
 SHG = PRESETS["double-deck-shg"]

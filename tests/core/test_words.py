@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad import meld, rules, scoring, words
-from scorepad.chart import score_chart
-from scorepad.inputs import MAX_DIGITS, whole_number
-from scorepad.rules import PRESETS, describe
-from scorepad.scoring import Hand, validate_hand
+from scorepad.core import meld, rules, scoring, words
+from scorepad.core.chart import score_chart
+from scorepad.core.inputs import MAX_DIGITS, whole_number
+from scorepad.core.rules import PRESETS, describe
+from scorepad.core.scoring import Hand, validate_hand
 
 # Every number `whole_number` accepts: it refuses more than MAX_DIGITS digits as "far too large to be a score".
 TYPABLE = st.integers(-(10**MAX_DIGITS - 1), 10**MAX_DIGITS - 1)

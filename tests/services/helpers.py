@@ -6,9 +6,11 @@ from __future__ import annotations
 import secrets
 import sys
 
-from scorepad import scoring, services, store
-from scorepad.rules import PRESETS, Rules
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core import scoring
+from scorepad.core.rules import PRESETS, Rules
+from scorepad.core.scoring import Hand
+from scorepad.store import games
 
 DD = PRESETS["double-deck"]
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
@@ -22,14 +24,14 @@ def start(db, rules: Rules = DD, players=None, first_dealer: int = 0, teams=("Us
 def record(db, game_id: int, entry: Hand = MADE, **given) -> services.Change:
     """The hand recorded as the next one, as a phone records it. Hands alike one after another are what the
     tests mean: the repeat question has tests of its own (pass repeat_ok=False to be asked)."""
-    count = store.load_game(db, game_id).hands_count
+    count = games.load_game(db, game_id).hands_count
     return services.record_hand(db, game_id, entry, **{"token": secrets.token_hex(8), "expected": count + 1,
                                                       "repeat_ok": True, **given})
 
 
 def hand_ids(db, game_id: int) -> list[int]:
     """The game's live hands' ids, in order."""
-    return [h.id for h in store.live_hands(db, game_id)]
+    return [h.id for h in games.live_hands(db, game_id)]
 
 
 def new_night(db, entrants, *, kind: str = "progressive", name: str = "Club", rules: Rules = DD,

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
 from tests.services.helpers import record
 from scorepad.services import club
 from scorepad.services.backups import AFTER_GAME, DAILY, Backups, register
-from scorepad.store import autobackup
+from scorepad.store import autobackup, clubs, connection, games
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50: the second one wins a game to 100
@@ -51,9 +51,9 @@ def test_the_hand_that_wins_a_game_is_followed_by_a_backup_holding_it(db, backup
     backups.wait()
     [name] = backups_in(tmp_path / "backups")
     assert backups.status().reason == AFTER_GAME and backups.status().problem is None
-    copy = store.connect(str(tmp_path / "backups" / name))
+    copy = connection.connect(str(tmp_path / "backups" / name))
     try:
-        assert store.load_game(copy, game_id).winner == 0
+        assert games.load_game(copy, game_id).winner == 0
     finally:
         copy.close()
 
@@ -64,14 +64,14 @@ SET = Hand(0, 50, (0, 0), (10, 40))  # Us set: -50
 
 def _ends_by_an_edit(db, game_id):
     record(db, game_id, MADE)
-    hand_id = store.live_hands(db, game_id)[-1].id + 1
+    hand_id = games.live_hands(db, game_id)[-1].id + 1
     record(db, game_id, THEM)
     return services.edit_hand(db, game_id, hand_id, MADE)  # Us 100: won
 
 
 def _ends_by_a_delete(db, game_id):
     record(db, game_id, SET)
-    set_id = store.live_hands(db, game_id)[0].id
+    set_id = games.live_hands(db, game_id)[0].id
     record(db, game_id, MADE)
     record(db, game_id, MADE)  # Us 50
     return services.delete_hand(db, game_id, set_id)  # Us 100: won
@@ -79,7 +79,7 @@ def _ends_by_a_delete(db, game_id):
 
 def _ends_by_a_restore(db, game_id):
     record(db, game_id, MADE)
-    first = store.live_hands(db, game_id)[0].id
+    first = games.live_hands(db, game_id)[0].id
     record(db, game_id, THEM)
     services.delete_hand(db, game_id, first)
     record(db, game_id, MADE)  # Us 50
@@ -94,9 +94,9 @@ def test_a_change_that_ends_a_game_is_followed_by_a_backup_as_a_winning_hand_is(
     backups.wait()
     [name] = backups_in(tmp_path / "backups")
     assert backups.status().reason == AFTER_GAME
-    copy = store.connect(str(tmp_path / "backups" / name))
+    copy = connection.connect(str(tmp_path / "backups" / name))
     try:
-        assert store.load_game(copy, game_id).winner == 0
+        assert games.load_game(copy, game_id).winner == 0
     finally:
         copy.close()
 
@@ -107,16 +107,16 @@ def test_a_club_round_the_director_ends_is_followed_by_a_backup_of_its_games(db,
     for name in ("Al", "Bo", "Cy", "Di"):
         club.register(db, night.id, (name,))
     club.start_round(db, night.id)
-    [table] = store.clubs.tables(db, night.id, 1)
+    [table] = clubs.tables(db, night.id, 1)
     record(db, table.game_id, MADE)
     backups.wait()
     assert backups_in(tmp_path / "backups") == []
     assert club.end_round(db, night.id) == 1
     backups.wait()
     [name] = backups_in(tmp_path / "backups")
-    copy = store.connect(str(tmp_path / "backups" / name))
+    copy = connection.connect(str(tmp_path / "backups" / name))
     try:
-        assert store.load_game(copy, table.game_id).finished_at is not None
+        assert games.load_game(copy, table.game_id).finished_at is not None
     finally:
         copy.close()
 
@@ -124,7 +124,7 @@ def test_a_club_round_the_director_ends_is_followed_by_a_backup_of_its_games(db,
 def test_a_change_that_leaves_a_game_unfinished_takes_no_backup(db, backups, tmp_path):
     game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
     record(db, game_id, MADE)
-    services.edit_hand(db, game_id, store.live_hands(db, game_id)[0].id, THEM)
+    services.edit_hand(db, game_id, games.live_hands(db, game_id)[0].id, THEM)
     backups.wait()
     assert backups_in(tmp_path / "backups") == []
 
@@ -156,7 +156,7 @@ def test_a_backup_that_fails_after_a_game_is_recorded_not_raised(db, live, tmp_p
     record(db, game_id)
     assert record(db, game_id).winner == 0
     backups.wait()
-    assert store.load_game(db, game_id).hands_count == 2
+    assert games.load_game(db, game_id).hands_count == 2
     assert "Nothing was written" in backups.status().problem
     assert backups.warning() == "The last backup failed."
 

@@ -3,10 +3,11 @@ what the director may change, and the standings, all without HTTP."""
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
 from scorepad.services import club
+from scorepad.store import clubs, games, players
 from tests.services.helpers import everything, new_night
 
 RULES = PRESETS["double-deck"]
@@ -26,7 +27,7 @@ def play(db, table, hand):
 
 
 def round_tables(db, night_id, number):
-    return store.clubs.tables(db, night_id, number)
+    return clubs.tables(db, night_id, number)
 
 
 def test_starting_a_round_seats_every_table_as_a_game_by_the_movement(db):
@@ -34,14 +35,14 @@ def test_starting_a_round_seats_every_table_as_a_game_by_the_movement(db):
     assert club.start_round(db, night_id) == 1
     tables = round_tables(db, night_id, 1)
     assert [t.players for t in tables] == [tuple(NAMES[i:i + 4]) for i in (0, 4, 8)]
-    game = store.load_game(db, tables[0].game_id)
+    game = games.load_game(db, tables[0].game_id)
     assert game.teams == ("Al & Cy", "Bo & Di") and game.rules.hands_limit == 1
 
 
 def test_a_partners_night_seats_each_team_opposite_its_partner(db):
     night_id = night(db, "partners", [("Al", "Cy"), ("Bo", "Di")])
     club.start_round(db, night_id)
-    game = store.load_game(db, round_tables(db, night_id, 1)[0].game_id)
+    game = games.load_game(db, round_tables(db, night_id, 1)[0].game_id)
     assert game.players == ("Al", "Bo", "Cy", "Di") and game.teams == ("Al & Cy", "Bo & Di")
 
 
@@ -93,15 +94,15 @@ def test_a_player_at_the_table_confirms_once_and_then_the_game_takes_no_more_cha
     night_id = night(db)
     club.start_round(db, night_id)
     table = round_tables(db, night_id, 1)[0]
-    bo = store.player_for(db, "Bo")
+    bo = players.player_for(db, "Bo")
     with pytest.raises(services.Conflict):
         club.confirm(db, table.id, bo)  # still playing
     play(db, table, WIN_0)
     with pytest.raises(services.Refused):
-        club.confirm(db, table.id, store.player_for(db, "Ed"))  # another table's player
+        club.confirm(db, table.id, players.player_for(db, "Ed"))  # another table's player
     assert club.confirm(db, table.id, bo) == club.Confirmed(night_id, 1)
     assert club.confirm(db, table.id, bo).already
-    hand_id = store.live_hands(db, table.game_id)[0].id
+    hand_id = games.live_hands(db, table.game_id)[0].id
     with pytest.raises(services.GameIsOver, match="only the club night's director"):
         services.delete_hand(db, table.game_id, hand_id)
     with pytest.raises(services.GameIsOver):
@@ -128,12 +129,12 @@ def test_only_a_player_of_the_side_that_did_not_win_confirms_the_tables_score(db
         play(db, table, hand)
     club.end_round(db, night_id)
     if allowed:
-        assert club.confirm(db, table.id, store.player_for(db, who)) == club.Confirmed(night_id, 1)
+        assert club.confirm(db, table.id, players.player_for(db, who)) == club.Confirmed(night_id, 1)
         return
     before = everything(db)
     waiting = "Bo or Di" if hand is WIN_0 else "Al or Cy"
     with pytest.raises(services.Refused, match=f"waiting for {waiting} to confirm"):
-        club.confirm(db, table.id, store.player_for(db, who))
+        club.confirm(db, table.id, players.player_for(db, who))
     assert everything(db) == before
 
 
@@ -142,12 +143,12 @@ def test_only_the_director_changes_a_confirmed_score_and_the_change_is_kept(db):
     club.start_round(db, night_id)
     table = round_tables(db, night_id, 1)[0]
     play(db, table, WIN_0)
-    club.confirm(db, table.id, store.player_for(db, "Bo"))
+    club.confirm(db, table.id, players.player_for(db, "Bo"))
     club.change_result(db, night_id, table.id, (40, 60), "Counted again")
     changed = round_tables(db, night_id, 1)[0]
     assert (changed.score, changed.winner) == ((40, 60), 1)
     assert [(c["before_0"], c["before_1"], c["after_0"], c["after_1"], c["note"])
-            for c in store.clubs.result_changes(db, night_id)[table.id]] == [(50, 20, 40, 60, "Counted again")]
+            for c in clubs.result_changes(db, night_id)[table.id]] == [(50, 20, 40, 60, "Counted again")]
 
 
 def test_the_directors_clock_ends_every_table_where_it_stands(db):
@@ -168,21 +169,21 @@ def test_standings_match_a_hand_calculation_with_a_bye_worth_the_winners_average
     club.start_round(db, night_id)
     (table,) = round_tables(db, night_id, 1)
     play(db, table, WIN_0)  # Al & Bo 50, Cy & Di 20; Ed & Flo, the last registered, sit out first
-    made = store.clubs.load_night(db, night_id)
+    made = clubs.load_night(db, night_id)
     places = [(p.rank, p.name, p.wins, p.points, p.byes) for p in club.night_standings(db, made)]
     assert places == [(1, "Al & Bo", 1, 50, 0), (1, "Ed & Flo", 1, 50, 1), (3, "Cy & Di", 0, 20, 0)]
 
 
 def test_a_phone_learns_its_players_seat_partner_and_opponents(db):
     night_id = night(db, entrants=NAMES[:13])
-    made = store.clubs.load_night(db, night_id)
-    assert club.seat_of(db, made, store.player_for(db, "Al")) is None  # before the first round
+    made = clubs.load_night(db, night_id)
+    assert club.seat_of(db, made, players.player_for(db, "Al")) is None  # before the first round
     club.start_round(db, night_id)
-    made = store.clubs.load_night(db, night_id)
-    seat = club.seat_of(db, made, store.player_for(db, "Flo"))
+    made = clubs.load_night(db, night_id)
+    seat = club.seat_of(db, made, players.player_for(db, "Flo"))
     assert (seat.round, seat.table.table_no, seat.seat, seat.partner, seat.opponents) == \
         (1, 2, "East", "Hal", ("Ed", "Gus"))
-    assert club.seat_of(db, made, store.player_for(db, "Max")).table is None  # the bye
+    assert club.seat_of(db, made, players.player_for(db, "Max")).table is None  # the bye
 
 
 CREATE_REFUSALS = [
@@ -216,17 +217,17 @@ def test_a_closed_night_starts_no_round(db):
 def test_a_tables_game_moves_its_nights_games_version_and_only_its_own_players_seat_cards(db):
     night_id = night(db)
     club.start_round(db, night_id)
-    version, games_version = store.clubs.night_version(db, night_id)
-    al, ed = store.player_for(db, "Al"), store.player_for(db, "Ed")
-    cards = {p: store.clubs.seat_etag(db, night_id, p) for p in (al, ed)}
+    version, games_version = clubs.night_version(db, night_id)
+    al, ed = players.player_for(db, "Al"), players.player_for(db, "Ed")
+    cards = {p: clubs.seat_etag(db, night_id, p) for p in (al, ed)}
     play(db, round_tables(db, night_id, 1)[0], WIN_0)  # Al's table
-    after = store.clubs.night_version(db, night_id)
+    after = clubs.night_version(db, night_id)
     assert after[0] == version and after[1] > games_version
-    assert store.clubs.seat_etag(db, night_id, al) != cards[al]
-    assert store.clubs.seat_etag(db, night_id, ed) == cards[ed]
-    club.confirm(db, round_tables(db, night_id, 1)[0].id, store.player_for(db, "Bo"))
-    assert store.clubs.night_version(db, night_id)[0] > version
-    assert store.clubs.seat_etag(db, night_id, ed) != cards[ed]  # the night moved on: every card is sent again
+    assert clubs.seat_etag(db, night_id, al) != cards[al]
+    assert clubs.seat_etag(db, night_id, ed) == cards[ed]
+    club.confirm(db, round_tables(db, night_id, 1)[0].id, players.player_for(db, "Bo"))
+    assert clubs.night_version(db, night_id)[0] > version
+    assert clubs.seat_etag(db, night_id, ed) != cards[ed]  # the night moved on: every card is sent again
 
 
 def test_a_bye_waits_for_the_rounds_last_table_before_it_counts(db):
@@ -234,7 +235,7 @@ def test_a_bye_waits_for_the_rounds_last_table_before_it_counts(db):
     night_id = night(db, "partners", teams, rounds=1)
     club.start_round(db, night_id)
     first, second = round_tables(db, night_id, 1)
-    made = store.clubs.load_night(db, night_id)
+    made = clubs.load_night(db, night_id)
 
     def bye():
         return next((p.wins, p.points) for p in club.night_standings(db, made) if p.byes)
@@ -266,10 +267,10 @@ def test_a_button_of_a_page_that_showed_another_round_is_refused_and_changes_not
 
 def test_five_teams_sit_at_two_tables_and_the_fifth_has_the_bye(db):
     night_id = night(db, "partners", [("Al", "Cy"), ("Bo", "Di"), ("Ed", "Flo"), ("Gus", "Hal"), ("Ida", "Jo")])
-    made = store.clubs.load_night(db, night_id)
+    made = clubs.load_night(db, night_id)
     assert club.table_count(db, made) == 2 and club.round_byes(db, made) == []
     club.start_round(db, night_id)
-    made = store.clubs.load_night(db, night_id)
+    made = clubs.load_night(db, night_id)
     seated = {number for t in round_tables(db, night_id, 1) for number in t.entrants}
     (bye,) = club.round_byes(db, made)
     assert bye.number not in seated and len(seated) == 4

@@ -3,8 +3,9 @@
 
 import pytest
 
-from scorepad import services, store
+from scorepad import services
 from scorepad.services import club
+from scorepad.store import clubs, players as store_players
 from tests.services.helpers import everything, new_night
 
 HELD_ON = "2026-11-01T18:00:00+00:00"  # the evening of 1 Nov wherever the table is, from UTC-12 to UTC+12
@@ -17,7 +18,7 @@ def night(db, entrants, kind="progressive", name="Friday club"):
 
 
 def pid(db, name):
-    return store.player_for(db, name)
+    return store_players.player_for(db, name)
 
 
 BOTH_REGISTERED = [
@@ -46,7 +47,7 @@ def test_two_names_registered_in_one_night_are_not_merged_and_the_refusal_names_
 
 
 def entrant_names(db, night_id):
-    return [e.name for e in store.clubs.entrants(db, night_id)]
+    return [e.name for e in clubs.entrants(db, night_id)]
 
 
 def test_names_registered_in_different_nights_merge_and_each_night_shows_the_name_that_stays(db):
@@ -54,7 +55,7 @@ def test_names_registered_in_different_nights_merge_and_each_night_shows_the_nam
     second = night(db, [("Annie",), ("Cy",)], name="Saturday club")
     services.merge_players(db, pid(db, "Annie"), pid(db, "Ann"))
     assert entrant_names(db, first) == ["Ann", "Bo"] and entrant_names(db, second) == ["Ann", "Cy"]
-    assert [n.name for n in store.clubs.nights_of_player(db, pid(db, "Ann"))] == ["Saturday club", "Friday club"]
+    assert [n.name for n in clubs.nights_of_player(db, pid(db, "Ann"))] == ["Saturday club", "Friday club"]
 
 
 MERGED_TEAMS = [
@@ -71,5 +72,5 @@ def test_a_registered_name_merged_into_one_that_is_not_registered_names_the_entr
     club.register(db, made, players, team)
     pid(db, "Ann")
     services.merge_players(db, pid(db, "Annie"), pid(db, "Ann"))
-    (entrant,) = store.clubs.entrants(db, made)
+    (entrant,) = clubs.entrants(db, made)
     assert entrant.name == shown and "Ann" in entrant.player_names and "Annie" not in entrant.player_names

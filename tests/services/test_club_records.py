@@ -6,10 +6,12 @@ import json
 
 import pytest
 
-from scorepad import services, store, transfer
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
+from scorepad.services import transfer
 from scorepad.services import club
+from scorepad.store import clubs, connection, games, players, records, schema
 from tests.services.helpers import new_night
 
 RULES = PRESETS["double-deck"]
@@ -24,7 +26,7 @@ def night(db, end="time", size=50, rounds=2):
 
 
 def table(db, night_id, table_no):
-    return next(t for t in store.clubs.tables(db, night_id, 1) if t.table_no == table_no)
+    return next(t for t in clubs.tables(db, night_id, 1) if t.table_no == table_no)
 
 
 def play(db, night_id, table_no, hand=WIN_0):
@@ -34,11 +36,11 @@ def play(db, night_id, table_no, hand=WIN_0):
 
 
 def ids(db, *names):
-    return [store.player_for(db, name) for name in names]
+    return [players.player_for(db, name) for name in names]
 
 
 def record_of(db, *names):
-    found = store.side_record(db, ids(db, *names))
+    found = records.side_record(db, ids(db, *names))
     return found["games"], found["wins"]
 
 
@@ -56,11 +58,11 @@ def test_a_table_stopped_before_its_end_counts_with_its_tables_result_in_every_r
     stop(db, night_id)
     assert record_of(db, "Al") == (1, 1) and record_of(db, "Bo") == (1, 0)
     assert record_of(db, "Al", "Cy") == (1, 1) and record_of(db, "Bo", "Di") == (1, 0)
-    assert store.head_to_head(db, ids(db, "Al", "Cy"), ids(db, "Bo", "Di")) == {"games": 1, "wins_a": 1, "wins_b": 0}
-    assert store.side_record(db, ids(db, "Al"))["longest_streak"] == 1
-    al_partners = {p["name"]: (p["games"], p["wins"]) for p in store.partners(db, ids(db, "Al")[0])}
+    assert records.head_to_head(db, ids(db, "Al", "Cy"), ids(db, "Bo", "Di")) == {"games": 1, "wins_a": 1, "wins_b": 0}
+    assert records.side_record(db, ids(db, "Al"))["longest_streak"] == 1
+    al_partners = {p["name"]: (p["games"], p["wins"]) for p in records.partners(db, ids(db, "Al")[0])}
     assert al_partners == {"Cy": (1, 1)}
-    listed = {p["name"]: (p["games"], p["wins"]) for p in store.players(db)}
+    listed = {p["name"]: (p["games"], p["wins"]) for p in records.players(db)}
     assert listed["Al"] == (1, 1) and listed["Di"] == (1, 0)
 
 
@@ -68,9 +70,9 @@ def test_a_table_tied_when_the_clock_stopped_it_counts_as_a_game_won_by_neither(
     night_id = night(db)
     club.end_round(db, night_id)  # table 2 never played a hand: 0 to 0
     assert record_of(db, "Ed") == (1, 0) and record_of(db, "Flo") == (1, 0)
-    assert store.head_to_head(db, ids(db, "Ed", "Gus"), ids(db, "Flo", "Hal")) == {"games": 1, "wins_a": 0,
+    assert records.head_to_head(db, ids(db, "Ed", "Gus"), ids(db, "Flo", "Hal")) == {"games": 1, "wins_a": 0,
                                                                                   "wins_b": 0}
-    game = store.load_game(db, table(db, night_id, 2).game_id)
+    game = games.load_game(db, table(db, night_id, 2).game_id)
     assert game.finished_at is not None and game.winner is None
 
 
@@ -89,7 +91,7 @@ def test_the_directors_change_of_a_result_moves_the_records_already_cached(db):
     assert record_of(db, "Al") == (1, 1) and record_of(db, "Bo") == (1, 0)  # now cached
     club.change_result(db, night_id, table(db, night_id, 1).id, (40, 90), "Counted again")
     assert record_of(db, "Al") == (1, 0) and record_of(db, "Bo") == (1, 1)
-    assert store.load_game(db, table(db, night_id, 1).game_id).winner == 1
+    assert games.load_game(db, table(db, night_id, 1).game_id).winner == 1
 
 
 def test_folding_a_stopped_tables_game_again_keeps_its_tables_result(db):
@@ -98,10 +100,10 @@ def test_folding_a_stopped_tables_game_again_keeps_its_tables_result(db):
     club.end_round(db, night_id)
     club.change_result(db, night_id, table(db, night_id, 1).id, (40, 90), "Counted again")
     game_id = table(db, night_id, 1).game_id
-    before = store.load_game(db, game_id)
-    with store.write_lock(db):
-        store.rescore(db, before, store.live_hands(db, game_id))  # as a migration's re-score does
-    after = store.load_game(db, game_id)
+    before = games.load_game(db, game_id)
+    with connection.write_lock(db):
+        games.rescore(db, before, games.live_hands(db, game_id))  # as a migration's re-score does
+    after = games.load_game(db, game_id)
     assert (after.winner, after.finished_at) == (1, before.finished_at)
     assert record_of(db, "Bo") == (1, 1)
 
@@ -117,12 +119,12 @@ def test_migrating_settles_the_games_of_tables_that_ended_before_their_games_kep
     db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm013_club_games_count_in_records'")
     db.conn.commit()
     assert record_of(db, "Al") == (0, 0)
-    store.migrate(store.database_path(db))
+    schema.migrate(connection.database_path(db))
     assert record_of(db, "Al") == (1, 1) and record_of(db, "Bo") == (1, 0)
 
 
 def test_club_tables_are_rated_with_their_tables_result_a_tie_a_draw_and_the_directors_change_moves_them(db):
-    from scorepad.ratings import START_MU
+    from scorepad.core.ratings import START_MU
     from scorepad.services import ratings
 
     ratings.forget()
@@ -155,7 +157,7 @@ def test_a_club_nights_games_export_as_their_hands_say_and_import_back(db, new_d
     exported = transfer.export_games(db)
     assert [(g["winner"], g["finished_at"] is None) for g in exported["games"]] == [
         (0 if changed else None, not changed), (None, True)]
-    fresh = store.connect(str(new_database(tmp_path / "fresh" / "scorepad.db")))
+    fresh = connection.connect(str(new_database(tmp_path / "fresh" / "scorepad.db")))
     try:
         assert len(services.import_games(fresh, json.dumps(exported).encode())) == 2
     finally:

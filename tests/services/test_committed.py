@@ -5,9 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
+from scorepad.store import clubs, connection, games, players as store_players, records
 from tests.services.helpers import record
 from scorepad.services import club, committed, pages
 
@@ -21,9 +22,9 @@ SEATED = ("Ann", "Bob", "Cat", "Dan")
 def warmed(db, monkeypatch) -> list[list[int]]:
     """The players whose records each change warmed, on a database the server registered."""
     monkeypatch.setattr(committed, "_WARMED", set())
-    committed.warm_records_of(store.database_path(db))
+    committed.warm_records_of(connection.database_path(db))
     asked = []
-    monkeypatch.setattr(store, "warm_in_background", lambda path, players: asked.append(players))
+    monkeypatch.setattr(records, "warm_in_background", lambda path, players: asked.append(players))
     return asked
 
 
@@ -31,10 +32,10 @@ def test_a_change_that_moves_a_games_end_warms_its_players_records(db, warmed):
     game_id = services.start_game(db, TO_100, ("Us", "Them"), SEATED, 0)
     record(db, game_id, MADE)
     assert warmed == []  # nothing decided
-    first = store.live_hands(db, game_id)[0].id
+    first = games.live_hands(db, game_id)[0].id
     record(db, game_id, MADE)  # won
     services.delete_hand(db, game_id, first)  # reopened
-    players = sorted(store.seated_players(db, game_id))
+    players = sorted(store_players.seated_players(db, game_id))
     assert warmed == [players, players]
 
 
@@ -45,14 +46,14 @@ def test_a_club_round_ended_by_the_director_warms_its_players_records(db, warmed
         club.register(db, night.id, (name,))
     club.start_round(db, night.id)
     club.end_round(db, night.id)
-    [table] = store.clubs.tables(db, night.id, 1)
-    assert warmed == [sorted(store.seated_players(db, table.game_id))]
+    [table] = clubs.tables(db, night.id, 1)
+    assert warmed == [sorted(store_players.seated_players(db, table.game_id))]
 
 
 def test_records_are_not_warmed_for_a_database_the_server_did_not_register(db, monkeypatch):
     monkeypatch.setattr(committed, "_WARMED", set())
     asked = []
-    monkeypatch.setattr(store, "warm_in_background", lambda path, players: asked.append(players))
+    monkeypatch.setattr(records, "warm_in_background", lambda path, players: asked.append(players))
     game_id = services.start_game(db, TO_100, ("Us", "Them"), SEATED, 0)
     record(db, game_id, MADE)
     record(db, game_id, MADE)

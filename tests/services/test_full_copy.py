@@ -7,9 +7,12 @@ import copy
 
 import pytest
 
-from scorepad import document, services, store, transfer
-from scorepad.errors import ImportRefused
+from scorepad import services
+from scorepad.core import document
+from scorepad.core.errors import ImportRefused
+from scorepad.services import transfer
 from scorepad.services import club, seasons
+from scorepad.store import clubs, connection, games as store_games, records, seasons as store_seasons
 from tests.every_kind import DD, WIN_0, club_nights_of_every_kind, games_of_every_kind, record
 
 
@@ -22,7 +25,7 @@ def full(db):
 
 @pytest.fixture
 def elsewhere(new_database, tmp_path):
-    db = store.connect(str(new_database(tmp_path / "elsewhere" / "scorepad.db")))
+    db = connection.connect(str(new_database(tmp_path / "elsewhere" / "scorepad.db")))
     yield db
     db.close()
 
@@ -41,9 +44,9 @@ def how_it_reads(db) -> dict:
     nights = {n.name: (n.kind, n.round, n.closed_at, n.round_started_at,
                        [(p.rank, p.name, p.wins, p.points, p.byes) for p in club.night_standings(db, n)],
                        [(t.round, t.table_no, t.game_id, t.result, t.ended_at, t.confirmed_by)
-                        for t in store.clubs.tables(db, n.id)])
-              for n in store.clubs.all_nights(db)}
-    season_pages = {s.name: seasons.season_page(db, s.id) for s in store.seasons.all_seasons(db)}
+                        for t in clubs.tables(db, n.id)])
+              for n in clubs.all_nights(db)}
+    season_pages = {s.name: seasons.season_page(db, s.id) for s in store_seasons.all_seasons(db)}
     by_season = {name: ([n.name for n in page.nights], page.season.best_of, page.season.specials,
                         [(line.rank, line.name, line.wins, line.points, line.played)
                          for line in page.players + page.teams],
@@ -51,10 +54,10 @@ def how_it_reads(db) -> dict:
                         [(p.what, p.holders, p.figure) for p in page.prizes])
                  for name, page in season_pages.items()}
     return {"games": games, "seats": seats, "nights": nights, "seasons": by_season,
-            "closed": [club.game_closed(db, game_id) for game_id in store.game_ids(db)],
+            "closed": [club.game_closed(db, game_id) for game_id in store_games.game_ids(db)],
             "team_results": db.execute("SELECT * FROM team_results ORDER BY 1, 2").fetchall(),
             "seat_results": db.execute("SELECT * FROM seat_results ORDER BY 1, 2").fetchall(),
-            "records": [{k: v for k, v in r.items() if not k.endswith("id")} for r in store.players(db)]}
+            "records": [{k: v for k, v in r.items() if not k.endswith("id")} for r in records.players(db)]}
 
 
 def test_export_import_export_is_the_same_for_a_database_holding_every_kind_of_thing(full, elsewhere):
@@ -81,7 +84,7 @@ def test_export_import_export_is_the_same_for_a_database_holding_every_kind_of_t
 
 def test_an_imported_club_tables_game_whose_round_is_over_takes_no_more_hands(full, elsewhere):
     transfer.import_document(elsewhere, transfer.export_games(full))
-    ended = [t for n in store.clubs.all_nights(elsewhere) for t in store.clubs.tables(elsewhere, n.id)
+    ended = [t for n in clubs.all_nights(elsewhere) for t in clubs.tables(elsewhere, n.id)
              if t.ended_at is not None]
     assert ended
     for table in ended:
@@ -91,8 +94,8 @@ def test_an_imported_club_tables_game_whose_round_is_over_takes_no_more_hands(fu
 
 def test_an_imported_night_has_a_director_key_of_its_own(full, elsewhere):
     transfer.import_document(elsewhere, transfer.export_games(full))
-    theirs = {n.name: n.director_key for n in store.clubs.all_nights(full)}
-    ours = {n.name: n.director_key for n in store.clubs.all_nights(elsewhere)}
+    theirs = {n.name: n.director_key for n in clubs.all_nights(full)}
+    ours = {n.name: n.director_key for n in clubs.all_nights(elsewhere)}
     assert ours.keys() == theirs.keys() and all(ours[name] != theirs[name] for name in ours)
     assert all(len(key) >= 16 for key in ours.values())
 
@@ -115,7 +118,7 @@ def test_a_version_2_file_imports_its_games_as_before(full, elsewhere):
     older = {**without_moment(exported), "version": 2}
     del older["club_nights"], older["club_seasons"]
     ids = transfer.import_document(elsewhere, older)
-    assert len(ids) == len(exported["games"]) and store.clubs.all_nights(elsewhere) == []
+    assert len(ids) == len(exported["games"]) and clubs.all_nights(elsewhere) == []
     with pytest.raises(ImportRefused, match="club_nights came with version 3"):
         document.check({**older, "club_nights": []}, document.EARLIEST)
 
@@ -138,8 +141,8 @@ def test_a_version_3_file_imports_its_nights_into_the_season_under_way(full, els
             del table["specials"]
     seasons.new_season(elsewhere, "Autumn", None, 1, ("high_game",))
     transfer.import_document(elsewhere, older)
-    autumn = next(s for s in store.seasons.all_seasons(elsewhere) if s.name == "Autumn")
-    assert [n.season_id for n in store.clubs.all_nights(elsewhere)] == [autumn.id] * 3
+    autumn = next(s for s in store_seasons.all_seasons(elsewhere) if s.name == "Autumn")
+    assert [n.season_id for n in clubs.all_nights(elsewhere)] == [autumn.id] * 3
     with pytest.raises(ImportRefused, match="club_seasons came with version 4"):
         document.check({**older, "club_seasons": []}, document.EARLIEST)
 
@@ -158,4 +161,4 @@ def test_a_damaged_season_or_special_is_refused_by_name_and_nothing_is_imported(
     change(exported)
     with pytest.raises(ImportRefused, match=named):
         transfer.import_document(elsewhere, exported)
-    assert store.clubs.all_nights(elsewhere) == [] and store.game_ids(elsewhere) == []
+    assert clubs.all_nights(elsewhere) == [] and store_games.game_ids(elsewhere) == []

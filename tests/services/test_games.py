@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game
+from scorepad.store import connection, games
 from tests.services.helpers import everything, hand_ids, record, start
 from tests.store.helpers import random_hand
 
@@ -26,10 +27,10 @@ OTHERS_MADE = Hand(1, 50, (0, 0), (0, 50))  # Them +50
 def test_a_recorded_hand_comes_back_with_the_games_new_state(db):
     game_id = start(db)
     change = record(db, game_id, Hand(0, 55, (30, 12), (28, 22), trump="H"))
-    game = store.load_game(db, game_id)
+    game = games.load_game(db, game_id)
     assert (change.number, change.winner, change.version, change.already) == (1, None, game.version, False)
     assert (game.totals, game.hands_count) == ((58, 22), 1)
-    assert store.live_hands(db, game_id)[0].kept == (58, 22, "made")
+    assert games.live_hands(db, game_id)[0].kept == (58, 22, "made")
 
 
 def test_the_same_token_records_a_hand_once(db):
@@ -37,7 +38,7 @@ def test_the_same_token_records_a_hand_once(db):
     record(db, game_id, token="once")
     again = services.record_hand(db, game_id, MADE, token="once", expected=1)
     assert again.already and again.version is None
-    assert store.load_game(db, game_id).hands_count == 1
+    assert games.load_game(db, game_id).hands_count == 1
 
 
 def test_the_winning_hand_says_the_game_is_won_and_the_next_one_is_refused(db):
@@ -144,7 +145,7 @@ CHANGES = [
 
 @pytest.mark.parametrize(("before", "after", "words"), [c[1:] for c in CHANGES], ids=[c[0] for c in CHANGES])
 def test_an_edit_is_said_in_words_for_the_hands_history(before, after, words):
-    game = store.Game(1, "", DD, ("Us", "Them"), SEATED, 0, 0, (0, 0), 0, None, None, None)
+    game = games.Game(1, "", DD, ("Us", "Them"), SEATED, 0, 0, (0, 0), 0, None, None, None)
     assert services.describe_change(before, after, game) == words
 
 
@@ -156,8 +157,8 @@ def test_an_edit_rescores_the_sheet_and_keeps_its_words(db):
     change = services.edit_hand(db, game_id, first, Hand(0, 50, (20, 0), (40, 10)), edits_seen=0)
     words = "Meld 0 : 0 → 20 : 0; Counters 50 : 0 → 40 : 10"
     assert (change.number, change.summary) == (1, words)
-    assert store.load_game(db, game_id).totals == (60, 50)
-    assert [e["summary"] for e in store.edits_of_hand(db, first)] == ["Recorded.", words]
+    assert games.load_game(db, game_id).totals == (60, 50)
+    assert [e["summary"] for e in games.edits_of_hand(db, first)] == ["Recorded.", words]
 
 
 def test_an_edit_sent_again_is_done_and_writes_nothing(db):
@@ -215,7 +216,7 @@ def game_won_early_without_its_first_hand(db) -> int:
     game_id = start(db, replace(DD, target=100))
     for hand in (Hand(0, 100, (0, 0), (0, 50)), Hand(0, 150, (100, 0), (50, 0)), Hand(1, 50, (0, 0), (30, 20))):
         record(db, game_id, hand)
-    assert store.load_game(db, game_id).totals == (80, 0)
+    assert games.load_game(db, game_id).totals == (80, 0)
     return game_id
 
 
@@ -241,7 +242,7 @@ def test_a_rematch_is_started_once(db):
     first = services.rematch(db, game_id)
     again = services.rematch(db, game_id)
     assert (first.already, again.already, again.game_id) == (False, True, first.game_id)
-    rematch = store.load_game(db, first.game_id)
+    rematch = games.load_game(db, first.game_id)
     assert (rematch.players, rematch.first_dealer, rematch.rematch_of) == (SEATED, 1, game_id)
 
 
@@ -251,7 +252,7 @@ def test_the_preview_scores_against_the_kept_totals_without_a_fold(db, calls):
     game_id = start(db)
     record(db, game_id)
     calls.update(play_game=0, validate_hand=0)
-    preview = services.preview_hand(store.load_game(db, game_id), Hand(1, 50, (0, 0), (0, 50)),
+    preview = services.preview_hand(games.load_game(db, game_id), Hand(1, 50, (0, 0), (0, 50)),
                                      typed_counters=(0, 50))
     assert (preview.result.points, preview.totals) == ((0, 50), (50, 50))
     assert preview.notes == (("ok", "Counters add up to 50 of 50."),)
@@ -271,7 +272,7 @@ AUTOMATIC = ("warn", "Automatic throw-in: a bid of 80 is more than the bidders' 
 ])
 def test_the_preview_announces_an_automatic_throw_in_once_bidder_bid_and_meld_are_known(db, entry, unreadable,
                                                                                        scored, notes):
-    game = store.load_game(db, start(db, PRESETS["double-deck-shg"]))
+    game = games.load_game(db, start(db, PRESETS["double-deck-shg"]))
     preview = services.preview_hand(game, entry, unreadable=unreadable)
     assert (preview.result is not None, preview.notes) == (scored, notes)
 
@@ -279,7 +280,7 @@ def test_the_preview_announces_an_automatic_throw_in_once_bidder_bid_and_meld_ar
 def test_a_finished_game_has_no_preview(db):
     game_id = start(db, replace(DD, target=50))
     record(db, game_id)
-    assert services.preview_hand(store.load_game(db, game_id), MADE) is None
+    assert services.preview_hand(games.load_game(db, game_id), MADE) is None
 
 
 # --- any sequence of changes --------------------------------------------------------------------------------
@@ -310,7 +311,7 @@ def test_after_any_changes_the_kept_sheet_is_the_fold_of_its_hands(db, changes):
                     services.delete_hand(db, game_id, target)
         except services.Declined:
             assert everything(db) == before
-    game, hands = store.load_game(db, game_id), store.live_hands(db, game_id)
+    game, hands = games.load_game(db, game_id), games.live_hands(db, game_id)
     state = play_game(game.rules, [h.hand for h in hands])
     assert (game.totals, game.winner, game.hands_count) == (state.totals, state.winner, len(hands))
     assert [h.kept[:2] for h in hands] == [r.points for r in state.results]
@@ -324,9 +325,9 @@ def test_the_hand_just_recorded_typed_again_is_asked_about_and_stored_only_when_
     with pytest.raises(services.LooksRepeated) as asked:
         record(db, game_id, Hand(0, 55, (30, 12), (28, 22)), repeat_ok=False)
     assert (asked.value.number, str(asked.value)) == (1, "This looks like hand 1 again — record it anyway?")
-    assert store.load_game(db, game_id).hands_count == 1
+    assert games.load_game(db, game_id).hands_count == 1
     record(db, game_id, Hand(0, 55, (30, 12), (28, 22)), repeat_ok=True)
-    assert store.load_game(db, game_id).hands_count == 2
+    assert games.load_game(db, game_id).hands_count == 2
 
 
 @pytest.mark.parametrize("other", [Hand(1, 55, (30, 12), (28, 22)), Hand(0, 60, (30, 12), (28, 22)),
@@ -336,20 +337,20 @@ def test_a_hand_differing_in_anything_typed_is_not_a_repeat(db, other):
     game_id = start(db)
     record(db, game_id, Hand(0, 55, (30, 12), (28, 22)))
     record(db, game_id, other, repeat_ok=False)
-    assert store.load_game(db, game_id).hands_count == 2
+    assert games.load_game(db, game_id).hands_count == 2
 
 
 def test_the_same_numbers_long_after_are_a_new_hand(db, monkeypatch):
     game_id = start(db)
     record(db, game_id, MADE)
     later = (datetime.now(UTC) + services.games.REPEAT_WINDOW + timedelta(seconds=5)).isoformat(timespec="seconds")
-    monkeypatch.setattr(store, "now", lambda: later)
+    monkeypatch.setattr(connection, "now", lambda: later)
     record(db, game_id, MADE, repeat_ok=False)
-    assert store.load_game(db, game_id).hands_count == 2
+    assert games.load_game(db, game_id).hands_count == 2
 
 
 def test_two_hands_side_by_side_mark_what_differs(db):
-    game = store.load_game(db, start(db))
+    game = games.load_game(db, start(db))
     lines = services.compare_hands(Hand(0, 50, (20, 10), (30, 20), trump="H"),
                                    Hand(0, 55, (20, 10), (30, 20), trump="H", renege_team=1), game)
     assert [(d.label, d.theirs, d.mine, d.differs) for d in lines] == [
@@ -366,7 +367,7 @@ def test_an_edits_preview_scores_the_hand_in_its_place_and_the_totals_after_ever
     preview = services.preview_edit(db, game_id, first, Hand(0, 50, (0, 0), (20, 30)))
     assert preview.result.points == (-50, 30)
     assert preview.totals == (-50, 80)
-    assert store.load_game(db, game_id).totals == (50, 50)  # nothing stored
+    assert games.load_game(db, game_id).totals == (50, 50)  # nothing stored
 
 
 def test_an_edits_preview_says_when_the_change_would_end_the_game_early(db):

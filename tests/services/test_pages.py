@@ -5,9 +5,10 @@ version than its own."""
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
+from scorepad.store import games, players
 from tests.services.helpers import record
 from scorepad.services import pages
 
@@ -52,8 +53,8 @@ def test_the_page_a_change_hands_over_is_the_page_the_database_reads(db, change)
     game_id = services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), SEATED, 0)
     for hand in (MADE, OTHERS, MADE):
         record(db, game_id, hand)
-    services.edit_hand(db, game_id, store.live_hands(db, game_id)[0].id, Hand(0, 55, (0, 0), (50, 0)))
-    ids = [h.id for h in store.live_hands(db, game_id)]
+    services.edit_hand(db, game_id, games.live_hands(db, game_id)[0].id, Hand(0, 55, (0, 0), (50, 0)))
+    ids = [h.id for h in games.live_hands(db, game_id)]
     made = change(db, game_id, ids)
     handed = pages.game_page(db, game_id)
     assert handed is made.page and handed.game.version == made.version  # kept: no read, no fold
@@ -64,7 +65,7 @@ def test_a_page_is_shown_for_its_own_version_only(db):
     game_id = services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), SEATED, 0)
     record(db, game_id)
     before = pages.game_page(db, game_id)
-    store.rename_player(db, store.seated_players(db, game_id)[0], "Anna")  # no service of games: the trigger
+    players.rename_player(db, players.seated_players(db, game_id)[0], "Anna")  # no service of games: the trigger
     after = pages.game_page(db, game_id)
     assert after.game.version > before.game.version and after.game.players[0] == "Anna"
 

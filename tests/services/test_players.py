@@ -4,8 +4,9 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.store import games, players
 from tests.services.helpers import everything
 
 
@@ -14,19 +15,19 @@ def seated(db) -> dict[str, int]:
     """Two games: Ann, Bob, Cat and Dan in the first, Ann and Eve in the second. Name -> id."""
     services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), ("Ann", "Bob", "Cat", "Dan"), 0)
     services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), ("Ann", "Eve", None, None), 0)
-    return {p["name"]: p["id"] for p in store.player_choices(db)}
+    return {p["name"]: p["id"] for p in players.player_choices(db)}
 
 
 def test_a_renamed_player_keeps_every_seat(db, seated):
     renamed = services.rename_player(db, seated["Ann"], "Anne")
     assert (renamed.old, renamed.new) == ("Ann", "Anne")
-    assert [g.players[0] for g in store.history_games(db)] == ["Anne", "Anne"]
+    assert [g.players[0] for g in games.history_games(db)] == ["Anne", "Anne"]
 
 
 def test_a_merged_player_is_one_person_with_every_seat(db, seated):
     merged = services.merge_players(db, seated["Eve"], seated["Bob"])
     assert (merged.source, merged.target, merged.target_id) == ("Eve", "Bob", seated["Bob"])
-    assert sorted(p["name"] for p in store.player_choices(db)) == ["Ann", "Bob", "Cat", "Dan"]
+    assert sorted(p["name"] for p in players.player_choices(db)) == ["Ann", "Bob", "Cat", "Dan"]
 
 
 @pytest.mark.parametrize(("change", "error", "status", "fields"), [
@@ -57,6 +58,6 @@ def test_a_player_merged_from_a_seat_past_the_fourth_keeps_that_seat_under_the_o
     eight = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
     game_id = services.start_game(db, replace(PRESETS["double-deck"], players_per_side=4), ("Us", "Them"), eight, 0)
     services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), ("Ivy", None, None, None), 0)
-    ids = {p["name"]: p["id"] for p in store.player_choices(db)}
+    ids = {p["name"]: p["id"] for p in players.player_choices(db)}
     services.merge_players(db, ids["Hal"], ids["Ivy"])
-    assert store.load_game(db, game_id).players[7] == "Ivy"
+    assert games.load_game(db, game_id).players[7] == "Ivy"

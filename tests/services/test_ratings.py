@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad import ratings as core
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core import ratings as core
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
 from scorepad.services import ratings
+from scorepad.store import games as store_games, players as store_players
 
 QUICK = replace(PRESETS["double-deck"], target=100)  # two hands of 50 win
 US, THEM = Hand(0, 50, (0, 0), (50, 0)), Hand(1, 50, (0, 0), (0, 50))
@@ -32,7 +33,7 @@ def play(db, players, us_win=True) -> int:
 
 
 def ids(db) -> dict[str, int]:
-    return {p["name"]: p["id"] for p in store.player_choices(db)}
+    return {p["name"]: p["id"] for p in store_players.player_choices(db)}
 
 
 def test_every_finished_game_with_every_seat_named_is_rated_in_the_order_games_finished(db):
@@ -64,9 +65,9 @@ def test_an_edited_hand_that_turns_the_result_moves_the_ratings_as_if_it_had_alw
     play(db, ("Ann", "Cat", "Bob", "Dan"))
     who = ids(db)
     before = ratings.all_ratings(db).now
-    hand = store.live_hands(db, first)[1]
+    hand = store_games.live_hands(db, first)[1]
     services.edit_hand(db, first, hand.id, THEM)
-    assert store.load_game(db, first).winner is None  # 50 all: the game goes on, no longer finished
+    assert store_games.load_game(db, first).winner is None  # 50 all: the game goes on, no longer finished
     services.record_hand(db, first, THEM, token="t", expected=3, repeat_ok=True)
     after = ratings.all_ratings(db).now
     assert after[who["Ann"]].mu < before[who["Ann"]].mu and after[who["Cat"]].mu > before[who["Cat"]].mu
@@ -79,7 +80,7 @@ def test_a_deleted_hand_that_unfinishes_a_game_takes_it_out_of_the_ratings(db):
     second = play(db, ("Ann", "Cat", "Bob", "Dan"))
     ann = ids(db)["Ann"]
     assert ratings.player_rating(db, ann)[0].games == 2
-    services.delete_hand(db, second, store.live_hands(db, second)[1].id)
+    services.delete_hand(db, second, store_games.live_hands(db, second)[1].id)
     rating, steps = ratings.player_rating(db, ann)
     assert rating.games == len(steps) == 1
 

@@ -5,9 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS, can_be_stuck
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS, can_be_stuck
+from scorepad.core.scoring import Hand
+from scorepad.store import games, records
 from tests.services.helpers import everything, record, start
 
 DD = PRESETS["double-deck"]
@@ -21,7 +22,7 @@ def made_by(team: int, bid: int) -> Hand:
 
 
 def bids(db, game_id) -> list[int]:
-    return [stored.hand.bid for stored in store.live_hands(db, game_id)]
+    return [stored.hand.bid for stored in games.live_hands(db, game_id)]
 
 
 def a_game_with_hand_2_deleted(db) -> tuple[int, int]:
@@ -29,27 +30,27 @@ def a_game_with_hand_2_deleted(db) -> tuple[int, int]:
     game_id = start(db)
     for team, bid in ((0, 50), (1, 55), (0, 70), (0, 75)):
         record(db, game_id, made_by(team, bid) if bid != 55 else Hand(1, 55, (0, 0), (0, 50)))
-    hand_2 = store.live_hands(db, game_id)[1].id
+    hand_2 = games.live_hands(db, game_id)[1].id
     services.delete_hand(db, game_id, hand_2)
     return game_id, hand_2
 
 
 def test_a_restored_hand_goes_back_in_its_place_and_the_sheet_is_scored_again(db):
     game_id, hand_2 = a_game_with_hand_2_deleted(db)
-    assert store.load_game(db, game_id).totals == (195, 0)
+    assert games.load_game(db, game_id).totals == (195, 0)
     change = services.restore_hand(db, game_id, hand_2)
     assert (change.number, change.already) == (2, False)
     assert bids(db, game_id) == [50, 55, 70, 75]
-    game = store.load_game(db, game_id)
+    game = games.load_game(db, game_id)
     assert (game.hands_count, game.totals) == (4, (195, -55))  # the hand was a set: −55 for Them
-    assert store.deleted_hands(db, game_id) == []
+    assert games.deleted_hands(db, game_id) == []
 
 
 def test_the_restore_is_kept_in_the_hands_history(db):
     game_id, hand_2 = a_game_with_hand_2_deleted(db)
     services.restore_hand(db, game_id, hand_2)
-    assert [edit["action"] for edit in store.edits_of_hand(db, hand_2)] == ["recorded", "deleted", "restored"]
-    assert store.live_hands(db, game_id)[1].edits == 0  # put back, not edited: no "edited" mark on the sheet
+    assert [edit["action"] for edit in games.edits_of_hand(db, hand_2)] == ["recorded", "deleted", "restored"]
+    assert games.live_hands(db, game_id)[1].edits == 0  # put back, not edited: no "edited" mark on the sheet
 
 
 def test_restoring_twice_puts_the_hand_back_once(db):
@@ -57,7 +58,7 @@ def test_restoring_twice_puts_the_hand_back_once(db):
     services.restore_hand(db, game_id, hand_2)
     again = services.restore_hand(db, game_id, hand_2)
     assert (again.already, again.number, again.version) == (True, 2, None)
-    assert len(store.live_hands(db, game_id)) == 4
+    assert len(games.live_hands(db, game_id)) == 4
 
 
 @pytest.mark.parametrize("hand_id", [10**6, 2**63 + 5])
@@ -80,7 +81,7 @@ def test_a_hand_that_would_win_the_game_before_the_last_hands_is_refused_and_not
     game_id = start(db, replace(DD, target=150))
     record(db, game_id, made_by(0, 50))
     record(db, game_id, made_by(0, 100))  # Us 150: won
-    won_early = store.live_hands(db, game_id)[1].id
+    won_early = games.live_hands(db, game_id)[1].id
     services.delete_hand(db, game_id, won_early)  # the game goes on
     record(db, game_id, made_by(1, 50))
     record(db, game_id, made_by(1, 50))
@@ -96,9 +97,9 @@ def test_a_stuck_dealers_hand_that_no_longer_fits_the_deal_is_refused(db):
     record(db, game_id, made_by(0, rules.min_bid))  # dealt by Ann
     stuck = Hand(1, rules.min_bid, (0, 0), (0, rules.hand_points), bidder_seat=1, forced=True)  # Bob deals hand 2
     record(db, game_id, stuck)
-    stuck_id = store.live_hands(db, game_id)[1].id
+    stuck_id = games.live_hands(db, game_id)[1].id
     services.delete_hand(db, game_id, stuck_id)
-    services.delete_hand(db, game_id, store.live_hands(db, game_id)[0].id)  # now it would be Ann's deal
+    services.delete_hand(db, game_id, games.live_hands(db, game_id)[0].id)  # now it would be Ann's deal
     rows = everything(db)
     with pytest.raises(services.Conflict, match="cannot go back in its place"):
         services.restore_hand(db, game_id, stuck_id)
@@ -112,12 +113,12 @@ def test_an_abandoned_game_leaves_the_games_in_progress_and_nobody_won_it(db):
     record(db, game_id, made_by(0, 50))
     change = services.abandon_game(db, game_id)
     assert not change.already
-    game = store.load_game(db, game_id)
+    game = games.load_game(db, game_id)
     assert game.abandoned_at is not None and game.winner is None and game.finished_at is None
-    assert game_id not in [g.id for g in store.list_games(db, finished=False)]
-    assert game_id not in [g.id for g in store.list_games(db, finished=True)]
-    assert game_id in [g.id for g in store.history_games(db)]
-    assert all(p["wins"] == 0 and p["games"] == 0 for p in store.players(db))
+    assert game_id not in [g.id for g in games.list_games(db, finished=False)]
+    assert game_id not in [g.id for g in games.list_games(db, finished=True)]
+    assert game_id in [g.id for g in games.history_games(db)]
+    assert all(p["wins"] == 0 and p["games"] == 0 for p in records.players(db))
 
 
 def test_an_abandoned_game_takes_no_more_hands(db):
@@ -132,9 +133,9 @@ def test_an_abandoned_game_takes_no_more_hands(db):
 def test_ending_a_game_twice_ends_it_once(db):
     game_id = start(db)
     services.abandon_game(db, game_id)
-    first = store.load_game(db, game_id).abandoned_at
+    first = games.load_game(db, game_id).abandoned_at
     assert services.abandon_game(db, game_id).already
-    assert store.load_game(db, game_id).abandoned_at == first
+    assert games.load_game(db, game_id).abandoned_at == first
 
 
 def test_a_won_game_cannot_be_abandoned(db):

@@ -4,11 +4,13 @@ import json
 
 import pytest
 
-from scorepad import services, store, transfer
-from scorepad.errors import ImportRefused
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.errors import ImportRefused
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
+from scorepad.services import transfer
 from scorepad.services.transfer import MAX_IMPORT_BYTES
+from scorepad.store import connection
 from tests.services.helpers import everything
 
 
@@ -16,7 +18,7 @@ def test_an_export_imports_into_another_database_and_its_sheet_comes_out_the_sam
     game_id = services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), (None,) * 4, 0)
     services.record_hand(db, game_id, Hand(0, 50, (0, 0), (50, 0)), token="t1", expected=1)
     raw = json.dumps(transfer.export_games(db)).encode()
-    other = store.connect(str(new_database(tmp_path / "other.db")))
+    other = connection.connect(str(new_database(tmp_path / "other.db")))
     [new_id] = services.import_games(other, raw)
     assert services.sheets_csv(other, [new_id]).splitlines()[1:] == [
         line.replace(f"{game_id},", f"{new_id},", 1) for line in services.sheets_csv(db).splitlines()[1:]]

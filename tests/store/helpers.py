@@ -5,10 +5,10 @@ import random
 import uuid
 from dataclasses import replace
 
-from scorepad.errors import GameOver
-from scorepad.hands import hand_to_columns
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game
+from scorepad.core.errors import GameOver
+from scorepad.core.hands import hand_to_columns
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game
 
 
 def random_hand(rng, rules):

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import store
-from scorepad.store import autobackup, files
+from scorepad.store import autobackup, connection, files, schema
 from scorepad.store.backups import BackupRefused, migrate_after_backup
 
 NOW = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
@@ -134,10 +133,10 @@ def test_a_status_is_replaced_whole_and_leaves_nothing_beside_it(tmp_path):
 
 def older_scorepad_database(path: Path) -> Path:
     """A database of the Scorepad before the last migration, holding one game."""
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
-        last = store.migrations.pending(db)[-1].name
-        store.migrations.apply(db, stop_before=last)
+        last = schema.migrations.pending(db)[-1].name
+        schema.migrations.apply(db, stop_before=last)
         db.execute("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) "
                    "VALUES ('2025-01-01T20:00:00+00:00', '{}', 'Us', 'Them', 0)")
         db.conn.commit()

@@ -7,8 +7,7 @@ import sqlite3
 
 import pytest
 
-from scorepad import store
-from scorepad.store import backups
+from scorepad.store import backups, schema
 
 
 def broken_links(path) -> int:
@@ -57,7 +56,7 @@ def test_what_a_cut_off_import_left_goes_on_upgrade_and_its_backups_restore(new_
         backups.copy_database(conn, old_backup)
     target = new_database(tmp_path / "elsewhere" / "scorepad.db")
     assert backups.restore(str(old_backup), str(target)).upgraded
-    store.migrate(str(live))
+    schema.migrate(str(live))
     for path in (live, target):
         assert broken_links(path) == 0
         with contextlib.closing(sqlite3.connect(path)) as conn:

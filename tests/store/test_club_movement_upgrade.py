@@ -8,9 +8,10 @@ import sqlite3
 
 import pytest
 
-from scorepad import services, store
-from scorepad.club import LATEST, movement
+from scorepad import services
+from scorepad.core.club import LATEST, movement
 from scorepad.services import club
+from scorepad.store import clubs, connection, schema
 from tests.helpers import FIXTURES
 
 CLUB_FIXTURES = [path for path in sorted((FIXTURES / "historic").glob("*.db"))
@@ -22,8 +23,8 @@ CLUB_FIXTURES = [path for path in sorted((FIXTURES / "historic").glob("*.db"))
 def upgraded(request, tmp_path):
     path = tmp_path / request.param.name
     shutil.copyfile(request.param, path)
-    store.migrate(str(path))
-    db = store.connect(str(path))
+    schema.migrate(str(path))
+    db = connection.connect(str(path))
     yield db
     db.close()
 
@@ -33,25 +34,25 @@ def test_there_are_historic_club_nights_to_upgrade():
 
 
 def test_a_night_made_before_m017_keeps_the_first_movement_and_its_chart_is_the_rounds_it_played(upgraded):
-    (night,) = store.clubs.all_nights(upgraded)
+    (night,) = clubs.all_nights(upgraded)
     assert night.movement == 1
-    numbers = tuple(e.number for e in store.clubs.entrants(upgraded, night.id))
-    stored = [tuple(t.entrants for t in store.clubs.tables(upgraded, night.id, r)) for r in range(1, night.round + 1)]
+    numbers = tuple(e.number for e in clubs.entrants(upgraded, night.id))
+    stored = [tuple(t.entrants for t in clubs.tables(upgraded, night.id, r)) for r in range(1, night.round + 1)]
     by_version = {v: [tuple(r.tables) for r in movement(night.kind, numbers, night.round, v)] for v in (1, LATEST)}
     assert stored == [tuple(table for table in r) for r in by_version[1]]
     assert by_version[1] != by_version[LATEST]  # so the night proves it is read by its own version
     chart = club.rotation_chart(upgraded, night)
     assert [[t.players for t in r.tables] for r in chart[:night.round]] == [
-        [t.players for t in store.clubs.tables(upgraded, night.id, r)] for r in range(1, night.round + 1)]
+        [t.players for t in clubs.tables(upgraded, night.id, r)] for r in range(1, night.round + 1)]
 
 
 def test_an_upgraded_night_has_no_claims_and_its_names_can_be_claimed_once(upgraded):
-    (night,) = store.clubs.all_nights(upgraded)
+    (night,) = clubs.all_nights(upgraded)
     assert club.claimed_names(upgraded, night) == []
-    ann = store.clubs.entrants(upgraded, night.id)[0].player_ids[0]
-    version = store.clubs.night_version(upgraded, night.id)
+    ann = clubs.entrants(upgraded, night.id)[0].player_ids[0]
+    version = clubs.night_version(upgraded, night.id)
     assert club.claim_name(upgraded, night.id, ann, "phone one") == "Ann"
-    assert store.clubs.night_version(upgraded, night.id) != version  # the director's page moves with a claim
+    assert clubs.night_version(upgraded, night.id) != version  # the director's page moves with a claim
     with pytest.raises(services.Conflict, match="Ann is already claimed on another phone; ask the director"):
         club.claim_name(upgraded, night.id, ann, "phone two")
     assert club.release_name(upgraded, night.id, ann)

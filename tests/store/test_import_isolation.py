@@ -13,9 +13,9 @@ from unittest import mock
 
 import pytest
 
-from scorepad import store, transfer
-from scorepad.errors import ImportRefused
-from scorepad.store import backups, imports
+from scorepad.core.errors import ImportRefused
+from scorepad.services import transfer
+from scorepad.store import backups, connection, imports
 from tests.helpers import ROOT
 from tests.import_kills import kill_imports, report
 from tests.store.helpers import export_of
@@ -39,7 +39,7 @@ def backup_file(new_database, tmp_path):
     """A backup holding 12 games and their hands: more games than the live database will have, so that the
     restored games take the ids an import going on meanwhile may think are its own."""
     path = new_database(tmp_path / "other" / "scorepad.db")
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
         transfer.import_document(db, export_of(random.Random(101), 12))
     finally:
@@ -63,7 +63,7 @@ def test_a_restore_landing_at_any_moment_of_an_import_keeps_every_restored_hand(
         with original(db):
             yield db
 
-    db = store.connect(live)
+    db = connection.connect(live)
     try:
         with mock.patch.object(imports, "write_lock", restore_first):
             try:
@@ -86,8 +86,8 @@ def test_a_restore_landing_at_any_moment_of_an_import_keeps_every_restored_hand(
 CUT_OFF = textwrap.dedent("""
     import contextlib, json, os, sys
     from unittest import mock
-    from scorepad import store, transfer
-    from scorepad.store import imports
+    from scorepad.services import transfer
+    from scorepad.store import connection, imports
 
     live, document, moment = sys.argv[1], sys.argv[2], int(sys.argv[3])
     original, done = imports.write_lock, []
@@ -100,7 +100,7 @@ CUT_OFF = textwrap.dedent("""
         if len(done) == moment:
             os._exit(9)  # the power goes: no cleanup, no rollback, nothing after this commit
 
-    db = store.connect(live)
+    db = connection.connect(live)
     with mock.patch.object(imports, "write_lock", cut_off):
         transfer.import_document(db, json.load(open(document)))
     """)

@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import document, store, transfer
-from scorepad.errors import ImportRefused
-from scorepad.hands import hand_to_columns, hand_to_history
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
-from scorepad.store import imports
+from scorepad.core import document
+from scorepad.core.errors import ImportRefused
+from scorepad.core.hands import hand_to_columns, hand_to_history
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
+from scorepad.services import transfer
+from scorepad.store import connection, games as store_games, imports, players
 from tests.store.helpers import export_of, hand_data
 
 
@@ -42,7 +43,7 @@ def everything(db) -> dict:
 def counting_transactions():
     """How many write transactions run inside the block."""
     count = [0]
-    original = store.write_lock
+    original = connection.write_lock
 
     @contextlib.contextmanager
     def counted(db):
@@ -65,28 +66,28 @@ def test_an_import_moves_in_with_one_transaction_and_ends_exactly_as_a_rescore_k
     assert transactions[0] == 1
     assert len(ids) == 40 and db.execute("SELECT count(*) FROM games").fetchone()[0] == before + 40
     imported = summaries(db)
-    with store.write_lock(db):
+    with connection.write_lock(db):
         for game_id in ids:
-            if store.hands_as_stored(db, game_id):  # a game gets its figures with its first hand, as in the app
-                store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+            if store_games.hands_as_stored(db, game_id):  # a game gets its figures with its first hand, as in the app
+                store_games.rescore(db, store_games.load_game(db, game_id), store_games.live_hands(db, game_id))
     assert summaries(db) == imported
     assert [g["rematch_of"] is not None for g in transfer.export_games(db, ids)["games"]] == \
         [g["rematch_of"] is not None for g in data["games"]]
 
 
 def test_nobody_sees_an_import_until_all_its_games_appear_at_once(db):
-    path = store.database_path(db)
+    path = connection.database_path(db)
     seen = []
     stage = imports._stage
 
     def watched(staged, games, nights, *seasons):
         stage(staged, games, nights, *seasons)
-        reader = store.connect(path)
+        reader = connection.connect(path)
         try:
-            seen.append((len(store.history_games(reader)), store.player_names(reader),
+            seen.append((len(store_games.history_games(reader)), players.player_names(reader),
                          reader.execute("SELECT count(*) FROM hands").fetchone()[0]))
             # a phone starts a game meanwhile: the import's games take the ids after it
-            store.create_game(reader, PRESETS["double-deck"], ("New", "Game"), ["Eve", None, None, None], 0)
+            store_games.create_game(reader, PRESETS["double-deck"], ("New", "Game"), ["Eve", None, None, None], 0)
         finally:
             reader.close()
 
@@ -94,14 +95,14 @@ def test_nobody_sees_an_import_until_all_its_games_appear_at_once(db):
     with mock.patch.object(imports, "_stage", watched):
         ids = transfer.import_document(db, data)
     assert seen == [(0, [], 0)]  # all of it staged, none of it in the database
-    phone_games = [g.id for g in store.history_games(db) if g.teams == ("New", "Game")]
+    phone_games = [g.id for g in store_games.history_games(db) if g.teams == ("New", "Game")]
     assert phone_games == [1] and ids == list(range(2, 32))
-    assert store.live_hands(db, 1) == []
-    assert [store.load_game(db, i).totals for i in ids] == [tuple(g["totals"]) for g in data["games"]]
+    assert store_games.live_hands(db, 1) == []
+    assert [store_games.load_game(db, i).totals for i in ids] == [tuple(g["totals"]) for g in data["games"]]
 
 
 def test_a_failure_as_it_moves_in_leaves_nothing_behind(db):
-    store.create_game(db, PRESETS["double-deck"], ("Us", "Them"), ["Ann", None, None, None], 0)
+    store_games.create_game(db, PRESETS["double-deck"], ("Us", "Them"), ["Ann", None, None, None], 0)
     before = everything(db)
     # every row is in, then the last statement fails (a full disk, say): the transaction is rolled back
     failing = [*imports._MOVES, ("counters (name, value)", "SELECT 'records', 0")]
@@ -121,7 +122,7 @@ def test_history_is_kept_the_way_the_store_writes_it(db):
     data["games"][0]["hands"][0]["edits"][0]["after"] = loose
     data["games"][0]["hands"][0]["trump"] = "S"
     [game_id] = transfer.import_document(db, data)
-    [edit] = store.edits_of_hand(db, store.live_hands(db, game_id)[0].id)
+    [edit] = store_games.edits_of_hand(db, store_games.live_hands(db, game_id)[0].id)
     assert edit["after"] == written
 
 

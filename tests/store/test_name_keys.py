@@ -7,26 +7,27 @@ import sqlite3
 
 import pytest
 
-from scorepad import services, store
-from scorepad.errors import ImportRefused
-from scorepad.rules import PRESETS
+from scorepad import services
+from scorepad.core.errors import ImportRefused
+from scorepad.core.rules import PRESETS
 from scorepad.services import transfer
-from scorepad.transfer import export_games
+from scorepad.services.transfer import export_games
+from scorepad.store import connection, players as store_players, schema
 
 DD = PRESETS["double-deck"]
 AT = "2024-11-02T19:00:00+00:00"
 
 
 def names(db) -> list[str]:
-    return sorted(p["name"] for p in store.player_choices(db))
+    return sorted(p["name"] for p in store_players.player_choices(db))
 
 
 @pytest.mark.parametrize("one, other", [("Émile", "émile"), ("Ann", "Ann\u200d"), ("Ann", "ＡＮＮ"),
                                         ("Straße", "STRASSE"), ("Zoë", "Zoe\u0308")])
 def test_two_spellings_with_one_key_are_one_player(db, one, other):
-    with store.write_lock(db):
-        first = store.player_for(db, one)
-        assert store.player_for(db, other) == first
+    with connection.write_lock(db):
+        first = store_players.player_for(db, one)
+        assert store_players.player_for(db, other) == first
     assert names(db) == [one]
 
 
@@ -38,7 +39,7 @@ def test_two_new_games_typed_with_emile_in_either_case_seat_one_player(db):
 
 def exported(new_database, folder, *seatings) -> dict:
     """An export of one game per seating, made in a database of its own."""
-    other = store.connect(str(new_database(folder / "other.db")))
+    other = connection.connect(str(new_database(folder / "other.db")))
     try:
         for players in seatings:
             services.start_game(other, DD, ("Us", "Them"), players, 0)
@@ -65,8 +66,8 @@ def test_a_file_with_one_player_in_two_seats_by_look_alike_names_is_refused(db, 
 
 def test_a_database_holding_look_alikes_upgrades_and_keeps_each_apart_until_merged(tmp_path):
     path = tmp_path / "old.db"
-    db = store.connect(str(path))
-    store.migrations.apply(db, stop_before="m016_player_name_keys")
+    db = connection.connect(str(path))
+    schema.migrations.apply(db, stop_before="m016_player_name_keys")
     with db.conn:
         for name in ("Émile", "Ann", "émile", "Ann\u200d", "Bo"):
             db.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", [name, AT])
@@ -80,14 +81,14 @@ def test_a_database_holding_look_alikes_upgrades_and_keeps_each_apart_until_merg
                        [game, seat, seat % 2, player])
     db.close()
 
-    store.migrate(str(path))
-    db = store.connect(str(path))
+    schema.migrate(str(path))
+    db = connection.connect(str(path))
     try:
         assert names(db) == sorted(["Ann", "Ann\u200d", "Bo", "Émile", "émile"])  # nobody renamed or merged
-        ids = {p["name"]: p["id"] for p in store.player_choices(db)}
-        with store.write_lock(db):  # a name typed from now on is the older player
-            assert store.player_for(db, "ÉMILE") == ids["Émile"]
-            assert store.player_for(db, "ann") == ids["Ann"]
+        ids = {p["name"]: p["id"] for p in store_players.player_choices(db)}
+        with connection.write_lock(db):  # a name typed from now on is the older player
+            assert store_players.player_for(db, "ÉMILE") == ids["Émile"]
+            assert store_players.player_for(db, "ann") == ids["Ann"]
         # renaming the look-alike to its twin's name is refused; merging it is how they become one
         with pytest.raises(services.Refused):
             services.rename_player(db, ids["émile"], "Émile")
@@ -96,29 +97,29 @@ def test_a_database_holding_look_alikes_upgrades_and_keeps_each_apart_until_merg
         with pytest.raises(services.CannotMerge):
             services.merge_players(db, ids["Ann\u200d"], ids["Ann"])
         services.rename_player(db, ids["Ann\u200d"], "Annie")
-        with store.write_lock(db):
-            assert store.player_for(db, "annie") == ids["Ann\u200d"]
+        with connection.write_lock(db):
+            assert store_players.player_for(db, "annie") == ids["Ann\u200d"]
         assert names(db) == ["Ann", "Annie", "Bo", "Émile"]
-        assert store.key_players(db) == 0  # every player has a key now: a start only reads
+        assert store_players.key_players(db) == 0  # every player has a key now: a start only reads
     finally:
         db.close()
 
 
 def test_a_look_alike_whose_twin_went_takes_the_key(tmp_path):
     path = tmp_path / "old.db"
-    db = store.connect(str(path))
-    store.migrations.apply(db, stop_before="m016_player_name_keys")
+    db = connection.connect(str(path))
+    schema.migrations.apply(db, stop_before="m016_player_name_keys")
     with db.conn:
         for name in ("Émile", "émile"):
             db.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", [name, AT])
     db.close()
-    store.migrate(str(path))
-    db = store.connect(str(path))
+    schema.migrate(str(path))
+    db = connection.connect(str(path))
     try:
-        ids = {p["name"]: p["id"] for p in store.player_choices(db)}
+        ids = {p["name"]: p["id"] for p in store_players.player_choices(db)}
         services.merge_players(db, ids["Émile"], ids["émile"])  # the older one goes into the look-alike
-        with store.write_lock(db):
-            assert store.player_for(db, "ÉMILE") == ids["émile"]
+        with connection.write_lock(db):
+            assert store_players.player_for(db, "ÉMILE") == ids["émile"]
         services.rename_player(db, ids["émile"], "Émile")  # its own name, in another case: allowed
         assert names(db) == ["Émile"]
     finally:
@@ -127,13 +128,13 @@ def test_a_look_alike_whose_twin_went_takes_the_key(tmp_path):
 
 def test_every_player_of_a_database_made_today_has_the_key_of_its_name(db):
     services.start_game(db, DD, ("Us", "Them"), ("Émile", "Ann", "Bo", "Cy"), 0)
-    services.rename_player(db, store.player_for(db, "Bo"), "Ｂｏｂ")
+    services.rename_player(db, store_players.player_for(db, "Bo"), "Ｂｏｂ")
     assert db.execute("SELECT count(*) FROM players WHERE name_key IS NULL").fetchone()[0] == 0
     assert sorted(r[0] for r in db.execute("SELECT name_key FROM players")) == ["ann", "bob", "cy", "émile"]
 
 
 def test_the_key_is_unique_in_the_database_itself(db):
-    with store.write_lock(db):
-        store.player_for(db, "Émile")
+    with connection.write_lock(db):
+        store_players.player_for(db, "Émile")
     with pytest.raises(sqlite3.IntegrityError):
         db.execute("INSERT INTO players (name, name_key, created_at) VALUES ('émile', 'émile', ?)", [AT])

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import store, transfer
-from scorepad.errors import GameOver
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game
+from scorepad.core.errors import GameOver
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game
+from scorepad.services import transfer
+from scorepad.store import connection, games as store_games, players as store_players, records, schema
 from tests.store.helpers import random_hand
 
 DD = PRESETS["double-deck"]
@@ -19,11 +20,11 @@ DD = PRESETS["double-deck"]
 
 def add_game(db, players, hands, rules=DD, created_at=None, teams=("Us", "Them")):
     """A game from (Hand, bidder_seat) pairs, stored and scored as the app does it."""
-    game_id = store.create_game(db, rules, teams, players, 0, created_at=created_at)
-    with store.write_lock(db):
+    game_id = store_games.create_game(db, rules, teams, players, 0, created_at=created_at)
+    with connection.write_lock(db):
         for n, (hand, seat) in enumerate(hands):
-            store.insert_hand(db, game_id, f"{game_id}-{n}", replace(hand, trump="S", bidder_seat=seat))
-        store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+            store_games.insert_hand(db, game_id, f"{game_id}-{n}", replace(hand, trump="S", bidder_seat=seat))
+        store_games.rescore(db, store_games.load_game(db, game_id), store_games.live_hands(db, game_id))
     return game_id
 
 
@@ -50,13 +51,13 @@ def history(db):
            add_game(db, SEATS, won_by(0), created_at="2026-11-04T19:00:00+00:00"),
            add_game(db, ["Ann", "Cat", "Bob", "Dan"], won_by(0), created_at="2026-11-05T19:00:00+00:00"),
            add_game(db, SEATS, [(Hand(0, 65, (40, 10), (24, 26)), 0)], created_at="2026-11-06T19:00:00+00:00")]
-    players = {p["name"]: p["id"] for p in store.players(db)}
+    players = {p["name"]: p["id"] for p in records.players(db)}
     return ids, players
 
 
 def test_a_players_record_is_counted_over_every_finished_game(db, history):
     _, p = history
-    ann = store.side_record(db, [p["Ann"]])
+    ann = records.side_record(db, [p["Ann"]])
     # five finished games, four won (1, 3, 4, 5), streak 3 (3, 4, 5); bids: 2 in each game she won (team 0,
     # seat 0) = 8, all made. Game 6 is not finished: its set does not count yet.
     assert (ann["games"], ann["wins"], ann["longest_streak"]) == (5, 4, 3)
@@ -71,65 +72,65 @@ def test_a_players_record_is_counted_over_every_finished_game(db, history):
 
 def test_a_record_changes_when_a_game_finishes(db, history):
     ids, p = history
-    before = store.side_record(db, [p["Ann"]])
-    with store.write_lock(db):  # game 6 goes on to a win for Ann's team: −65 + 450 + 450
+    before = records.side_record(db, [p["Ann"]])
+    with connection.write_lock(db):  # game 6 goes on to a win for Ann's team: −65 + 450 + 450
         for n, (hand, seat) in enumerate([won_by(0)[0]] * 2):
-            store.insert_hand(db, ids[5], f"late-{n}", replace(hand, bidder_seat=seat))
-        store.rescore(db, store.load_game(db, ids[5]), store.live_hands(db, ids[5]))
-    after = store.side_record(db, [p["Ann"]])
+            store_games.insert_hand(db, ids[5], f"late-{n}", replace(hand, bidder_seat=seat))
+        store_games.rescore(db, store_games.load_game(db, ids[5]), store_games.live_hands(db, ids[5]))
+    after = records.side_record(db, [p["Ann"]])
     assert (after["games"], after["wins"], after["went_set"]) == (before["games"] + 1, before["wins"] + 1, 1)
 
 
 def test_a_player_who_never_bid_has_no_average_bid(db, history):
     _, p = history
-    cat = store.side_record(db, [p["Cat"]])
+    cat = records.side_record(db, [p["Cat"]])
     assert (cat["games"], cat["wins"], cat["hands_bid"], cat["average_bid"]) == (5, 3, 0, None)
 
 
 def test_a_partnerships_record_counts_only_games_together(db, history):
     _, p = history
-    pair = store.side_record(db, [p["Ann"], p["Cat"]])
+    pair = records.side_record(db, [p["Ann"], p["Cat"]])
     assert (pair["games"], pair["wins"], pair["longest_streak"]) == (4, 3, 2)
     assert (pair["hands_bid"], pair["made"], pair["went_set"]) == (6, 6, 0)  # the team's bids
-    assert store.side_record(db, [p["Ann"], p["Bob"]])["games"] == 1
+    assert records.side_record(db, [p["Ann"], p["Bob"]])["games"] == 1
 
 
 def test_head_to_head_between_partnerships(db, history):
     _, p = history
-    result = store.head_to_head(db, [p["Ann"], p["Cat"]], [p["Bob"], p["Dan"]])
+    result = records.head_to_head(db, [p["Ann"], p["Cat"]], [p["Bob"], p["Dan"]])
     assert (result["games"], result["wins_a"], result["wins_b"]) == (4, 3, 1)
-    solo = store.head_to_head(db, [p["Ann"]], [p["Dan"]])
+    solo = records.head_to_head(db, [p["Ann"]], [p["Dan"]])
     assert (solo["games"], solo["wins_a"], solo["wins_b"]) == (5, 4, 1)
 
 
 def test_partners_are_listed_with_games_together(db, history):
     _, p = history
-    assert [(m["name"], m["together"], m["games"]) for m in store.partners(db, p["Ann"])] == \
+    assert [(m["name"], m["together"], m["games"]) for m in records.partners(db, p["Ann"])] == \
         [("Cat", 4, 4), ("Bob", 1, 1)]
-    with_cat = store.partners(db, p["Ann"])[0]
-    together = store.side_record(db, [p["Ann"], p["Cat"]])
+    with_cat = records.partners(db, p["Ann"])[0]
+    together = records.side_record(db, [p["Ann"], p["Cat"]])
     assert {k: with_cat[k] for k in together} == together  # the one-query list agrees with side_record
 
 
 def test_renaming_and_merging_players_touch_no_score(db, history):
     ids, p = history
-    before = [store.load_game(db, i).totals for i in ids]
-    store.rename_player(db, p["Dan"], "Daniel")
-    extra = store.create_game(db, DD, ("X", "Y"), ["Danny", None, None, None], 0)
-    danny = next(q["id"] for q in store.players(db) if q["name"] == "Danny")
-    store.merge_players(db, danny, p["Dan"])
-    assert store.load_game(db, extra).players[0] == "Daniel"
-    assert [store.load_game(db, i).totals for i in ids] == before
-    assert "Danny" not in [q["name"] for q in store.players(db)]
-    with pytest.raises(store.MergeRefused, match="two people"):
-        store.merge_players(db, p["Ann"], p["Cat"])
+    before = [store_games.load_game(db, i).totals for i in ids]
+    store_players.rename_player(db, p["Dan"], "Daniel")
+    extra = store_games.create_game(db, DD, ("X", "Y"), ["Danny", None, None, None], 0)
+    danny = next(q["id"] for q in records.players(db) if q["name"] == "Danny")
+    store_players.merge_players(db, danny, p["Dan"])
+    assert store_games.load_game(db, extra).players[0] == "Daniel"
+    assert [store_games.load_game(db, i).totals for i in ids] == before
+    assert "Danny" not in [q["name"] for q in records.players(db)]
+    with pytest.raises(store_players.MergeRefused, match="two people"):
+        store_players.merge_players(db, p["Ann"], p["Cat"])
 
 
 def test_history_filters_by_player_and_time(db, history):
     ids, p = history
-    store.create_game(db, DD, ("X", "Y"), [None] * 4, 0, created_at="2026-11-07T19:00:00+00:00")
-    assert [g.id for g in store.history_games(db, p["Ann"])] == ids[::-1]
-    window = store.history_games(db, None, "2026-11-02T00:00:00+00:00", "2026-11-04T00:00:00+00:00")
+    store_games.create_game(db, DD, ("X", "Y"), [None] * 4, 0, created_at="2026-11-07T19:00:00+00:00")
+    assert [g.id for g in store_games.history_games(db, p["Ann"])] == ids[::-1]
+    window = store_games.history_games(db, None, "2026-11-02T00:00:00+00:00", "2026-11-04T00:00:00+00:00")
     assert [g.id for g in window] == [ids[2], ids[1]]
 
 
@@ -147,16 +148,16 @@ def normalised(document: dict) -> dict:
 def test_an_export_imports_back_without_loss(db, history, tmp_path):
     ids, _ = history
     # give one hand an edit and delete another, so history travels too
-    game = store.load_game(db, ids[5])
-    hand = store.live_hands(db, ids[5])[0]
-    with store.write_lock(db):
-        store.update_hand(db, hand.id, replace(hand.hand, bid=60, trump="H", bidder_seat=0), "Bid 65 → 60",
+    game = store_games.load_game(db, ids[5])
+    hand = store_games.live_hands(db, ids[5])[0]
+    with connection.write_lock(db):
+        store_games.update_hand(db, hand.id, replace(hand.hand, bid=60, trump="H", bidder_seat=0), "Bid 65 → 60",
                           replace(hand.hand, trump="S", bidder_seat=0))
-        store.rescore(db, game, store.live_hands(db, ids[5]))
+        store_games.rescore(db, game, store_games.live_hands(db, ids[5]))
     exported = transfer.export_games(db)
     other_path = str(tmp_path / "other.db")
-    store.migrate(other_path)
-    other = store.connect(other_path)
+    schema.migrate(other_path)
+    other = connection.connect(other_path)
     transfer.import_document(other, transfer.parse_document(json.dumps(exported)))
     assert normalised(transfer.export_games(other)) == normalised(exported)
     other.close()
@@ -166,7 +167,7 @@ def test_importing_the_same_file_twice_is_refused_and_changes_nothing(db, histor
     exported = transfer.export_games(db)
     with pytest.raises(transfer.ImportRefused, match="already here"):
         transfer.import_document(db, exported)
-    assert len(store.history_games(db)) == 6
+    assert len(store_games.history_games(db)) == 6
 
 
 def damaged(document, change):
@@ -202,7 +203,7 @@ def test_a_damaged_file_is_refused_with_nothing_half_written(db, history, tmp_pa
             h["token"] = "new-" + h["token"]
     with pytest.raises(transfer.ImportRefused, match=message):
         transfer.import_document(db, document)
-    assert len(store.history_games(db)) == 6
+    assert len(store_games.history_games(db)) == 6
     assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 11
 
 
@@ -241,20 +242,20 @@ def test_a_generated_history_of_a_few_dozen_games_round_trips_exactly(tmp_path_f
 def round_trips_exactly(tmp_path_factory, games):
     folder = tmp_path_factory.mktemp("roundtrip")
     first_path, second_path = str(folder / "a.db"), str(folder / "b.db")
-    store.migrate(first_path)
-    store.migrate(second_path)
-    first, second = store.connect(first_path), store.connect(second_path)
+    schema.migrate(first_path)
+    schema.migrate(second_path)
+    first, second = connection.connect(first_path), connection.connect(second_path)
     try:
         for n, (rules, hands, named) in enumerate(games):
             seated = [*SEATS, "Eve", "Fay", "Gus", "Hal"][:rules.players]
             players = seated if named else [None] * rules.players
             teams = ("Us", "Them", "Others", "Rest")[:rules.sides]
-            with store.write_lock(first):
-                game_id = store.create_game(first, rules, teams, players, n % rules.players)
+            with connection.write_lock(first):
+                game_id = store_games.create_game(first, rules, teams, players, n % rules.players)
                 for i, hand in enumerate(hands):
-                    store.insert_hand(first, game_id, f"{n}-{i}", hand)
-                state = store.rescore(first, store.load_game(first, game_id), store.live_hands(first, game_id))
-            assert store.load_game(first, game_id).totals == state.totals
+                    store_games.insert_hand(first, game_id, f"{n}-{i}", hand)
+                state = store_games.rescore(first, store_games.load_game(first, game_id), store_games.live_hands(first, game_id))
+            assert store_games.load_game(first, game_id).totals == state.totals
         exported = transfer.export_games(first)
         transfer.import_document(second, transfer.parse_document(json.dumps(exported)))
         again = transfer.export_games(second)
@@ -269,8 +270,8 @@ def round_trips_exactly(tmp_path_factory, games):
 def test_records_are_warmed_ahead_of_the_first_look(db, history):
     _, p = history
     path = db.execute("PRAGMA database_list").fetchone()[2]
-    store.forget_records()
-    store.warm_records(path)
-    kinds = store.cached_records(path)
+    records.forget_records()
+    records.warm_records(path)
+    kinds = records.cached_records(path)
     assert ("players", None) in kinds
     assert all(("side", (i,)) in kinds and ("partners", i) in kinds for i in p.values())

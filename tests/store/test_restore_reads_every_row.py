@@ -6,8 +6,7 @@ import sqlite3
 
 import pytest
 
-from scorepad import store
-from scorepad.store import backups
+from scorepad.store import backups, connection, readable, schema
 from tests.helpers import FIXTURES
 
 HISTORIC = sorted((FIXTURES / "historic").glob("*.db"))
@@ -54,7 +53,7 @@ UNREADABLE = {
 def good_backup(tmp_path):
     path = tmp_path / "good.db"
     shutil.copyfile(CLUB, path)
-    store.migrate(str(path))
+    schema.migrate(str(path))
     return path
 
 
@@ -80,9 +79,9 @@ def test_a_backup_with_a_row_the_pages_cannot_read_is_refused_naming_the_row(tmp
 
 def test_a_backup_whose_every_row_reads_is_restored(live, good_backup):
     backups.restore(str(good_backup), str(live))
-    db = store.connect(str(live))
+    db = connection.connect(str(live))
     try:
-        assert store.first_unreadable(db) is None
+        assert readable.first_unreadable(db) is None
         assert db.execute("SELECT count(*) FROM club_tables").fetchone() == (2,)
     finally:
         db.close()
@@ -92,9 +91,9 @@ def test_a_backup_whose_every_row_reads_is_restored(live, good_backup):
 def test_every_database_scorepad_ever_made_reads_row_by_row(tmp_path, path):
     copy = tmp_path / path.name
     shutil.copyfile(path, copy)
-    store.migrate(str(copy))
-    db = store.connect(str(copy))
+    schema.migrate(str(copy))
+    db = connection.connect(str(copy))
     try:
-        assert store.first_unreadable(db) is None
+        assert readable.first_unreadable(db) is None
     finally:
         db.close()

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad import store
-from scorepad.errors import GameOver
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game, validate_hand
-from scorepad.store import NewHand
+from scorepad.core.errors import GameOver
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game, validate_hand
+from scorepad.store import connection as store_connection, games, players, records
+from scorepad.store.games import NewHand
 from tests.helpers import ROOT
 
 DD = PRESETS["double-deck"]
@@ -26,10 +26,10 @@ AT = "2026-11-01T21:00:00+00:00"
 
 def record(db, game_id: int, hands: list[Hand]) -> None:
     """The hands recorded as a phone records them, in one save."""
-    with store.write_lock(db):
+    with store_connection.write_lock(db):
         for hand in hands:
-            store.insert_hand(db, game_id, uuid.uuid4().hex, replace(hand, trump="S", bidder_seat=hand.bidder))
-        store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+            games.insert_hand(db, game_id, uuid.uuid4().hex, replace(hand, trump="S", bidder_seat=hand.bidder))
+        games.rescore(db, games.load_game(db, game_id), games.live_hands(db, game_id))
 
 
 @pytest.fixture
@@ -37,13 +37,13 @@ def db(new_database):
     """Game 1, finished: Ann & Cat beat Bob & Dan. Game 2, in progress: Ann & Cat against Eve & Fay. Gus has
     played no game."""
     path = str(new_database())
-    connection = store.connect(path)
-    finished = store.create_game(connection, DD, ("Us", "Them"), PLAYERS[:4], 0)
+    connection = store_connection.connect(path)
+    finished = games.create_game(connection, DD, ("Us", "Them"), PLAYERS[:4], 0)
     record(connection, finished, [Hand(0, 450, (400, 0), (50, 0)), Hand(0, 50, (0, 0), (50, 0))])
-    playing = store.create_game(connection, DD, ("Us", "Them"), ["Ann", "Eve", "Cat", "Fay"], 0)
+    playing = games.create_game(connection, DD, ("Us", "Them"), ["Ann", "Eve", "Cat", "Fay"], 0)
     record(connection, playing, [Hand(1, 50, (20, 30), (20, 30))])
-    store.player_for(connection, "Gus")
-    assert (finished, playing) == (1, 2) and store.load_game(connection, 1).winner == 0
+    players.player_for(connection, "Gus")
+    assert (finished, playing) == (1, 2) and games.load_game(connection, 1).winner == 0
     yield path
     connection.close()
 
@@ -106,11 +106,11 @@ def test_each_kind_of_write_moves_the_counters_that_depend_on_it_whoever_writes_
 
 
 def test_a_partners_new_name_shows_in_the_cached_partners_of_everyone_who_played_with_them(db):
-    connection = store.connect(db)
-    ann, cat = (store.player_for(connection, name) for name in ("Ann", "Cat"))
-    assert [p["name"] for p in store.partners(connection, ann)] == ["Cat"]
-    store.rename_player(connection, cat, "Catherine")
-    assert [p["name"] for p in store.partners(connection, ann)] == ["Catherine"]
+    connection = store_connection.connect(db)
+    ann, cat = (players.player_for(connection, name) for name in ("Ann", "Cat"))
+    assert [p["name"] for p in records.partners(connection, ann)] == ["Cat"]
+    players.rename_player(connection, cat, "Catherine")
+    assert [p["name"] for p in records.partners(connection, ann)] == ["Catherine"]
     connection.close()
 
 
@@ -227,18 +227,18 @@ def test_hands_written_all_at_once_are_stored_exactly_as_hands_recorded_one_by_o
     state = play_game(rules, played)
     path = str(tmp_path_factory.mktemp("hands") / "hands.db")
     shutil.copyfile(template_database, path)
-    db = store.connect(path)
+    db = store_connection.connect(path)
     try:
-        one_by_one = store.create_game(db, rules, ("Us", "Them"), PLAYERS[:4], 0)
+        one_by_one = games.create_game(db, rules, ("Us", "Them"), PLAYERS[:4], 0)
         for hand in played:
             record(db, one_by_one, [hand])
-        at_once = store.create_game(db, rules, ("Us", "Them"), PLAYERS[:4], 0)
-        with store.write_lock(db):
-            store.insert_hands(db, at_once, [
+        at_once = games.create_game(db, rules, ("Us", "Them"), PLAYERS[:4], 0)
+        with store_connection.write_lock(db):
+            games.insert_hands(db, at_once, [
                 NewHand(f"at-once-{n}", replace(hand, trump="S", bidder_seat=hand.bidder), seq=n + 1,
-                        kept=(*result.points, store.outcome(result)))
+                        kept=(*result.points, games.outcome(result)))
                 for n, (hand, result) in enumerate(zip(played, state.results, strict=True))])
-            store.save_results(db, at_once, state.totals, len(played), state.winner)
+            games.save_results(db, at_once, state.totals, len(played), state.winner)
     finally:
         db.close()
     assert stored(path, at_once) == stored(path, one_by_one)

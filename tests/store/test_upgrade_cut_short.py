@@ -13,11 +13,10 @@ import textwrap
 import pytest
 import sqlite_utils
 
-from scorepad import store
-from scorepad.store import backups
+from scorepad.store import backups, connection, schema as store_schema
 from tests.helpers import FIXTURES
 
-EVERY = store.migrations.pending(sqlite_utils.Database(memory=True))
+EVERY = store_schema.migrations.pending(sqlite_utils.Database(memory=True))
 NOT_TRANSACTIONAL = [m for m in EVERY if not m.transactional]
 BEFORE_M010 = FIXTURES / "historic" / "7086eed-dix-only.db"  # m001-m009, made by that commit's own code
 
@@ -41,15 +40,15 @@ def contents(path) -> list:
 @pytest.fixture
 def fresh(tmp_path):
     path = str(tmp_path / "fresh.db")
-    store.migrate(path)
+    store_schema.migrate(path)
     return path
 
 
 def up_to(path, migration) -> None:
     """A database with every migration before `migration` applied, as sqlite-utils applied them."""
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
-        store.migrations.apply(db, stop_before=migration.name)
+        store_schema.migrations.apply(db, stop_before=migration.name)
     finally:
         db.close()
 
@@ -59,12 +58,12 @@ def test_m010_committed_without_its_record_is_recognised_and_recorded(tmp_path, 
     path = tmp_path / "half.db"
     shutil.copyfile(BEFORE_M010, path)
     m010 = next(m for m in EVERY if m.name == "m010_tables_of_every_size")
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
         m010.fn(db)  # its work, committed; the power went before the record
     finally:
         db.close()
-    store.migrate(str(path))  # raised "The games table is not as m002-m004 made it" before
+    store_schema.migrate(str(path))  # raised "The games table is not as m002-m004 made it" before
     assert applied(path) == applied(fresh)
     assert schema(path) == schema(fresh)
 
@@ -74,12 +73,12 @@ def test_each_non_transactional_migration_cut_before_its_record_is_finished_at_t
         tmp_path, fresh, migration):
     path = tmp_path / "cut.db"
     up_to(path, migration)
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
         migration.fn(db)  # done as sqlite-utils does it outside a transaction; then the kill
     finally:
         db.close()
-    store.migrate(str(path))
+    store_schema.migrate(str(path))
     assert applied(path) == applied(fresh)
     assert schema(path) == schema(fresh)
 
@@ -109,7 +108,7 @@ def test_a_process_killed_between_a_migrations_work_and_its_record_leaves_a_data
     run = subprocess.run([sys.executable, "-c", KILLER, str(path), migration.name], capture_output=True,
                          env={**os.environ, "PYTHONPATH": str(FIXTURES.parent.parent)})
     assert run.returncode == -signal.SIGKILL, run.stderr.decode()
-    store.migrate(str(path))
+    store_schema.migrate(str(path))
     assert applied(path) == applied(fresh)
     assert schema(path) == schema(fresh)
     if before is not None:  # every row kept, its columns as they were (new ones come after them)

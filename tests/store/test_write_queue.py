@@ -3,25 +3,25 @@ and retrying: with a dozen phones saving at once, that left one save waiting sec
 
 import threading
 
-from scorepad import store
+from scorepad.store import connection
 
 
 def test_a_second_writer_waits_its_turn_instead_of_finding_the_database_locked(new_database):
     path = str(new_database())
-    first, second = store.connect(path), store.connect(path)
+    first, second = connection.connect(path), connection.connect(path)
     second.execute("PRAGMA busy_timeout = 0")  # were it left to SQLite, the second would be refused at once
     holding, saved, failed = threading.Event(), threading.Event(), []
 
     def second_writer():
         try:
-            with store.write_lock(second):
+            with connection.write_lock(second):
                 second.execute("INSERT INTO players (name, created_at) VALUES ('Bo', '2026-11-22T12:00:00+00:00')")
             saved.set()
         except Exception as exc:  # noqa: BLE001 - the failure is what the test reports
             failed.append(exc)
 
     try:
-        with store.write_lock(first):
+        with connection.write_lock(first):
             first.execute("INSERT INTO players (name, created_at) VALUES ('Ann', '2026-11-22T12:00:00+00:00')")
             holding.set()
             writer = threading.Thread(target=second_writer)
@@ -36,17 +36,17 @@ def test_a_second_writer_waits_its_turn_instead_of_finding_the_database_locked(n
 
 
 def test_writers_to_two_different_databases_do_not_wait_for_each_other(new_database, tmp_path):
-    one = store.connect(str(new_database(tmp_path / "one.db")))
-    other = store.connect(str(new_database(tmp_path / "other.db")))
+    one = connection.connect(str(new_database(tmp_path / "one.db")))
+    other = connection.connect(str(new_database(tmp_path / "other.db")))
     wrote = threading.Event()
 
     def other_writer():
-        with store.write_lock(other):
+        with connection.write_lock(other):
             other.execute("INSERT INTO players (name, created_at) VALUES ('Cy', '2026-11-22T12:00:00+00:00')")
         wrote.set()
 
     try:
-        with store.write_lock(one):
+        with connection.write_lock(one):
             threading.Thread(target=other_writer).start()
             assert wrote.wait(5), "a writer to another database waited for this one"
     finally:

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import store
-from scorepad.store import autobackup
+from scorepad.store import autobackup, connection, games, schema
 from tests.helpers import FIXTURES, ROOT
 from tests.system.helpers import free_port
 
@@ -205,7 +204,7 @@ def contents(path: Path) -> list[str]:
 def years_of_games(live: Path) -> None:
     """Some megabytes of games: more than SQLite keeps in memory while it copies, so a copy cut in half is
     half on disk."""
-    with contextlib.closing(store.connect(str(live))) as db, db.conn:
+    with contextlib.closing(connection.connect(str(live))) as db, db.conn:
         for n in range(800):
             db.execute("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) VALUES (?, ?, ?, ?, 0)",
                        ["2025-01-01T20:00:00+00:00", json.dumps({"note": "x" * 10_000}), f"Us {n}", "Them"])
@@ -247,8 +246,8 @@ def test_starting_todays_server_on_an_older_scorepads_database_backs_it_up_then_
     with running(command, {**without_scorepad_settings(), "SCOREPAD_INSTANCE": str(data)}, port, tmp_path) as health:
         assert health["migrations"] == "current"
     [copy] = (data / "backups").glob("before-upgrade-*.db")
-    with contextlib.closing(store.connect(str(copy))) as db:
-        assert [m.name for m in store.migrations.applied(db)] == recorded["migrations"]
-    with contextlib.closing(store.connect(str(data / "scorepad.db"))) as db:
-        assert store.pending_migrations(db) == []
-        assert len(store.game_ids(db)) == len(recorded["games"])
+    with contextlib.closing(connection.connect(str(copy))) as db:
+        assert [m.name for m in schema.migrations.applied(db)] == recorded["migrations"]
+    with contextlib.closing(connection.connect(str(data / "scorepad.db"))) as db:
+        assert schema.pending_migrations(db) == []
+        assert len(games.game_ids(db)) == len(recorded["games"])

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import store
-from scorepad.rules import PRESETS
+from scorepad.core.rules import PRESETS
+from scorepad.store import backups, connection, schema
 from tests.helpers import ROOT
 from tests.system.helpers import free_port
 
@@ -34,11 +34,11 @@ RULES = json.dumps(PRESETS["double-deck"].to_dict())
 def eighty_megabytes(path: Path, upgrade_pending: bool = False) -> int:
     """A database of about 80 MB (800 games with bulky team names, and rules a restore can read, as it reads
     every row); returns how many games it holds."""
-    with contextlib.closing(store.connect(str(path))) as db:
+    with contextlib.closing(connection.connect(str(path))) as db:
         if upgrade_pending:
-            store.migrations.apply(db, stop_before=store.migrations.pending(db)[-1].name)
+            schema.migrations.apply(db, stop_before=schema.migrations.pending(db)[-1].name)
         else:
-            store.migrations.apply(db)
+            schema.migrations.apply(db)
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.executemany("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) VALUES (?, ?, ?, ?, 0)",
                        [("2025-01-01T20:00:00+00:00", RULES, f"Us {n} " + os.urandom(50_000).hex(), "Them")
@@ -134,7 +134,7 @@ def test_a_server_killed_at_random_while_copying_80_mb_before_an_upgrade_leaves_
     games = eighty_megabytes(data / "scorepad.db", upgrade_pending=True)
     serve = [sys.executable, "-m", "scorepad", "--host", "127.0.0.1", "--port", str(free_port()), "--no-qr"]
     started = time.monotonic()
-    store.backups.backup(str(data / "scorepad.db"), str(temp / "timed.db"))
+    backups.backup(str(data / "scorepad.db"), str(temp / "timed.db"))
     took = time.monotonic() - started  # what a copy takes here: the kills land within it
     (temp / "timed.db").unlink()
     rng = random.Random(9)
@@ -143,8 +143,8 @@ def test_a_server_killed_at_random_while_copying_80_mb_before_an_upgrade_leaves_
         midway += killed_while_copying(serve, env, data / "backups", rng.uniform(0, took))
         for copy in ours(data / "backups", "before-upgrade-*"):
             assert sound(copy) == games, f"{copy.name} is half a copy"
-        with contextlib.closing(store.connect(str(data / "scorepad.db"))) as db:
-            if not store.pending_migrations(db):
+        with contextlib.closing(connection.connect(str(data / "scorepad.db"))) as db:
+            if not schema.pending_migrations(db):
                 break  # that start got through: the next has nothing to copy
     assert midway, "no kill landed while the copy was being written"
     assert sound(data / "scorepad.db") == games

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import backups
+from scorepad.store import backups
 from tests.helpers import FIXTURES, ROOT
 from tests.system.replica_helpers import (
     LOSS_BOUND_SECONDS,

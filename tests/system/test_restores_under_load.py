@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from scorepad import backups
+from scorepad.store import backups
 from tests.helpers import ROOT, safety_copies
 from tests.system.helpers import Phone, keep_recording, server
 

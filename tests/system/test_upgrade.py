@@ -12,8 +12,9 @@ import pytest
 import sqlite_utils
 
 from scorepad import create_app, store
-from scorepad.inputs import whole_number
-from scorepad.scoring import play_game, score_hand
+from scorepad.core.inputs import whole_number
+from scorepad.core.scoring import play_game, score_hand
+from scorepad.store import connection, games as store_games, records as store_records, schema as store_schema
 from tests.helpers import FIXTURES, parse
 
 pytestmark = pytest.mark.slow
@@ -45,7 +46,7 @@ def upgraded(old):
 @pytest.fixture
 def fresh(tmp_path):
     path = str(tmp_path / "fresh.db")
-    store.migrate(path)
+    store_schema.migrate(path)
     return path
 
 
@@ -62,7 +63,7 @@ def applied(path: str) -> list[str]:
 def test_the_fixtures_cover_every_schema_shipped_from_games_and_hands_to_today():
     shipped = {path.name.split("-")[0]: sorted(json.loads(path.with_suffix(".json").read_text())["migrations"])
                for path in HISTORIC}
-    every = [m.name for m in store.migrations.pending(sqlite_utils.Database(memory=True))]
+    every = [m.name for m in store_schema.migrations.pending(sqlite_utils.Database(memory=True))]
 
     def upto(last: str, without=()) -> list[str]:
         return [name for name in every[:every.index(last) + 1] if name not in without]
@@ -112,10 +113,10 @@ def test_every_night_made_before_seasons_counts_in_a_first_season_and_its_page_r
 
 
 def test_every_game_keeps_the_totals_and_winner_its_own_code_gave_it(upgraded):
-    db = store.connect(upgraded.old.path)
+    db = connection.connect(upgraded.old.path)
     try:
         for game in upgraded.old.games:
-            stored = store.load_game(db, game["id"])
+            stored = store_games.load_game(db, game["id"])
             assert (list(stored.totals), stored.winner, stored.hands_count) == \
                 (game["totals"], game["winner"], game["hands"]), game
             assert (stored.finished_at is not None) == game["finished"]
@@ -129,13 +130,13 @@ def test_every_game_keeps_the_totals_and_winner_its_own_code_gave_it(upgraded):
 
 
 def test_every_live_hand_carries_the_points_and_outcome_todays_scoring_gives_it(upgraded):
-    db = store.connect(upgraded.old.path)
+    db = connection.connect(upgraded.old.path)
     try:
         for game in upgraded.old.games:
-            record = store.load_game(db, game["id"])
-            hands = store.live_hands(db, game["id"])
+            record = store_games.load_game(db, game["id"])
+            hands = store_games.live_hands(db, game["id"])
             state = play_game(record.rules, [h.hand for h in hands])
-            assert [h.kept for h in hands] == [(*r.points, store.outcome(r)) for r in state.results]
+            assert [h.kept for h in hands] == [(*r.points, store_games.outcome(r)) for r in state.results]
             if hands:  # and the game's per-team summary beside them
                 rows = db.execute("SELECT count(*) FROM team_results WHERE game_id = ?", [game["id"]]).fetchone()
                 assert rows == (game.get("sides", 2),), game
@@ -175,12 +176,12 @@ def expected_records(games) -> dict[str, dict]:
 def test_records_count_the_finished_games_and_wins_of_every_player(upgraded):
     expected = expected_records(upgraded.old.games)
     assert sum(r["wins"] for r in expected.values()) > 0
-    db = store.connect(upgraded.old.path)
+    db = connection.connect(upgraded.old.path)
     try:
-        listed = {p["name"]: {"games": p["games"], "wins": p["wins"]} for p in store.players(db)}
+        listed = {p["name"]: {"games": p["games"], "wins": p["wins"]} for p in store_records.players(db)}
         assert listed == expected
-        for player in store.players(db):
-            record = store.side_record(db, [player["id"]])  # read from the per-game summaries
+        for player in store_records.players(db):
+            record = store_records.side_record(db, [player["id"]])  # read from the per-game summaries
             assert (record["games"], record["wins"]) == (player["games"], player["wins"]), player["name"]
             assert (record["biggest_hand"] is not None) == (player["games"] > 0), player["name"]
     finally:
@@ -201,9 +202,9 @@ def test_a_new_hand_can_be_recorded_on_every_game_in_progress(upgraded):
     in_progress = [game for game in upgraded.old.games if not game["finished"] and not game.get("abandoned")]
     assert in_progress
     for game in in_progress:
-        db = store.connect(upgraded.old.path)
+        db = connection.connect(upgraded.old.path)
         try:
-            record = store.load_game(db, game["id"])
+            record = store_games.load_game(db, game["id"])
         finally:
             db.close()
         form = parse(upgraded.client.get(f"/games/{game['id']}")).select_one("#hand-form")
@@ -211,10 +212,10 @@ def test_a_new_hand_can_be_recorded_on_every_game_in_progress(upgraded):
         hand = a_hand(record, "s0" if record.has_players else "t0")
         response = upgraded.client.post(f"/games/{game['id']}/hands", data={**hidden, **hand})
         assert response.status_code == 303, response.get_data(as_text=True)
-        db = store.connect(upgraded.old.path)
+        db = connection.connect(upgraded.old.path)
         try:
-            after = store.load_game(db, game["id"])
-            points = score_hand(record.rules, store.live_hands(db, game["id"])[-1].hand).points
+            after = store_games.load_game(db, game["id"])
+            points = score_hand(record.rules, store_games.live_hands(db, game["id"])[-1].hand).points
         finally:
             db.close()
         assert after.hands_count == game["hands"] + 1
@@ -222,28 +223,28 @@ def test_a_new_hand_can_be_recorded_on_every_game_in_progress(upgraded):
 
 
 def test_a_second_start_finds_nothing_to_re_score_and_writes_nothing(upgraded):
-    store.forget_pool()  # the app's connections closed, so the file alone holds the database
+    connection.forget_pool()  # the app's connections closed, so the file alone holds the database
     before = Path(upgraded.old.path).read_bytes()
-    store.migrate(upgraded.old.path)
+    store_schema.migrate(upgraded.old.path)
     assert Path(upgraded.old.path).read_bytes() == before
-    db = store.connect(upgraded.old.path)
+    db = connection.connect(upgraded.old.path)
     try:
-        assert store.rescore_stale(db) == []
+        assert store_schema.rescore_stale(db) == []
     finally:
         db.close()
 
 
 def test_an_upgrade_cut_short_before_its_re_score_is_made_good_at_the_next_start(old):
-    db = store.connect(old.path)
+    db = connection.connect(old.path)
     try:
-        store.migrations.apply(db)  # the migrations alone, as if the power went before the re-score
+        store_schema.migrations.apply(db)  # the migrations alone, as if the power went before the re-score
     finally:
         db.close()
-    store.migrate(old.path)
-    db = store.connect(old.path)
+    store_schema.migrate(old.path)
+    db = connection.connect(old.path)
     try:
         for game in old.games:
-            assert list(store.load_game(db, game["id"]).totals) == game["totals"]
+            assert list(store_games.load_game(db, game["id"]).totals) == game["totals"]
         assert db.execute("SELECT count(*) FROM hands WHERE deleted_at IS NULL AND points_0 IS NULL").fetchone() \
             == (0,)
     finally:
@@ -256,13 +257,13 @@ def test_a_game_todays_rules_cannot_fold_is_kept_as_stored_and_the_others_are_re
     games = json.loads(OLDEST.with_suffix(".json").read_text())["games"]
     with sqlite3.connect(path) as db:  # a bid no rule set allows, as if an old version had let it through
         db.execute("UPDATE hands SET bid = 3 WHERE game_id = 4 AND seq = 1")
-    store.migrate(str(path))
+    store_schema.migrate(str(path))
     assert "Game 4 kept as stored" in caplog.text
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
         for game in games:
-            assert list(store.load_game(db, game["id"]).totals) == game["totals"]
-        assert store.rescore_stale(db) == []  # tried again at every start, and still kept
+            assert list(store_games.load_game(db, game["id"]).totals) == game["totals"]
+        assert store_schema.rescore_stale(db) == []  # tried again at every start, and still kept
     finally:
         db.close()
 
@@ -272,7 +273,7 @@ def test_no_migration_calls_into_the_code_of_today(fresh):
     dataclasses or shared SQL, which change with the app."""
     live = {name for name, value in vars(store).items() if not name.startswith("m0") and
             (callable(value) or isinstance(value, str)) and not isinstance(value, types.ModuleType)}
-    every = store.migrations.pending(sqlite_utils.Database(memory=True))
+    every = store_schema.migrations.pending(sqlite_utils.Database(memory=True))
     assert [migration.name for migration in every] == applied(fresh)
     for migration in every:
         assert not names_used(migration.fn.__code__) & live, migration.name
@@ -292,7 +293,7 @@ def test_m010_moves_every_game_to_the_n_side_shape_without_changing_a_hand(old):
     columns = "id, kind, bidder, bidder_seat, bid, meld_0, meld_1, counters_0, counters_1, renege_team, forced"
     with sqlite3.connect(old.path) as db:
         typed = db.execute(f"SELECT {columns} FROM hands ORDER BY id").fetchall()
-    store.migrate(old.path)
+    store_schema.migrate(old.path)
     with sqlite3.connect(old.path) as db:
         assert db.execute(f"SELECT {columns} FROM hands ORDER BY id").fetchall() == typed
         assert db.execute("SELECT count(*) FROM hands WHERE meld_2 IS NOT NULL OR counters_2 IS NOT NULL "

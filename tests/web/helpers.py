@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
-from scorepad import store
+from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.services.helpers import everything
 
@@ -45,9 +45,9 @@ def hand_ids(client, game_id) -> list[int]:
 
 
 def hands_stored(app, game_id) -> int:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return len(store.live_hands(db, game_id))
+        return len(games.live_hands(db, game_id))
     finally:
         db.close()
 
@@ -59,7 +59,7 @@ def totals(page) -> tuple[int, int]:
 
 def every_table(path: str) -> dict:
     """Every row of every table of the database at `path`: a refusal must leave all of it as it was."""
-    db = store.connect(path)
+    db = connection.connect(path)
     try:
         return everything(db)
     finally:

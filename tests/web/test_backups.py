@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import backups, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
+from scorepad.store import backups, connection, games, schema
 from tests.helpers import safety_copies
 
 DD = replace(PRESETS["double-deck"], target=100_000)  # games that never end, however many hands
@@ -30,9 +30,9 @@ def live(app) -> Path:
 
 
 def add_game(path: Path, teams, hands: int = 1, players=("Ann", "Bob", "Cat", "Dan")) -> int:
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
-        game_id = store.create_game(db, DD, teams, list(players), 0)
+        game_id = games.create_game(db, DD, teams, list(players), 0)
         for n in range(hands):
             record_hand(db, game_id, f"{teams[0]}-{game_id}-{n}")
         return game_id
@@ -41,9 +41,9 @@ def add_game(path: Path, teams, hands: int = 1, players=("Ann", "Bob", "Cat", "D
 
 
 def record_hand(db, game_id: int, token: str) -> None:
-    with store.write_lock(db):
-        store.insert_hand(db, game_id, token, replace(MADE_50, trump="S", bidder_seat=0))
-        store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+    with connection.write_lock(db):
+        games.insert_hand(db, game_id, token, replace(MADE_50, trump="S", bidder_seat=0))
+        games.rescore(db, games.load_game(db, game_id), games.live_hands(db, game_id))
 
 
 def contents(path: Path) -> list[str]:
@@ -75,7 +75,7 @@ def test_a_backup_taken_while_hands_are_written_is_consistent(live, tmp_path):
     stop = threading.Event()
 
     def write():
-        writer = store.connect(str(live))
+        writer = connection.connect(str(live))
         n = 0
         while not stop.is_set():
             record_hand(writer, game_id, f"w{n}")
@@ -307,7 +307,7 @@ def test_after_a_restore_every_game_version_and_records_counter_is_above_both_da
     saved = scorepad_backup(tmp_path, live)
     busy = live if busier == "live" else saved
     game_id = add_game(busy, ("Busy", "Them"), hands=0, players=("Eve", "Fay", "Gus", "Hal"))
-    db = store.connect(str(busy))
+    db = connection.connect(str(busy))
     for n in range(30):
         record_hand(db, game_id, f"busy-{n}")
     db.close()
@@ -329,8 +329,8 @@ def test_after_a_restore_every_game_version_and_records_counter_is_above_both_da
 
 def old_scorepad_backup(path: Path) -> None:
     """A database as Scorepad made it before game_seats and kept points existed, with a game in progress."""
-    db = store.connect(str(path))
-    store.migrations.apply(db, stop_before="m003_results_and_seats")
+    db = connection.connect(str(path))
+    schema.migrations.apply(db, stop_before="m003_results_and_seats")
     at = "2024-11-02T19:00:00+00:00"
     with db.conn:
         ann = db.execute("INSERT INTO players (name, created_at) VALUES ('Ann', ?)", [at]).lastrowid

@@ -4,7 +4,7 @@ And the night on paper: the rotation chart and a card for each player, the direc
 
 import pytest
 
-from scorepad import store
+from scorepad.store import connection, players
 from tests.helpers import parse
 from tests.web.helpers import club_post
 
@@ -24,9 +24,9 @@ def started(client):
 
 
 def store_id(app, name):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return str(store.player_for(db, name))
+        return str(players.player_for(db, name))
     finally:
         db.close()
 

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorepad import store
+from scorepad.store import clubs, connection
 from tests.helpers import parse
 from tests.web.helpers import CLUB_WIN_0, club_post, every_table, form_of
 
@@ -18,17 +18,17 @@ TEAMS = [("Al", "Cy"), ("Bo", "Di"), ("Ed", "Flo"), ("Gus", "Hal"), ("Zed", "Yar
 
 
 def tables(app, number):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.clubs.tables(db, 1, number)
+        return clubs.tables(db, 1, number)
     finally:
         db.close()
 
 
 def director_key(app) -> str:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.clubs.load_night(db, 1).director_key
+        return clubs.load_night(db, 1).director_key
     finally:
         db.close()
 

@@ -4,7 +4,7 @@ would be refused because tables still play. Its poll moves the primary button wh
 
 import pytest
 
-from scorepad import store
+from scorepad.store import clubs, connection
 from tests.helpers import parse
 from tests.web.helpers import CLUB_WIN_0, club_post, form_of
 
@@ -14,7 +14,7 @@ NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", 
 
 
 def with_db(app, work):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
         return work(db)
     finally:
@@ -22,8 +22,8 @@ def with_db(app, work):
 
 
 def finish(client, app, *table_nos):
-    night = with_db(app, lambda db: store.clubs.load_night(db, 1))
-    for t in with_db(app, lambda db: store.clubs.tables(db, 1, night.round)):
+    night = with_db(app, lambda db: clubs.load_night(db, 1))
+    for t in with_db(app, lambda db: clubs.tables(db, 1, night.round)):
         if t.table_no in table_nos:
             client.post(f"/games/{t.game_id}/hands", data={**form_of(client, t.game_id), **CLUB_WIN_0})
 
@@ -117,7 +117,7 @@ def test_the_directors_poll_makes_starting_primary_when_the_last_table_finishes(
 
 
 def test_the_directors_poll_makes_ending_on_the_clock_primary_when_time_runs_out(client, app, monkeypatch):
-    from scorepad.web import club_views
+    from scorepad.web.club import views as club_views
 
     club_post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
     for name in PLAYERS:

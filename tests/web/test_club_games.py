@@ -4,7 +4,7 @@ count it with its table's result."""
 
 import pytest
 
-from scorepad import store
+from scorepad.store import clubs, connection, games, players
 from tests.helpers import parse
 from tests.web.helpers import CLUB_WIN_0, club_post, csrf, form_of
 
@@ -14,17 +14,17 @@ NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", 
 
 
 def tables(app):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.clubs.tables(db, 1, 1)
+        return clubs.tables(db, 1, 1)
     finally:
         db.close()
 
 
 def player_id(app, name):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.player_for(db, name)
+        return players.player_for(db, name)
     finally:
         db.close()
 
@@ -83,9 +83,9 @@ def test_a_rematch_of_a_club_table_is_refused_in_words_and_starts_nothing(client
     response = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf(client, f"/games/{game_id}")})
     assert response.status_code == 409
     assert "club night" in parse(response).select_one("#form-message").get_text()
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        assert store.rematch_for(db, game_id) is None
+        assert games.rematch_for(db, game_id) is None
     finally:
         db.close()
 
@@ -120,7 +120,7 @@ def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(clien
 
 def test_a_kept_games_hands_show_no_edit_or_delete_and_their_pages_say_why(client, app):
     game_id = night(client, app)[0]
-    hand_id = store.live_hands(store.connect(app.config["DATABASE"]), game_id)[0].id
+    hand_id = games.live_hands(connection.connect(app.config["DATABASE"]), game_id)[0].id
     open_sheet = parse(client.get(f"/games/{game_id}")).select_one("#sheet")
     assert open_sheet.select(f"a[href='/games/{game_id}/hands/{hand_id}/edit']")  # still playing: editable
     club_post(client, "/club/1/end")

@@ -1,6 +1,6 @@
 """Merging two names of one person from the players page when a club night knows them."""
 
-from scorepad import store
+from scorepad.store import connection, players
 from tests.helpers import parse
 from tests.web.helpers import club_post, csrf, every_table
 
@@ -9,9 +9,9 @@ NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", 
 
 
 def ids(app, *names):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return [store.player_for(db, name) for name in names]
+        return [players.player_for(db, name) for name in names]
     finally:
         db.close()
 

@@ -1,6 +1,6 @@
 """A club night is made only with a rule set its tables (two teams of two) can play."""
 
-from scorepad.rules import PRESETS
+from scorepad.core.rules import PRESETS
 from tests.helpers import parse
 from tests.web.helpers import csrf
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from scorepad import store
+from scorepad.store import clubs, connection, games, players
 from tests.helpers import parse
 from tests.web.helpers import CLUB_WIN_0, club_post, csrf, every_table, form_of
 
@@ -27,9 +27,9 @@ def started(client):
 
 
 def game_of_table(app, table_no, number=1):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return next(t for t in store.clubs.tables(db, 1, number) if t.table_no == table_no)
+        return next(t for t in clubs.tables(db, 1, number) if t.table_no == table_no)
     finally:
         db.close()
 
@@ -67,8 +67,8 @@ def test_another_device_directs_a_night_only_with_its_key(client, app, started):
     stranger = app.test_client()
     assert stranger.get("/club/1/director").status_code == 403
     assert club_post(stranger, "/club/1/end").status_code == 403
-    db = store.connect(app.config["DATABASE"])
-    key = store.clubs.load_night(db, 1).director_key
+    db = connection.connect(app.config["DATABASE"])
+    key = clubs.load_night(db, 1).director_key
     db.close()
     assert stranger.get(f"/club/1/director?key={key}").status_code == 200
     assert stranger.get("/club/1/director").status_code == 200
@@ -91,17 +91,17 @@ def test_a_phone_shows_its_players_seat_and_confirms_the_score_with_one_tap(clie
 
 
 def store_id(app, name):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return str(store.player_for(db, name))
+        return str(players.player_for(db, name))
     finally:
         db.close()
 
 
 def store_hand(app, game_id):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.live_hands(db, game_id)[0].id
+        return games.live_hands(db, game_id)[0].id
     finally:
         db.close()
 
@@ -193,7 +193,7 @@ def test_the_directors_page_follows_its_tables_with_a_cheap_poll(client, app, st
 
 def test_table_cards_carry_a_qr_code_for_each_table_at_an_address_phones_can_reach(client, app, started,
                                                                                    monkeypatch):
-    from scorepad.web import club_views
+    from scorepad.web.club import views as club_views
 
     monkeypatch.setattr(club_views, "lan_addresses", lambda: ["192.168.1.20", "127.0.0.1"])
     cards = parse(client.get("/club/1/cards", base_url="http://localhost:8000"))  # opened on the server itself

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import backups, store
+from scorepad.store import backups, clubs, connection, players as store_players
 from tests.helpers import parse
 from tests.web.helpers import club_post
 
@@ -14,17 +14,17 @@ NIGHT = {"kind": "progressive", "preset": "double-deck", "round_end": "hands", "
 
 
 def player_id(app, name) -> str:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return str(store.player_for(db, name))
+        return str(store_players.player_for(db, name))
     finally:
         db.close()
 
 
 def entrant_names(app) -> list[str]:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return [e.name for e in store.clubs.entrants(db, 1)]
+        return [e.name for e in clubs.entrants(db, 1)]
     finally:
         db.close()
 

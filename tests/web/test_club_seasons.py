@@ -4,7 +4,7 @@ show standings across nights (a substitute with their team), the specials with w
 
 import pytest
 
-from scorepad import store
+from scorepad.store import clubs, connection, players as store_players
 from tests.helpers import parse
 from tests.web.helpers import CLUB_WIN_0, club_post, csrf, form_of, record
 
@@ -23,17 +23,17 @@ def night(client, name, teams):
 
 
 def tables(app, night_id):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.clubs.tables(db, night_id)
+        return clubs.tables(db, night_id)
     finally:
         db.close()
 
 
 def player_id(app, name):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.player_for(db, name)
+        return store_players.player_for(db, name)
     finally:
         db.close()
 

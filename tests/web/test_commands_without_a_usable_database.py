@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import store
+from scorepad.store import connection, readable, schema
 from tests.helpers import FIXTURES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -41,7 +41,7 @@ def not_a_database(path: Path) -> None:
 def good_backup(tmp_path):
     path = tmp_path / "good.db"
     shutil.copyfile(GOOD, path)
-    store.migrate(str(path))
+    schema.migrate(str(path))
     return path
 
 
@@ -61,11 +61,11 @@ def test_restore_puts_a_good_backup_in_place_of_a_live_database_that_cannot_be_u
     else:
         with sqlite3.connect(safety) as db:  # kept as SQLite reads it
             assert db.execute("SELECT count(*) FROM games").fetchone()[0] > 0
-    db = store.connect(str(live))
+    db = connection.connect(str(live))
     try:
-        assert store.pending_migrations(db) == []
+        assert schema.pending_migrations(db) == []
         assert db.execute("SELECT count(*) FROM club_tables").fetchone() == (2,)
-        assert store.first_unreadable(db) is None
+        assert readable.first_unreadable(db) is None
     finally:
         db.close()
     assert flask(instance, "backup").returncode == 0  # and the database now opens for every command

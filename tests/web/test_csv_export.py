@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
-from scorepad import store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
 from scorepad.services.transfer import cell, sheets_csv
+from scorepad.store import connection, games
 from tests.helpers import quick_and_in_full
 from tests.web.helpers import new_game, record
 
@@ -62,13 +62,13 @@ NAMES = st.one_of(
 def test_no_name_is_ever_a_formula_in_the_score_sheets(tmp_path, template_database, names):
     path = str(tmp_path / f"csv-{uuid.uuid4().hex}.db")  # each example its own: names do not meet earlier ones
     shutil.copyfile(template_database, path)  # a copy of today's schema: a millisecond, where migrating is 300
-    db = store.connect(path)
+    db = connection.connect(path)
     try:
         team, other, player = names
-        game_id = store.create_game(db, PRESETS["double-deck"], (team, other), [player, None, None, None], 0)
-        with store.write_lock(db):
-            store.insert_hand(db, game_id, f"t-{game_id}", Hand(0, 60, (0, 0), (26, 24), bidder_seat=0))
-            store.rescore(db, store.load_game(db, game_id), store.live_hands(db, game_id))
+        game_id = games.create_game(db, PRESETS["double-deck"], (team, other), [player, None, None, None], 0)
+        with connection.write_lock(db):
+            games.insert_hand(db, game_id, f"t-{game_id}", Hand(0, 60, (0, 0), (26, 24), bidder_seat=0))
+            games.rescore(db, games.load_game(db, game_id), games.live_hands(db, game_id))
         [row] = rows_of(sheets_csv(db, [game_id]))
     finally:
         db.close()

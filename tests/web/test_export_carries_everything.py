@@ -10,7 +10,7 @@ import pytest
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
-from scorepad import store
+from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.web.helpers import csrf, every_table, new_game, record
 
@@ -44,10 +44,10 @@ def elsewhere(make_app, tmp_path):
 
 
 def only_game(app):
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        [game_id] = store.game_ids(db)
-        return store.load_game(db, game_id)
+        [game_id] = games.game_ids(db)
+        return games.load_game(db, game_id)
     finally:
         db.close()
 

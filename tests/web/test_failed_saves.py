@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from scorepad import store
-from scorepad.web.faults import fault_of
+from scorepad.store import connection, games
+from scorepad.web.shell.faults import fault_of
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, hands_stored, new_game, record
 
@@ -47,9 +47,9 @@ def typed_values(page) -> dict:
 
 
 def edits(app, hand_id) -> list[str]:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return [e["action"] for e in store.edits_of_hand(db, hand_id)]
+        return [e["action"] for e in games.edits_of_hand(db, hand_id)]
     finally:
         db.close()
 
@@ -63,7 +63,7 @@ def test_a_hand_the_database_refuses_is_said_at_the_top_with_everything_typed_ke
         client, app, monkeypatch, words, status, cause):
     game_id = new_game(client)
     form = form_of(client, game_id)
-    monkeypatch.setattr(store, "insert_hand", refusing(words))
+    monkeypatch.setattr(games, "insert_hand", refusing(words))
     response = client.post(f"/games/{game_id}/hands", data={**form, "kind": "played", **TYPED})
     assert response.status_code == status
     page = parse(response)
@@ -77,7 +77,7 @@ def test_a_hand_the_database_refuses_is_said_at_the_top_with_everything_typed_ke
 
 def test_a_full_disk_says_so_in_the_words_a_family_understands(client, monkeypatch):
     game_id = new_game(client)
-    monkeypatch.setattr(store, "insert_hand", refusing("database or disk is full"))
+    monkeypatch.setattr(games, "insert_hand", refusing("database or disk is full"))
     said = banner(parse(record(client, game_id, **TYPED)))
     assert said == ("The disk of the machine running Scorepad is full: this hand was NOT saved. Free some space, "
                     "then tap Record again — it will be saved once.")
@@ -85,7 +85,7 @@ def test_a_full_disk_says_so_in_the_words_a_family_understands(client, monkeypat
 
 def test_tapping_record_again_after_the_fault_is_cleared_stores_the_hand_once(client, app, monkeypatch):
     game_id = new_game(client)
-    monkeypatch.setattr(store, "insert_hand", refusing("database is locked"))
+    monkeypatch.setattr(games, "insert_hand", refusing("database is locked"))
     refused = parse(record(client, game_id, **TYPED))
     monkeypatch.undo()
     again = {i["name"]: i.get("value", "") for i in refused.select("#hand-form input[type=hidden]")}
@@ -100,7 +100,7 @@ def test_an_edit_the_database_refuses_keeps_what_was_typed_and_changes_nothing(
     game_id = new_game(client)
     record(client, game_id, bidder="t0", bid=50, counters_0=50)
     hand_id = only_hand(client, game_id)
-    monkeypatch.setattr(store, "update_hand", refusing(words))
+    monkeypatch.setattr(games, "update_hand", refusing(words))
     response = client.post(f"/games/{game_id}/hands/{hand_id}/edit",
                            data={"csrf_token": csrf(client), "kind": "played", "edits_seen": "0", **TYPED})
     assert response.status_code == status
@@ -116,7 +116,7 @@ def test_a_delete_the_database_refuses_says_so_and_keeps_the_hand(client, app, m
     game_id = new_game(client)
     record(client, game_id, bidder="t0", bid=50, counters_0=50)
     hand_id = only_hand(client, game_id)
-    monkeypatch.setattr(store, "delete_hand", refusing(words))
+    monkeypatch.setattr(games, "delete_hand", refusing(words))
     response = client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"csrf_token": csrf(client)})
     assert response.status_code == status
     page = parse(response)
@@ -130,7 +130,7 @@ def test_a_new_game_or_rematch_the_database_refuses_is_an_error_page_in_words(
         client, app, monkeypatch, words, status, cause):
     game_id = new_game(client)
     token = csrf(client)
-    monkeypatch.setattr(store, "create_game", refusing(words))
+    monkeypatch.setattr(games, "create_game", refusing(words))
     for url, data in ((f"/games/{game_id}/rematch", {}), ("/games/new", {"preset": "double-deck"})):
         response = client.post(url, data={"csrf_token": token, **data})
         assert response.status_code == status
@@ -138,13 +138,13 @@ def test_a_new_game_or_rematch_the_database_refuses_is_an_error_page_in_words(
         assert page.h1.get_text() == "Not saved"
         assert page.select_one(".error-message").get_text().startswith(cause + ": that change was NOT saved.")
     monkeypatch.undo()
-    db = store.connect(app.config["DATABASE"])
-    assert len(store.list_games(db, finished=False)) == 1
+    db = connection.connect(app.config["DATABASE"])
+    assert len(games.list_games(db, finished=False)) == 1
     db.close()
 
 
 def test_a_page_the_database_cannot_read_says_why_and_to_reload(client, monkeypatch):
-    monkeypatch.setattr(store, "list_games", refusing("unable to open database file"))
+    monkeypatch.setattr(games, "list_games", refusing("unable to open database file"))
     response = client.get("/")
     assert response.status_code == 503
     message = parse(response).select_one(".error-message").get_text()
@@ -154,7 +154,7 @@ def test_a_page_the_database_cannot_read_says_why_and_to_reload(client, monkeypa
 
 def test_any_other_database_error_is_a_bug_and_not_dressed_up_as_a_fault(client, monkeypatch):
     game_id = new_game(client)
-    monkeypatch.setattr(store, "insert_hand", refusing("no such table: hands"))
+    monkeypatch.setattr(games, "insert_hand", refusing("no such table: hands"))
     with pytest.raises(sqlite3.OperationalError, match="no such table"):  # a 500 in production
         record(client, game_id, **TYPED)
 
@@ -222,7 +222,7 @@ def test_a_refused_commit_leaves_no_transaction_open_to_show_its_writes(tmp_path
     conn.execute("CREATE TABLE t (x)")
     conn.commit()
     db = SimpleNamespace(conn=_RefusesCommit(conn))
-    with pytest.raises(sqlite3.OperationalError), store.write_lock(db):
+    with pytest.raises(sqlite3.OperationalError), connection.write_lock(db):
         conn.execute("INSERT INTO t VALUES (1)")
     assert not conn.in_transaction
     assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 0  # the page after it shows nothing unsaved

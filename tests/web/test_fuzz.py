@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, example
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from scorepad import create_app, store
-from scorepad.rules import limits
+from scorepad import create_app
+from scorepad.core.rules import limits
+from scorepad.store import connection, games, players as store_players
 from tests.helpers import parse, quick_and_in_full
 from tests.web.helpers import every_table
 
@@ -85,10 +86,10 @@ class Table:
         hidden = {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
         self.client.post(f"/games/{self.game_id}/hands", data={**hidden, "kind": "played", "bidder": "t0",
                                                                "bid": "50", "counters_0": "50"})
-        self.hand_id = store.live_hands(self.db(), self.game_id)[0].id
+        self.hand_id = games.live_hands(self.db(), self.game_id)[0].id
 
     def db(self):
-        return store.connect(self.app.config["DATABASE"])
+        return connection.connect(self.app.config["DATABASE"])
 
     def snapshot(self) -> dict:
         return every_table(self.app.config["DATABASE"])
@@ -96,9 +97,9 @@ class Table:
     def pages(self) -> list[str]:
         g = self.game_id
         db = self.db()
-        players = [f"/players/{p['id']}" for p in store.player_choices(db)]  # merging may have taken player 1
+        players = [f"/players/{p['id']}" for p in store_players.player_choices(db)]  # merging may have taken player 1
         # a fuzzed request may have deleted the hand, rightly: /games/1/hands/1/delete is a hostile "1" twice
-        hands = [hand.id for hand in store.live_hands(db, g)][:1]
+        hands = [hand.id for hand in games.live_hands(db, g)][:1]
         db.close()
         return ["/", "/games/new", f"/games/{g}", f"/games/{g}/live", *(f"/games/{g}/hands/{h}/edit" for h in hands),
                 "/history/", f"/history/games/{g}", *(f"/history/games/{g}/hands/{h}" for h in hands), "/players/",
@@ -147,12 +148,12 @@ def test_the_hand_form_survives_anything(table, fields, with_csrf):
 def take_off_new_hands(table) -> None:
     """It was a real hand after all: take it off again so each example starts from the same sheet."""
     db = table.db()
-    extra = [h for h in store.live_hands(db, table.game_id) if h.id != table.hand_id]
-    with store.write_lock(db):
+    extra = [h for h in games.live_hands(db, table.game_id) if h.id != table.hand_id]
+    with connection.write_lock(db):
         for h in extra:
             db.execute("DELETE FROM hand_edits WHERE hand_id = ?", [h.id])
             db.execute("DELETE FROM hands WHERE id = ?", [h.id])
-        store.rescore(db, store.load_game(db, table.game_id), store.live_hands(db, table.game_id))
+        games.rescore(db, games.load_game(db, table.game_id), games.live_hands(db, table.game_id))
     db.close()
 
 
@@ -212,7 +213,7 @@ def test_the_new_game_form_survives_anything(table, fields):
     else:
         table.still_answers()
         db = table.db()
-        game = store.list_games(db, finished=False, limit=1)[0]
+        game = games.list_games(db, finished=False, limit=1)[0]
         db.close()
         assert all(len(name) <= 40 for name in (*game.teams, *filter(None, game.players)))
         assert all(low <= getattr(game.rules, name) <= high for name, (low, high) in limits(game.rules).items()

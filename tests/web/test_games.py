@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from scorepad import store
+from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, hands_stored, new_game, record, totals
 
@@ -80,8 +80,8 @@ def test_house_rules_are_kept_with_the_game_and_shown_in_words(client, app):
     words = [li.get_text() for li in page.select(".rules-card li")]
     assert "Game is 1,000; if both teams reach it on the same hand, the bidders win." in words
     assert "A team at −1,000 or below loses." in words
-    db = store.connect(app.config["DATABASE"])
-    rules = store.load_game(db, game_id).rules
+    db = connection.connect(app.config["DATABASE"])
+    rules = games.load_game(db, game_id).rules
     db.close()
     assert (rules.target, rules.floor, rules.set_penalty) == (1000, -1000, "chips")
 
@@ -262,9 +262,9 @@ def test_mine_is_the_next_hand_keeps_what_was_typed_as_the_next_hand(client, app
     action, sent = _answer(page, "keep it as hand 2")
     assert client.post(action, data=sent).status_code == 303
     assert hands_stored(app, game_id) == 2
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        assert [row.hand.bid for row in store.live_hands(db, game_id)] == [50, 60]
+        assert [row.hand.bid for row in games.live_hands(db, game_id)] == [50, 60]
     finally:
         db.close()
     # sent twice (a double tap), it is still one hand

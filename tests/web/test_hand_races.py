@@ -6,7 +6,7 @@ from functools import partial
 
 import pytest
 
-from scorepad import store
+from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, new_game, record
 
@@ -49,7 +49,7 @@ def together(*calls):
         except Exception as exc:  # a 500 in production: kept to fail the test with
             answers[i] = exc
         finally:
-            store.forget_pool()  # this thread's connection goes with it
+            connection.forget_pool()  # this thread's connection goes with it
 
     threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
     for thread in threads:
@@ -65,17 +65,17 @@ def statuses(answers):
 
 
 def history(app, hand_id) -> list[str]:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return [e["action"] for e in store.edits_of_hand(db, hand_id)]
+        return [e["action"] for e in games.edits_of_hand(db, hand_id)]
     finally:
         db.close()
 
 
 def newest_hand(app, game_id) -> int:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.live_hands(db, game_id)[-1].id
+        return games.live_hands(db, game_id)[-1].id
     finally:
         db.close()
 
@@ -135,8 +135,8 @@ def test_two_phones_tapping_rematch_together_start_one_game(app, client, rounds)
         answers = together(*[partial(p.rematch, game_id) for p in phones])
         assert statuses(answers) == [303, 303]
         assert answers[0].headers["Location"] == answers[1].headers["Location"]
-        db = store.connect(app.config["DATABASE"])
-        assert store.rematch_for(db, game_id) is not None
+        db = connection.connect(app.config["DATABASE"])
+        assert games.rematch_for(db, game_id) is not None
         assert db.execute("SELECT count(*) FROM games WHERE rematch_of = ?", [game_id]).fetchone()[0] == 1
         db.close()
 

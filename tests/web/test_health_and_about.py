@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import create_app, store
+from scorepad import create_app
 from scorepad.services.backups import DAILY
+from scorepad.store import connection, schema
 from scorepad.store.backups import BackupRefused
-from scorepad.web.request_log import worth_a_line
-from scorepad.web import serve
-from scorepad.web.serve import QuietQueue
+from scorepad.web.shell import serve
+from scorepad.web.shell.request_log import worth_a_line
+from scorepad.web.shell.serve import QuietQueue
 from tests.helpers import parse
 from tests.web.helpers import csrf
 
@@ -127,9 +128,9 @@ def test_a_number_of_backups_kept_that_is_no_whole_number_keeps_fourteen(make_ap
 
 
 def older_database(path: Path) -> Path:
-    db = store.connect(str(path))
+    db = connection.connect(str(path))
     try:
-        store.migrations.apply(db, stop_before=store.migrations.pending(db)[-1].name)
+        schema.migrations.apply(db, stop_before=schema.migrations.pending(db)[-1].name)
     finally:
         db.close()
     return path
@@ -139,10 +140,10 @@ def test_starting_on_an_older_database_keeps_a_copy_in_the_backups_before_upgrad
     live = older_database(tmp_path / "scorepad.db")
     create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(live)})
     [copy] = (tmp_path / "backups").glob("before-upgrade-*.db")
-    with contextlib.closing(store.connect(str(copy))) as db:
-        assert len(store.pending_migrations(db)) == 1
-    with contextlib.closing(store.connect(str(live))) as db:
-        assert store.pending_migrations(db) == []
+    with contextlib.closing(connection.connect(str(copy))) as db:
+        assert len(schema.pending_migrations(db)) == 1
+    with contextlib.closing(connection.connect(str(live))) as db:
+        assert schema.pending_migrations(db) == []
 
 
 def test_an_upgrade_that_cannot_keep_its_copy_does_not_start_and_changes_nothing(tmp_path):
@@ -151,8 +152,8 @@ def test_an_upgrade_that_cannot_keep_its_copy_does_not_start_and_changes_nothing
     with pytest.raises(BackupRefused):
         create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(live),
                     "BACKUP_DIR": str(tmp_path / "blocked")})
-    with contextlib.closing(store.connect(str(live))) as db:
-        assert len(store.pending_migrations(db)) == 1
+    with contextlib.closing(connection.connect(str(live))) as db:
+        assert len(schema.pending_migrations(db)) == 1
 
 
 def test_the_address_and_qr_code_can_be_shown_again_while_the_service_runs(capsys):

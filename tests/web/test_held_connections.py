@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from scorepad.web import serve
+from scorepad.web.shell import serve
 
 
 @pytest.fixture
@@ -100,10 +100,11 @@ def test_the_server_is_sized_for_a_club_night():
 @pytest.fixture
 def polled(app, served):
     """A game's live sheet on the served app, and its ETag: (port, path, etag)."""
-    from scorepad import services, store
-    from scorepad.rules import PRESETS
+    from scorepad import services
+    from scorepad.store import connection
+    from scorepad.core.rules import PRESETS
 
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     game_id = services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), (None,) * 4, 0)
     db.close()
     conn = http.client.HTTPConnection("127.0.0.1", served, timeout=5)

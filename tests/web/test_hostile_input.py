@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from scorepad import store
-from scorepad.rules import PRESETS, Rules
+from scorepad.core.rules import PRESETS, Rules
+from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.web.helpers import csrf, every_table, form_of, new_game
 
@@ -27,10 +27,10 @@ def stored(app) -> dict:
     return every_table(app.config["DATABASE"])
 
 
-def kept(app, game_id: int) -> store.Game:
-    db = store.connect(app.config["DATABASE"])
+def kept(app, game_id: int) -> games.Game:
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.load_game(db, game_id)
+        return games.load_game(db, game_id)
     finally:
         db.close()
 
@@ -237,8 +237,8 @@ def test_the_largest_game_score_follows_the_scale_of_the_deck(client, app):
 
 def test_a_game_kept_from_before_the_ranges_and_its_long_names_still_open_everywhere(client, app):
     wild = Rules.from_dict(PRESETS["double-deck"].to_dict() | {"target": 10**12, "min_bid": 999_999}, kept=True)
-    db = store.connect(app.config["DATABASE"])
-    game_id = store.create_game(db, wild, ("T" * 5000, "Them"), ("P" * 300, None, "Q", None), 0)
+    db = connection.connect(app.config["DATABASE"])
+    game_id = games.create_game(db, wild, ("T" * 5000, "Them"), ("P" * 300, None, "Q", None), 0)
     db.close()
     for url in ("/", f"/games/{game_id}", "/history/", f"/history/games/{game_id}", "/players/", "/players/1",
                 "/games/new"):

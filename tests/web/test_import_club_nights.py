@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
-from scorepad import create_app, store
+from scorepad import create_app
+from scorepad.store import connection
 from tests.every_kind import every_kind
 from tests.helpers import parse, quick_and_in_full
 from tests.web.helpers import HOSTILE_VALUES, csrf, every_table, upload
@@ -26,7 +27,7 @@ class House:
         self.folder = tempfile.TemporaryDirectory()
         self.app = create_app({"TESTING": True, "SECRET_KEY": "nights",
                                "DATABASE": str(Path(self.folder.name) / "nights.db")})
-        db = store.connect(self.app.config["DATABASE"])
+        db = connection.connect(self.app.config["DATABASE"])
         try:
             every_kind(db)
         finally:

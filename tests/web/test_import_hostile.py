@@ -12,7 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from scorepad import create_app, store, transfer
+from scorepad import create_app
+from scorepad.services import transfer
+from scorepad.store import connection, games as store_games
 from tests.helpers import parse, quick_and_in_full
 from tests.web.helpers import HOSTILE_VALUES, csrf, every_table, hand_ids, new_game, record, upload
 
@@ -338,7 +340,7 @@ def big_export(tmp_path, games: int) -> bytes:
 
     path = str(tmp_path / "history.db")
     generate(path, games=games, open_games=0)
-    db = store.connect(path)
+    db = connection.connect(path)
     try:
         return json.dumps(transfer.export_games(db)).encode()
     finally:
@@ -352,14 +354,14 @@ def test_a_phone_saves_a_hand_while_a_big_import_is_written(app, client, tmp_pat
     quick): no transaction of the import may hold the lock that long. Writing these games in one transaction
     holds it for several seconds."""
     patience = 2
-    connect = store.connect
+    connect = connection.connect
 
     def impatient(path):
         db = connect(path)
         db.execute(f"PRAGMA busy_timeout = {patience * 1000}")
         return db
 
-    monkeypatch.setattr(store, "connect", impatient)
+    monkeypatch.setattr(connection, "connect", impatient)
     content = big_export(tmp_path, games=games)
     game_id = new_game(client, target="100000")
     importer = app.test_client()
@@ -378,7 +380,7 @@ def test_a_phone_saves_a_hand_while_a_big_import_is_written(app, client, tmp_pat
     assert saved > 0
     db = connect(app.config["DATABASE"])
     try:
-        assert len(store.live_hands(db, game_id)) == saved
+        assert len(store_games.live_hands(db, game_id)) == saved
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] == games + 1
     finally:
         db.close()

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import create_app, store
-from scorepad.rules import PRESETS
-from scorepad.store import autobackup, files
+from scorepad import create_app
+from scorepad.core.rules import PRESETS
+from scorepad.store import autobackup, backups as store_backups, connection, files, schema
 from tests.helpers import ROOT
 
 # A process that copies a database a few pages at a time, says so when half of a copy is done (a copy into the
@@ -62,7 +62,7 @@ RULES = json.dumps(PRESETS["double-deck"].to_dict())  # rows a restore can read 
 
 def some_games(path: Path, count: int = 300) -> None:
     """Enough pages that a copy four pages at a time has a middle."""
-    with contextlib.closing(store.connect(str(path))) as db, db.conn:
+    with contextlib.closing(connection.connect(str(path))) as db, db.conn:
         for n in range(count):
             db.execute("INSERT INTO games (created_at, rules, team_0, team_1, first_dealer) VALUES (?, ?, ?, ?, 0)",
                        ["2025-01-01T20:00:00+00:00", RULES, f"Us {n} " + "x" * 200, "Them"])
@@ -75,8 +75,8 @@ def games_in(path: Path) -> int:
 
 
 def older_database(path: Path) -> Path:
-    with contextlib.closing(store.connect(str(path))) as db:
-        store.migrations.apply(db, stop_before=store.migrations.pending(db)[-1].name)
+    with contextlib.closing(connection.connect(str(path))) as db:
+        schema.migrations.apply(db, stop_before=schema.migrations.pending(db)[-1].name)
     some_games(path)
     return path
 
@@ -105,7 +105,7 @@ def test_a_server_killed_while_keeping_its_copy_before_an_upgrade_leaves_no_half
     killed_halfway(code, str(tmp_path / "backups"))
     backups = tmp_path / "backups"
     assert not list(backups.glob("before-upgrade-*")), "a half copy under a backup's name"
-    assert len(store.pending_migrations(store.connect(str(live)))) == 1  # nothing was upgraded
+    assert len(schema.pending_migrations(connection.connect(str(live)))) == 1  # nothing was upgraded
     create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE": str(live)})  # the next start
     [copy] = backups.glob("before-upgrade-*.db")
     assert games_in(copy) == 300 and everything_in(backups) == [copy.name]
@@ -119,8 +119,8 @@ def restoring(make_app, tmp_path):
     live = Path(app.config["DATABASE"])
     saved = tmp_path / "saved.db"
     some_games(live)
-    store.backups.backup(str(live), str(saved))
-    with contextlib.closing(store.connect(str(live))) as db, db.conn:
+    store_backups.backup(str(live), str(saved))
+    with contextlib.closing(connection.connect(str(live))) as db, db.conn:
         db.execute("DELETE FROM games WHERE id > 1")
     code = ("from scorepad import create_app\n"
             f"app = create_app({{'TESTING': True, 'SECRET_KEY': 'x', 'DATABASE': {str(live)!r}, "

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from scorepad import store
+from scorepad.store import connection, players
 from tests.helpers import parse
 from tests.web.helpers import club_post, csrf, new_game
 
@@ -14,9 +14,9 @@ NIGHT = {"name": "Tuesday", "kind": "progressive", "preset": "double-deck", "rou
 
 
 def player_names(app) -> list[str]:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return store.player_names(db)
+        return players.player_names(db)
     finally:
         db.close()
 

@@ -3,7 +3,7 @@ other number does ("Bid 1,000 → 1,050") on the sheet and on the hand's page; t
 
 import pytest
 
-from scorepad import store
+from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.web.helpers import csrf, new_game, record
 
@@ -12,9 +12,9 @@ SHOWN = "Bidder Table 1000 → Them; Bid 1,000 → 1,050; Meld 600 : 1,200 → 6
 
 
 def stored_summaries(app, hand_id: int) -> list[str]:
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     try:
-        return [edit["summary"] for edit in store.edits_of_hand(db, hand_id)]
+        return [edit["summary"] for edit in games.edits_of_hand(db, hand_id)]
     finally:
         db.close()
 
@@ -30,7 +30,7 @@ def edited_the_old_way(client, app) -> tuple[int, int]:
         "csrf_token": csrf(client), "kind": "played", "bidder": "t1", "bid": "1050", "meld_0": "650",
         "meld_1": "1200", "counters_0": "400", "counters_1": "100"})
     assert edited.status_code == 303
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     db.execute("UPDATE hand_edits SET summary = ? WHERE hand_id = ? AND action = 'edited'", [OLD, hand_id])
     db.conn.commit()
     db.close()

@@ -6,7 +6,8 @@ import sqlite3
 
 import pytest
 
-from scorepad import create_app, store
+from scorepad import create_app
+from scorepad.store import schema
 from tests.helpers import FIXTURES
 
 CLUB = FIXTURES / "historic" / "bbc0be9-club-table-end.db"
@@ -17,7 +18,7 @@ def damaged(request, tmp_path):
     """A database whose game 1 has unreadable rules and no stored figures, so every start tries to re-score it."""
     path = tmp_path / "scorepad.db"
     shutil.copyfile(CLUB, path)
-    store.migrate(str(path))
+    schema.migrate(str(path))
     with sqlite3.connect(path) as db:
         db.execute("UPDATE games SET rules = ? WHERE id = 1", [request.param])
         db.execute("DELETE FROM team_results WHERE game_id = 1")

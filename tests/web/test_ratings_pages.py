@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand
 from scorepad.services import ratings
+from scorepad.store import connection, games, players as store_players
 from tests.helpers import parse
 
 QUICK = replace(PRESETS["double-deck"], target=100)
@@ -34,12 +35,12 @@ def play(db, players) -> int:
 @pytest.fixture
 def season(app) -> dict[str, int]:
     """Twenty games among five, Ann always winning; then one game of four newcomers. Name -> id."""
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     for n in range(20):
         others = NAMES[1:][n % 4:] + NAMES[1:][:n % 4]
         play(db, ("Ann", others[0], others[1], others[2]))
     play(db, ("Gus", "Hal", "Ida", "Jo"))
-    found = {p["name"]: p["id"] for p in store.player_choices(db)}
+    found = {p["name"]: p["id"] for p in store_players.player_choices(db)}
     db.close()
     return found
 
@@ -65,7 +66,7 @@ def test_the_players_page_ranks_the_sure_by_rating_and_lists_the_not_sure_after_
 def test_a_players_page_gives_the_rating_its_uncertainty_and_its_words_and_charts_how_it_moved(client, season):
     page = parse(client.get(f"/players/{season['Ann']}"))
     card = page.select_one("#rating")
-    db = store.connect(client.application.config["DATABASE"])
+    db = connection.connect(client.application.config["DATABASE"])
     rating = ratings.player_rating(db, season["Ann"])[0]
     db.close()
     assert card.select_one(".rating-number").get_text() == f"{rating.mu:.1f}"
@@ -82,18 +83,18 @@ def test_a_newcomer_is_not_sure_yet_with_no_chart_and_a_player_with_no_rated_gam
     card = parse(client.get(f"/players/{season['Gus']}")).select_one("#rating")
     assert card.select_one(".rating-words").get_text() == "not sure yet after 1 game"
     assert card.select_one("svg") is None
-    db = store.connect(client.application.config["DATABASE"])
+    db = connection.connect(client.application.config["DATABASE"])
     services.start_game(db, QUICK, ("Us", "Them"), ("Kim", None, None, None), 0)
-    kim = store.players_named(db, "Kim")[0]["id"]
+    kim = store_players.players_named(db, "Kim")[0]["id"]
     db.close()
     card = parse(client.get(f"/players/{kim}")).select_one("#rating")
     assert "No rating yet" in card.get_text()
 
 
 def test_a_hand_deleted_on_the_web_moves_the_rating_shown(client, season, app):
-    db = store.connect(app.config["DATABASE"])
-    last = store.history_games(db, season["Ann"], limit=1)[0]
-    hand = store.live_hands(db, last.id)[-1]
+    db = connection.connect(app.config["DATABASE"])
+    last = games.history_games(db, season["Ann"], limit=1)[0]
+    hand = games.live_hands(db, last.id)[-1]
     services.delete_hand(db, last.id, hand.id)
     db.close()
     card = parse(client.get(f"/players/{season['Ann']}")).select_one("#rating")

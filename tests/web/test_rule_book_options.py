@@ -3,7 +3,7 @@ quadruple run), and the rules in words on the rules page and every game page."""
 
 import pytest
 
-from scorepad.rules import PRESETS, describe
+from scorepad.core.rules import PRESETS, describe
 from tests.helpers import parse
 from tests.web.helpers import new_game, record, totals
 

@@ -1,6 +1,6 @@
 """The rules page: every preset in words, as the game pages will show them."""
 
-from scorepad.rules import PRESETS, describe
+from scorepad.core.rules import PRESETS, describe
 from tests.helpers import parse
 
 
@@ -35,7 +35,7 @@ def test_pages_carry_security_headers(client):
 
 
 def test_the_secret_key_is_made_once_in_the_instance_folder(tmp_path):
-    from scorepad.web.app import _secret_key
+    from scorepad.web.shell.app import _secret_key
 
     path = tmp_path / "secret_key"
     first = _secret_key(path)

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from scorepad.reference import rules_reference
+from scorepad.core.reference import rules_reference
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.web import passcode
-from scorepad.web.guards import OwnHosts, machine_names
-from scorepad.web.paths import safe_path
-from scorepad.web.serve import banner
+from scorepad.web.shell import passcode
+from scorepad.web.shell.guards import OwnHosts, machine_names
+from scorepad.web.shell.paths import safe_path
+from scorepad.web.shell.serve import banner
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, hands_stored, new_game
 
@@ -192,7 +192,7 @@ def test_every_address_the_server_prints_opens_the_app(app, host):
 def test_the_server_answers_to_the_name_it_was_told_to_listen_on(tmp_path, monkeypatch):
     from types import SimpleNamespace
 
-    from scorepad.web import serve
+    from scorepad.web.shell import serve
 
     served = {}
     monkeypatch.setenv("SCOREPAD_DATABASE", str(tmp_path / "x.db"))
@@ -403,7 +403,7 @@ def test_a_refused_guess_carries_its_own_status(refusal, status):
 @pytest.mark.parametrize("path", ["/games/new", "/games/1/hands", "/players/1/rename", "/unlock"])
 def test_a_form_far_larger_than_any_form_is_refused_before_it_is_read(client, path):
     """Tens of megabytes of percent-encoded text cost minutes to decode: refused by length alone."""
-    from scorepad.web.guards import FORM_BYTES
+    from scorepad.web.shell.guards import FORM_BYTES
 
     response = client.post(path, data={"team_0": "%41" * (FORM_BYTES // 3 + 1)})
     assert response.status_code == 413
@@ -412,7 +412,7 @@ def test_a_form_far_larger_than_any_form_is_refused_before_it_is_read(client, pa
 
 
 def test_an_ordinary_form_is_well_under_the_limit(client):
-    from scorepad.web.guards import FORM_BYTES
+    from scorepad.web.shell.guards import FORM_BYTES
 
     every_house_rule = {name: "9" * 12 for name in [f"f{i}" for i in range(40)]}
     assert len("&".join(f"{k}={v}" for k, v in every_house_rule.items())) * 10 < FORM_BYTES

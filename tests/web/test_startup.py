@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scorepad import create_app
-from scorepad.web.startup import CannotStart
+from scorepad.web.shell.startup import CannotStart
 from tests.helpers import ROOT
 
 

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from scorepad import store, transfer
+from scorepad.services import transfer
+from scorepad.store import connection, games, records
 from tests.helpers import parse
 from tests.web.helpers import csrf, every_table, record
 
@@ -45,8 +46,8 @@ def test_how_many_play_comes_first_and_only_the_rule_sets_that_fit_follow(client
 
 def test_a_cutthroat_game_is_three_players_each_their_own_side(client, app):
     game_id = start(client, **CUTTHROAT)
-    db = store.connect(app.config["DATABASE"])
-    game = store.load_game(db, game_id)
+    db = connection.connect(app.config["DATABASE"])
+    game = games.load_game(db, game_id)
     db.close()
     assert (game.rules.sides, game.rules.players_per_side, game.teams) == (3, 1, ("Ann", "Bob", "Cat"))
     page = parse(client.get(f"/games/{game_id}"))
@@ -61,8 +62,8 @@ def test_all_but_one_sides_counters_typed_fill_the_last(client, app):
     response = record(client, game_id, bidder="s0", bid=300, meld_0=150, meld_1=40, meld_2=60, counters_0=160,
                       counters_1=50)
     assert response.status_code == 303
-    db = store.connect(app.config["DATABASE"])
-    [stored] = store.live_hands(db, game_id)
+    db = connection.connect(app.config["DATABASE"])
+    [stored] = games.live_hands(db, game_id)
     db.close()
     assert stored.hand.counters == (160, 50, 40)
     assert shown_totals(client, game_id) == ["310", "90", "100"]
@@ -119,12 +120,12 @@ def test_players_on_their_own_have_records_and_head_to_head(client, app):
               for a in page.select(".player-list a")}
     assert listed == {"Ann": "1 finished game · 0 won", "Bob": "1 finished game · 1 won",
                       "Cat": "1 finished game · 0 won"}
-    db = store.connect(app.config["DATABASE"])
-    ids = {p["name"]: p["id"] for p in store.players(db)}
-    bob = store.side_record(db, [ids["Bob"]])
+    db = connection.connect(app.config["DATABASE"])
+    ids = {p["name"]: p["id"] for p in records.players(db)}
+    bob = records.side_record(db, [ids["Bob"]])
     assert (bob["games"], bob["wins"], bob["hands_bid"], bob["made"]) == (1, 1, 1, 1)
-    assert store.head_to_head(db, [ids["Bob"]], [ids["Ann"]]) == {"games": 1, "wins_a": 1, "wins_b": 0}
-    assert store.partners(db, ids["Bob"]) == []  # nobody partners anybody in cutthroat
+    assert records.head_to_head(db, [ids["Bob"]], [ids["Ann"]]) == {"games": 1, "wins_a": 1, "wins_b": 0}
+    assert records.partners(db, ids["Bob"]) == []  # nobody partners anybody in cutthroat
     db.close()
     page = parse(client.get(f"/players/?a1={ids['Cat']}&b1={ids['Bob']}"))
     assert page.select_one(".h2h-result").get_text(" ", strip=True).startswith("Cat 0 – 1 Bob")
@@ -142,13 +143,13 @@ def test_an_export_carries_the_seating_and_comes_back_with_the_same_totals(clien
     exported = json.loads(client.get(f"/games/{game_id}/export.json").get_data(as_text=True))
     assert exported["version"] == 4
     assert (exported["games"][0]["rules"]["sides"], exported["games"][0]["totals"]) == (3, [0, 550, 0])
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     db.execute("DELETE FROM hand_edits")
     for table in ("hands", "game_seats", "team_results", "seat_results", "games"):
         db.execute(f"DELETE FROM {table}")
     db.conn.commit()
     [again] = transfer.import_document(db, exported)
-    assert (store.load_game(db, again).totals, store.load_game(db, again).winner) == ((0, 550, 0), 1)
+    assert (games.load_game(db, again).totals, games.load_game(db, again).winner) == ((0, 550, 0), 1)
     db.close()
 
 
@@ -160,9 +161,9 @@ def test_a_version_1_export_still_imports_as_two_teams_of_two_with_the_same_tota
         del exported["games"][0]["rules"][name]
     exported["version"] = 1
     exported["games"][0]["hands"][0]["token"] += "-again"
-    db = store.connect(app.config["DATABASE"])
+    db = connection.connect(app.config["DATABASE"])
     [again] = transfer.import_document(db, exported)
-    game = store.load_game(db, again)
+    game = games.load_game(db, again)
     db.close()
     assert (game.totals, game.rules.sides, game.rules.players_per_side) == ((58, 22), 2, 2)
 
@@ -172,8 +173,8 @@ def test_a_team_of_three_has_its_record_and_meets_another_team_head_to_head(clie
     game_id = start(client, seating="2x3", preset="double-deck", target="50",
                     **{f"player_{seat}": name for seat, name in enumerate(names)})
     record(client, game_id, bidder="s0", bid=50, meld_0=30, meld_1=0, counters_0=40)  # Ann, Cat & Eve: +70
-    db = store.connect(app.config["DATABASE"])
-    ids = {p["name"]: p["id"] for p in store.players(db)}
+    db = connection.connect(app.config["DATABASE"])
+    ids = {p["name"]: p["id"] for p in records.players(db)}
     db.close()
     page = parse(client.get(f"/players/{ids['Ann']}"))
     teams = [summary.get_text(" ", strip=True) for summary in page.select("details.card summary")]
@@ -202,8 +203,8 @@ def test_a_cutthroat_players_meld_of_only_the_dix_saves_itself_through_the_form(
 
 
 def test_two_handed_with_bidding_turned_on_is_the_auction_game_where_meld_needs_a_counter():
-    from scorepad.rules import PRESETS
-    from scorepad.web.forms import parse_new_game
+    from scorepad.core.rules import PRESETS
+    from scorepad.web.games.forms import parse_new_game
 
     game = parse_new_game({"seating": "2x1", "preset": "two-handed", "bidding": "yes"})
     assert not game.errors

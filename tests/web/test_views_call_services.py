@@ -4,11 +4,12 @@ once), the live preview folds nothing, and a refusal is answered with the status
 
 import pytest
 
-from scorepad import services, store
-from scorepad.rules import PRESETS
-from scorepad.web.database import get_db
-from scorepad.web.forms import parse_hand
-from scorepad.web.games_views import BLANK_HAND
+from scorepad import services
+from scorepad.core.rules import PRESETS
+from scorepad.store import connection, games
+from scorepad.web.games.forms import parse_hand
+from scorepad.web.games.views import BLANK_HAND
+from scorepad.web.shell.database import get_db
 from tests.helpers import parse
 from tests.services.helpers import counting_core_calls
 from tests.web.helpers import csrf, form_of, new_game, record
@@ -100,11 +101,11 @@ def test_a_refused_hand_is_answered_with_the_status_its_error_hints(client, monk
 def test_a_fresh_form_is_not_read_nor_scored_and_previews_as_it_did(new_database, preset):
     """The page's blank form skips reading and scoring: what it shows is what reading it showed."""
     rules = PRESETS[preset]
-    db = store.connect(str(new_database()))
+    db = connection.connect(str(new_database()))
     try:
         game_id = services.start_game(db, rules, tuple(f"T{side}" for side in range(rules.sides)),
                                       (None,) * rules.players, 0)
-        game = store.load_game(db, game_id)
+        game = games.load_game(db, game_id)
     finally:
         db.close()
     form = parse_hand(BLANK_HAND, game.rules, game.has_players)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorepad.words import MELD_TABLE_TITLES
+from scorepad.core.words import MELD_TABLE_TITLES
 from tests.helpers import parse
 from tests.web.helpers import new_game, record
 

@@ -8,28 +8,29 @@ import click
 from flask import current_app, g, render_template
 from flask.cli import with_appcontext
 
-from .. import services, store
+from ... import services
+from ...store import connection, records, schema
+from ..cli.backups import backup_folders
 from . import startup
-from .backup_commands import backup_folders
 
 
 def get_db():
     if "db" not in g:
-        g.db = store.pooled(current_app.config["DATABASE"])
+        g.db = connection.pooled(current_app.config["DATABASE"])
     return g.db
 
 
 def close_db(_error=None) -> None:
     db = g.pop("db", None)
     if db is not None:
-        store.release(db)
+        connection.release(db)
 
 
 @click.command("init-db")
 @with_appcontext
 def init_db_command() -> None:
     """Create the database, or bring its schema up to date."""
-    store.migrate(current_app.config["DATABASE"])
+    schema.migrate(current_app.config["DATABASE"])
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 
@@ -50,7 +51,7 @@ def init_app(app) -> None:
         app.before_request(lambda: _unusable(refused.message))
     else:
         if not app.testing:
-            store.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
+            records.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
             services.ratings.warm_in_background(app.config["DATABASE"])  # and the ladder
             # and a change that ends (or reopens) a game warms its players' records again
             services.committed.warm_records_of(app.config["DATABASE"])

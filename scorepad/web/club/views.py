@@ -9,17 +9,19 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
-from .. import store, words
-from ..club import (DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, fits_a_club_table, round_words,
-                    time_up)
-from ..evenings import clock_words
-from ..inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
-from ..rules import DEFAULT_PRESET, PRESETS
-from ..services import Declined, club, seasons
-from .database import get_db
-from .forms import ECHO, CsrfForm
-from .htmx import vary_on_htmx
-from .addresses import lan_addresses
+from ...core import words
+from ...core.club import (
+    DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, fits_a_club_table, round_words, time_up)
+from ...core.evenings import clock_words
+from ...core.inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
+from ...core.rules import DEFAULT_PRESET, PRESETS
+from ...services import Declined, club, seasons
+from ...store import clubs, players, seasons as store_seasons
+from ..games.forms import CsrfForm
+from ..shell.addresses import lan_addresses
+from ..shell.database import get_db
+from ..shell.forms import ECHO
+from ..shell.htmx import vary_on_htmx
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -43,8 +45,8 @@ def _new_values(form=None) -> dict[str, str]:
 
 
 def _nights_page(values, errors, status=200):
-    return render_template("club_nights.html", nights=store.clubs.list_nights(get_db()), values=values,
-                           season=store.seasons.current_season(get_db()),
+    return render_template("club_nights.html", nights=clubs.list_nights(get_db()), values=values,
+                           season=store_seasons.current_season(get_db()),
                            errors=errors, presets=CLUB_PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
                            tie_breaks=TIE_BREAKS, form=CsrfForm()), status
 
@@ -135,7 +137,7 @@ def _directing(night) -> bool:
 
 
 def _night(night_id: int):
-    night = store.clubs.load_night(get_db(), night_id)
+    night = clubs.load_night(get_db(), night_id)
     if night is None:
         abort(404)
     return night
@@ -157,19 +159,19 @@ def _director_page(night, values=None, errors=None, message=None, status=200):
     registered = session.pop("club_registered", None)
     if registered and registered.get("night") != night.id:
         registered = None
-    from .season_views import season_context  # the season's card (its views import these)
+    from .seasons import season_context  # the season's card (its views import these)
 
     return render_template(
         "club_director.html", **_director_context(night, values, errors), **season_context(night),
-        known_players=store.player_names(get_db()),
+        known_players=players.player_names(get_db()),
         message=message, kinds=KIND_WORDS, registered=registered, director_link=_director_link(night)), status
 
 
 def _director_context(night, values=None, errors=None) -> dict:
     """Everything on the director's page that changes as the night goes on, on the page and in its poll's answer."""
     db = get_db()
-    entrants = store.clubs.entrants(db, night.id)
-    tables = store.clubs.tables(db, night.id)
+    entrants = clubs.entrants(db, night.id)
+    tables = clubs.tables(db, night.id)
     return {**_tables_context(night, tables, values, errors), "entrants": entrants,
             "places": club.night_standings(db, night, entrants, tables), "byes": club.round_byes(db, night, entrants),
             "claims": club.claimed_names(db, night),
@@ -190,7 +192,7 @@ def _tables_context(night, tables, values=None, errors=None) -> dict:
     answer."""
     now = [t for t in tables if t.round == night.round]
     return {"night": night, "now": now, "form": CsrfForm(),
-            "changes": store.clubs.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
+            "changes": clubs.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
             "poll": current_app.config["POLL_SECONDS"], "playing": [t.table_no for t in now if not t.over],
             "clock_up": _clock_up(night)}
 
@@ -286,7 +288,7 @@ def close(night_id: int):
 @bp.post("/<int:night_id>/claims/<int:player_id>/release")
 def release(night_id: int, player_id: int):
     _directed(night_id)
-    player = store.player(get_db(), player_id)
+    player = players.player(get_db(), player_id)
     try:
         released = club.release_name(get_db(), night_id, player_id)
     except Declined as refusal:
@@ -403,12 +405,12 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
     if not 1 <= table_no <= max(count, 1):  # table 1 always: where a phone that has chosen nobody is sent
         return render_template("error.html", title="No such table",
                                message=_no_table_words(night, table_no, count)), 404
-    here = next((t for t in store.clubs.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
-    entrants = store.clubs.entrants(get_db(), night.id)
+    here = next((t for t in clubs.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
+    entrants = clubs.entrants(get_db(), night.id)
     # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
     byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
     # a name claimed on a phone says so: its player, if that is not their phone, asks the director
-    claimed = {c.player_id for c in store.clubs.claims(get_db(), night.id)}
+    claimed = {c.player_id for c in clubs.claims(get_db(), night.id)}
     return render_template("club_table.html", night=night, table_no=table_no, here=here, byes=byes,
                            message=message, entrants=entrants, claimed=claimed, form=CsrfForm()), status
 
@@ -417,7 +419,7 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
 def choose_me(night_id: int):
     night = _night(night_id)
     player_id = record_id(request.form.get("player"))
-    player = store.player(get_db(), player_id) if player_id is not None else None
+    player = players.player(get_db(), player_id) if player_id is not None else None
     if player is None:
         abort(404)
     table_no = record_id(request.form.get("table")) or 1
@@ -442,7 +444,7 @@ def _phone(create: bool = False) -> str | None:
 
 
 def _registered(night_id: int, player_id: int) -> bool:
-    return any(player_id in e.player_ids for e in store.clubs.entrants(get_db(), night_id))
+    return any(player_id in e.player_ids for e in clubs.entrants(get_db(), night_id))
 
 
 def _not_registered(night, name: str, table_no: int):
@@ -468,7 +470,7 @@ def _me(night) -> int | None:
 def _me_context(night) -> dict:
     me = _me(night)
     db = get_db()
-    player = store.player(db, me) if me else None
+    player = players.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
     finished = club.place_of(db, night, me) if player and night.closed_at else None
     return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
@@ -483,7 +485,7 @@ def me(night_id: int):
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
     if not _registered(night_id, context["player"]["id"]):
         return _not_registered(night, context["player"]["name"], 1)
-    return render_template("club_me.html", etag=store.clubs.seat_etag(get_db(), night_id, _me(night)),
+    return render_template("club_me.html", etag=clubs.seat_etag(get_db(), night_id, _me(night)),
                            **context)
 
 
@@ -493,7 +495,7 @@ def me_live(night_id: int):
     night = _night(night_id)
     return _live(night_id, lambda night, etag: render_template("_club_seat.html", is_live_update=True, etag=etag,
                                                                 **_me_context(night)),
-                 etag=store.clubs.seat_etag(get_db(), night_id, _me(night)))
+                 etag=clubs.seat_etag(get_db(), night_id, _me(night)))
 
 
 @bp.post("/<int:night_id>/tables/<int:table_id>/confirm")
@@ -508,7 +510,7 @@ def confirm(night_id: int, table_id: int):
         if context["player"] is None:
             return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
         return render_template("club_me.html", message=str(refusal), **context,
-                               etag=store.clubs.seat_etag(get_db(), night_id, _me(night))), refusal.status_hint
+                               etag=clubs.seat_etag(get_db(), night_id, _me(night))), refusal.status_hint
     flash("Already confirmed: the score stands." if done.already else
           f"Table {done.table_no}'s score is confirmed: only the director can change it now.")
     return redirect(url_for("club.me", night_id=night_id), 303)
@@ -524,8 +526,8 @@ def _live(night_id: int, render, etag=None):
     """A poll's answer: 304 while `etag` (by default the whole night's) is what the page has, else `render`'s
     fragments. The ETag is read before the page is made, so a change in between is sent again, never lost."""
     if etag is None:
-        versions = store.clubs.night_version(get_db(), night_id)
-        etag = versions and store.clubs.night_etag(night_id, *versions)
+        versions = clubs.night_version(get_db(), night_id)
+        etag = versions and clubs.night_etag(night_id, *versions)
     if etag is None:
         abort(404)
     if request.headers.get("If-None-Match") == etag:
@@ -557,7 +559,7 @@ def _time_up(night) -> str | None:
 
 def _wall_context(night) -> dict:
     db = get_db()
-    tables = store.clubs.tables(db, night.id)  # once: the standings and the tables still playing both read them
+    tables = clubs.tables(db, night.id)  # once: the standings and the tables still playing both read them
     return {"night": night, "places": club.night_standings(db, night, tables=tables),
             "playing": [t.table_no for t in tables if t.round == night.round and not t.over],
             "poll": current_app.config["POLL_SECONDS"], "round_words": round_words(night.round_end, night.round_size),
@@ -603,15 +605,15 @@ def show(night_id: int):
     """The night as history keeps it: its standings, and each round's tables with their games."""
     night = _night(night_id)
     db = get_db()
-    entrants = store.clubs.entrants(db, night_id)
-    tables = store.clubs.tables(db, night_id)
+    entrants = clubs.entrants(db, night_id)
+    tables = clubs.tables(db, night_id)
     rounds: dict[int, list] = {}
     for t in tables:
         rounds.setdefault(t.round, []).append(t)
     return render_template("club_night.html", night=night, rounds=rounds, entrants=entrants,
                            places=club.night_standings(db, night, entrants, tables),
-                           changes=store.clubs.result_changes(db, night_id),
+                           changes=clubs.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),
                            directing=_directing(night), specials=seasons.night_specials(db, night),
                            prizes=seasons.night_prizes(db, night),
-                           season=store.seasons.load_season(db, night.season_id) if night.season_id else None)
+                           season=store_seasons.load_season(db, night.season_id) if night.season_id else None)

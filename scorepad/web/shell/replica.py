@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from flask import current_app
 
-from .. import retention
-from ..services import replica
+from ...core import retention
+from ...services import replica
 
 
 def init_app(app, backups) -> None:

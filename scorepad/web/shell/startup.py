@@ -15,9 +15,8 @@ from pathlib import Path
 
 import click
 
-from .. import store
-from ..store import files
-from ..store.backups import BackupRefused
+from ...store import autobackup, backups, files
+from ...store.backups import BackupRefused
 
 
 class CannotStart(click.ClickException):
@@ -93,7 +92,7 @@ def upgrade_database(live_path: str, backup_folder: Path) -> None:
     """Bring the database up to date, keeping a copy in `backup_folder` first when its schema changes; a
     refusal (no copy, no upgrade) or a database that cannot be opened becomes a start-up refusal."""
     try:
-        store.backups.migrate_after_backup(live_path, backup_folder)
+        backups.migrate_after_backup(live_path, backup_folder)
     except BackupRefused as refused:
         raise UpgradeRefused(str(refused)) from None
     except (OSError, sqlite3.Error) as exc:
@@ -105,4 +104,4 @@ def clear_leftovers(*folders: Path) -> None:
     """What a backup, an upgrade's copy or a restore killed midway left in `folders` (and a restore's checked
     copy in the temporary folder): gone at every start and every command."""
     for folder in (*folders, Path(tempfile.gettempdir())):
-        store.autobackup.clear_leftovers(folder)
+        autobackup.clear_leftovers(folder)

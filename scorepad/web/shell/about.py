@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, current_app, jsonify, render_template
 
-from .. import retention, store
-from . import replica_setup
+from ...core import retention
+from ...store import schema
+from . import replica as replica_setup
 from .database import get_db
 
 bp = Blueprint("about", __name__)
@@ -35,7 +36,7 @@ def healthz():
     """200 when the database answers and its schema is today's; 503 otherwise. The last backup and the
     replica are reported, not judged: a USB stick pulled out or a NAS asleep is no reason to restart the server."""
     try:
-        pending = store.pending_migrations(get_db())  # a read: the database answers
+        pending = schema.pending_migrations(get_db())  # a read: the database answers
     except sqlite3.Error as exc:
         return _health({"ok": False, "database": f"unreachable: {exc}"}, 503)
     status = _backups().status()

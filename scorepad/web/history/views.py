@@ -7,14 +7,16 @@ from datetime import UTC, date, datetime
 from flask import Blueprint, abort, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import services, store, words
-from ..chart import score_chart
-from ..evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
-from ..hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
-from ..inputs import record_id
-from ..rules import describe
-from ..seats import seat_label
-from .database import get_db
+from ... import services
+from ...core import words
+from ...core.chart import score_chart
+from ...core.evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
+from ...core.hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
+from ...core.inputs import record_id
+from ...core.rules import describe
+from ...core.seats import seat_label
+from ...store import clubs, games as store_games, players, readable
+from ..shell.database import get_db
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -50,15 +52,15 @@ def evenings():
     before = args.get("before", "")
     if before and not _is_time(before):
         before = ""
-    games = store.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
+    games = store_games.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
     older = games[PAGE].created_at if len(games) > PAGE else None
     games = games[:PAGE]
     groups = group_by_evening(games, lambda g: datetime.fromisoformat(g.created_at).astimezone())
-    nights = dict(group_by_evening(store.clubs.list_nights(db, start=_utc(start), end=_utc(end)),
+    nights = dict(group_by_evening(clubs.list_nights(db, start=_utc(start), end=_utc(end)),
                                    lambda n: datetime.fromisoformat(n.created_at).astimezone()))
     return render_template("history.html", groups=groups, club_nights=nights,
-                           club_games=store.clubs.tables_of_games(db, [g.id for g in games]),
-                           players=store.player_choices(db), player_id=player_id,
+                           club_games=clubs.tables_of_games(db, [g.id for g in games]),
+                           players=players.player_choices(db), player_id=player_id,
                            older=_older_link(args, games[-1].created_at) if older else None,
                            values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \
         422 if errors else 200
@@ -116,7 +118,7 @@ def hand(game_id: int, hand_id: int):
     row = next((r for r in sheet.rows if r.stored.id == hand_id), None)
     if row is None:
         abort(404)
-    edits = [_edit_view(e, record) for e in store.edits_of_hand(db, hand_id)]
+    edits = [_edit_view(e, record) for e in store_games.edits_of_hand(db, hand_id)]
     return render_template("hand.html", game=record, sheet=sheet, row=row, edits=edits,
                            rules_words=describe(record.rules))
 
@@ -130,7 +132,7 @@ FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder"
 
 def _edit_view(edit: dict, game) -> dict:
     """An edit as rows of (what, before, after), every field, the changed ones marked."""
-    before, after = store.edit_side(edit["before"]), store.edit_side(edit["after"])
+    before, after = readable.edit_side(edit["before"]), readable.edit_side(edit["after"])
     rows = []
     for key in HAND_COLUMNS + SIDE_COLUMNS[:2 * (len(game.teams) - 2)]:
         label = FIELD_WORDS[key]

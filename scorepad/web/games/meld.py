@@ -9,14 +9,14 @@ from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
-from ..cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
-from ..inputs import record_id, try_whole_number
-from ..club.specials import shown_by
-from ..meld import DECK_COPIES, TABLES, MeldCount, count_meld
-from ..words import MELD_TABLE_TITLES
+from ...core.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
+from ...core.club.specials import shown_by
+from ...core.inputs import record_id, try_whole_number
+from ...core.meld import DECK_COPIES, TABLES, MeldCount, count_meld
+from ...core.words import MELD_TABLE_TITLES
+from ..shell.htmx import is_htmx, vary_on_htmx
+from ..shell.paths import safe_path
 from .forms import HAND_FIELDS
-from .htmx import is_htmx, vary_on_htmx
-from .paths import safe_path
 
 bp = Blueprint("meld", __name__, url_prefix="/meld")
 
@@ -58,11 +58,11 @@ class Calculator:
 @bp.post("/start")
 def start():
     """From a game's hand form: open the calculator for one team, keeping everything typed so far."""
-    from .. import store
-    from .database import get_db
+    from ...store import games
+    from ..shell.database import get_db
 
     game_id = record_id(request.form.get("game_id"))
-    game = store.load_game(get_db(), game_id) if game_id is not None else None
+    game = games.load_game(get_db(), game_id) if game_id is not None else None
     if game is None:
         abort(404)
     team = {str(side): side for side in range(game.rules.sides)}.get(request.form.get("count_meld"), 0)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..reference import rules_reference
+from ...core.reference import rules_reference
 
 DEFAULT_PATH = "docs/rules.md"
 

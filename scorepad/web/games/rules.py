@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
-from ..rules import PRESETS, describe
+from ...core.rules import PRESETS, describe
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 

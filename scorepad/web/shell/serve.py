@@ -12,7 +12,7 @@ import time
 from waitress.channel import HTTPChannel
 from waitress.task import WSGITask
 
-from ..inputs import NotANumber, whole_number
+from ...core.inputs import NotANumber, whole_number
 from .addresses import lan_addresses
 
 
@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
         print(banner(args.host, args.port, qr=not args.no_qr, serving=False))
         return
 
-    from ..store.backups import BackupRefused
+    from ...store.backups import BackupRefused
     from .app import create_app
     from .startup import CannotStart
 

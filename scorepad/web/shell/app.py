@@ -11,31 +11,20 @@ from pathlib import Path
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from .. import words
-from ..errors import ScorepadError
-from ..rules import can_be_stuck
-from ..scoring import dix_value
-from ..seats import seats_of
-from . import (
-    about_views,
-    club_views,
-    database,
-    games_views,
-    history_views,
-    meld_views,
-    passcode,
-    players_views,
-    request_log,
-    rules_views,
-    season_views,
-    startup,
-    transfer_views,
-)
+from ...core import words
+from ...core.errors import ScorepadError
+from ...core.rules import can_be_stuck
+from ...core.scoring import dix_value
+from ...core.seats import seats_of
+from ..cli.rules import rules_command
+from ..club import views as club_views, seasons as season_views
+from ..games import views as games_views, meld as meld_views, rules as rules_views
+from ..games.forms import bid_chips, kind_choices, wrong_fields
+from ..history import views as history_views, players as players_views, transfer as transfer_views
+from . import about as about_views, database, passcode, request_log, startup
 from .assets import asset_url
 from .faults import refused
-from .forms import bid_chips, kind_choices, wrong_fields
 from .guards import init_guards
-from .rules_commands import rules_command
 
 csrf = CSRFProtect()
 

@@ -11,11 +11,12 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from .. import backups, retention
-from ..inputs import try_whole_number
-from ..services import replica
-from ..services.backups import Backups, register
-from . import replica_setup
+from ...core import retention
+from ...core.inputs import try_whole_number
+from ...services import replica
+from ...services.backups import Backups, register
+from ...store import backups
+from ..shell import replica as replica_setup
 
 _logger = logging.getLogger(__name__)
 

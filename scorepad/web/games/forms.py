@@ -13,14 +13,15 @@ from dataclasses import dataclass, field, replace
 from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
-from ..errors import InvalidRules
-from ..hands import HAND_COLUMNS, SIDE_COLUMNS
-from ..inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
-from ..rules import (DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, SIX_PLAYER_PRESETS, Rules, allowed_kinds,
-                     counter_worth, limits, seated, with_house_rules)
-from ..scoring import Hand
-from ..seats import seat_names, team_of
-from ..words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
+from ...core.errors import InvalidRules
+from ...core.hands import HAND_COLUMNS, SIDE_COLUMNS
+from ...core.inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
+from ...core.rules import (
+    DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, SIX_PLAYER_PRESETS, Rules, allowed_kinds, counter_worth, limits,
+    seated, with_house_rules)
+from ...core.scoring import Hand
+from ...core.seats import seat_names, team_of
+from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
 
 ECHO = 80  # what was typed, shown back beside a refusal: enough to see the slip, never a 10 MB page
 

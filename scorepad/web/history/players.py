@@ -5,17 +5,20 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import services, store
-from ..chart import rating_chart
-from ..ratings import START_MU, START_SIGMA
-from ..services import ratings
-from ..figures import SideGame, side_figures
-from ..inputs import record_id
-from ..scoring import play_game
-from ..store.games import UnreadableGame
-from ..services import Declined
-from .database import get_db
-from .forms import ECHO, CsrfForm, parse_player_name
+from ... import services
+from ...core.chart import rating_chart
+from ...core.figures import SideGame, side_figures
+from ...core.inputs import record_id
+from ...core.ratings import START_MU, START_SIGMA
+from ...core.scoring import play_game
+from ...services import ratings
+from ...services import Declined
+from ...store import clubs, games as store_games, players, records as store_records
+from ...store.games import UnreadableGame
+from ..games.forms import CsrfForm
+from ..shell.database import get_db
+from ..shell.forms import ECHO
+from .forms import parse_player_name
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -26,12 +29,12 @@ SIDE_PLAYERS = (1, 2, 3, 4)  # a side of head to head: a player, a partnership, 
 @bp.get("/")
 def records():
     db = get_db()
-    everyone = store.players(db)
+    everyone = store_records.players(db)
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
     return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
-                           unfinished=store.unfinished_games(db), form=CsrfForm()), \
+                           unfinished=store_records.unfinished_games(db), form=CsrfForm()), \
         422 if refused else 200
 
 
@@ -49,7 +52,7 @@ def _head_to_head(db, everyone, chosen: dict) -> dict | None:
         return {"error": "A player chosen is no longer on the list (renamed or merged): choose again."}
     if set(a) & set(b):
         return {"error": "One player cannot sit on both sides: choose different players on the two sides."}
-    result = store.head_to_head(db, a, b)
+    result = store_records.head_to_head(db, a, b)
     return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b)}
 
 
@@ -57,12 +60,12 @@ def _figures(db, player_ids: list[int]):
     """The figures of a player, or of partners on one team, over their finished games (a game that cannot be
     read is left out, as everywhere)."""
     games = []
-    for seat in store.finished_seats(db, player_ids):
+    for seat in store_records.finished_seats(db, player_ids):
         try:
-            game = store.load_game(db, seat["game_id"])
+            game = store_games.load_game(db, seat["game_id"])
         except UnreadableGame:
             continue
-        hands = [stored.hand for stored in store.live_hands(db, game.id)]
+        hands = [stored.hand for stored in store_games.live_hands(db, game.id)]
         state = play_game(game.rules, hands, names=game.teams)
         games.append(SideGame(game.id, game.rules, hands, state.results, seat["team"], seat["seat"],
                               bool(seat["won"]), game.created_at))
@@ -70,7 +73,7 @@ def _figures(db, player_ids: list[int]):
 
 
 def _player_or_404(player_id: int) -> dict:
-    found = store.player(get_db(), player_id)
+    found = players.player(get_db(), player_id)
     if found is None:
         abort(404)
     return found
@@ -80,16 +83,16 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     db = get_db()
     me = _player_or_404(player_id)
     mates = [{**m, "record": m, "figures": _figures(db, [player_id, m["id"]])}
-             for m in store.partners(db, player_id)]
-    others = [p for p in store.player_choices(db) if p["id"] != player_id]
-    recent = store.history_games(db, player_id, limit=10)
+             for m in store_records.partners(db, player_id)]
+    others = [p for p in players.player_choices(db) if p["id"] != player_id]
+    recent = store_games.history_games(db, player_id, limit=10)
     rating, steps = ratings.player_rating(db, player_id)
-    return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
+    return render_template("player.html", player=me, record=store_records.side_record(db, [player_id]), partners=mates,
                            figures=_figures(db, [player_id]), rating=rating, rating_chart=_rating_chart(steps),
-                           teams=store.team_records(db, player_id),
+                           teams=store_records.team_records(db, player_id),
                            others=others, recent=recent,
-                           unfinished=store.unfinished_games(db, player_id).get(player_id),
-                           club_games=store.clubs.tables_of_games(db, [g.id for g in recent]),
+                           unfinished=store_records.unfinished_games(db, player_id).get(player_id),
+                           club_games=clubs.tables_of_games(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status
 

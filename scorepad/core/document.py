@@ -25,7 +25,7 @@ from .words import team_in_data
 
 FORMAT, VERSION = "scorepad", 4
 # Version 1 is version 2 before tables of every size: two teams of two, so its rule sets have no seating.
-# Version 3 is version 2 with the club nights (`scorepad.document_nights`).
+# Version 3 is version 2 with the club nights (`scorepad.core.document_nights`).
 READS = (1, 2, 3, 4)
 
 # Limits: far above what years of a family's evenings hold, far below what would tire a Raspberry Pi.

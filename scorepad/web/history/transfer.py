@@ -7,12 +7,14 @@ import json
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import services, store, transfer
-from ..errors import ImportRefused
-from ..services.transfer import MAX_IMPORT_BYTES, TOO_LARGE
-from . import backup_commands
-from .database import get_db
-from .forms import CsrfForm
+from ... import services
+from ...core.errors import ImportRefused
+from ...services import transfer
+from ...services.transfer import MAX_IMPORT_BYTES, TOO_LARGE
+from ...store import games
+from ..cli import backups as backup_commands
+from ..games.forms import CsrfForm
+from ..shell.database import get_db
 
 bp = Blueprint("transfer", __name__)
 MAX_REQUEST_BYTES = MAX_IMPORT_BYTES + 64 * 1024  # the app refuses any request larger than the file plus its form
@@ -23,7 +25,7 @@ def _download(body: str, name: str, kind: str) -> Response:
 
 
 def _game_or_404(game_id: int):
-    if store.load_game(get_db(), game_id) is None:
+    if games.load_game(get_db(), game_id) is None:
         abort(404)
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import fields
 
 from .meld import AROUND_NAMES, DECK_COPIES, TABLES, WINS_GAME, MeldTable
-from .rules import (ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SEATINGS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY,
-                    Rules, card_count_words, describe)
+from .rules import (
+    ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SEATINGS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY, Rules,
+    card_count_words, describe)
 from .scoring import Hand, score_hand
 from .words import BIDDERS, KIND_WORDS, MELD_TABLE_NAMES, MELD_TABLE_TITLES, OPPONENTS, capitalized, number, signed
 
@@ -44,8 +45,8 @@ def _introduction() -> str:
     presets = "\n".join(f"- {rules.title} (`{key}`)" for key, rules in PRESETS.items())
     return f"""# The rules Scorepad scores by
 
-This file is written by `{COMMAND}` from the code (`scorepad/rules.py`, `scorepad/meld.py`,
-`scorepad/scoring.py`). Change the code and run the command again; a test fails while the two differ.
+This file is written by `{COMMAND}` from the code (`scorepad/core/rules.py`, `scorepad/core/meld.py`,
+`scorepad/core/scoring.py`). Change the code and run the command again; a test fails while the two differ.
 
 Every game keeps the complete rule set it was started with. A game starts from one of these presets, and any
 option can be changed as a house rule before the first hand:

@@ -1,0 +1,1 @@
+"""Club nights: the director's pages, the seat cards and the wall."""

@@ -1,0 +1,1 @@
+"""Looking back: history, a hand's story, records, players, export and import."""
