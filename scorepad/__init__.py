@@ -1,12 +1,12 @@
 """Scorepad: a Pinochle score keeper.
 
-The core (`rules`, `scoring`, `meld`) is pure Python and imports nothing of Flask or the database;
-`create_app` builds the web shell around it, importing Flask only when called.
+Four layers, each a folder that imports only the ones below it: `core` (the rules, the scoring, meld: pure
+Python, nothing of Flask or the database), `store` (all SQL), `services` (one function a change) and `web`
+(the Flask shell). `create_app` builds the web shell, importing Flask only when called.
 """
 
-from .core.errors import GameOver, InvalidHand, InvalidRules, ScorepadError
-from .core.rules import PRESETS, Rules, describe
-from .core.scoring import GameState, Hand, HandResult, play_game, score_hand, validate_hand
+from .core import (PRESETS, GameOver, GameState, Hand, HandResult, InvalidHand, InvalidRules, Rules, ScorepadError,
+                   describe, play_game, score_hand, validate_hand)
 
 __all__ = [
     "PRESETS", "GameOver", "GameState", "Hand", "HandResult", "InvalidHand", "InvalidRules", "Rules",

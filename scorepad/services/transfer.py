@@ -1,11 +1,12 @@
-"""Getting data out and back: a JSON document that imports without loss, and CSV score sheets.
+"""Getting data out and back: a JSON document that imports without loss, and CSV score sheets for a spreadsheet.
 
 The JSON holds everything a game is: its rules snapshot, teams, seats, every hand (deleted ones too) with its
 history; and the full copy holds every club season (its settings) and club night: its settings and season,
 entrants, each round's tables with the result that counts, who confirmed it, the director's corrections and the
 specials tallied there (everything but the director's key, which a copy must not carry). An import checks the
-whole document first (`scorepad.core.document`, `scorepad.core.document_nights`), replays every game and compares the
-totals with the file's, then writes it all or nothing: a file that is not ours, or is damaged, changes nothing.
+whole document first (`core.document`, `core.document_nights`), replays every game and compares the totals
+with the file's, then writes it all or nothing: a file that is not ours, or is damaged, changes nothing. CSV cells
+are written so that no spreadsheet reads one as a formula (`cell`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """Club nights in the core: what a bye is worth, the standings, a round's rules and refusals."""
 
-import subprocess
-import sys
 
 import pytest
 
@@ -71,13 +69,6 @@ def test_an_unknown_tie_break_is_refused():
 
 def test_a_round_is_a_value():
     assert movement("partners", "AB", 1) == [Round((("A", "B"),), ())]
-
-
-def test_the_club_core_imports_nothing_of_flask_or_the_database():
-    code = ("import sys, scorepad.core.club; bad = sorted(m for m in sys.modules if m.split('.')[0] in "
-            "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2'}); print(bad); sys.exit(1 if bad else 0)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize(("end", "size", "started", "up"), [

@@ -2,8 +2,6 @@
 tests/web/test_import_hostile.py."""
 
 import json
-import subprocess
-import sys
 from dataclasses import fields
 from datetime import UTC, datetime
 
@@ -27,15 +25,6 @@ def a_game(**changes) -> dict:
 
 def an_export(*games) -> dict:
     return {"format": "scorepad", "version": 1, "games": list(games)}
-
-
-def test_the_document_check_imports_nothing_of_flask_or_the_database():
-    code = ("import sys, scorepad.core.document, scorepad.core.document_nights; "
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
-            "{'flask', 'werkzeug', 'sqlite_utils', 'sqlite3', 'jinja2', 'wtforms', 'flask_wtf'}); "
-            "print(','.join(bad)); sys.exit(1 if bad else 0)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, f"scorepad.core.document imported: {done.stdout.strip()} {done.stderr.strip()}"
 
 
 def test_every_option_of_a_rule_set_is_checked_by_its_kind():

@@ -1,5 +1,5 @@
-"""One hand value: the core's Hand carries its trump and bidder's seat for the record, and `scorepad.core.hands` turns it
-into the store's columns and the export's fields and back."""
+"""One hand value: the core's Hand carries its trump and bidder's seat for the record, and `scorepad.core.hands`
+turns it into the store's columns and the export's fields and back."""
 
 import json
 from dataclasses import MISSING, fields, replace
