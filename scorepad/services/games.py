@@ -171,7 +171,7 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
             return Change(game_id, number=place + 1, already=True)
         if (stored.edits if edits_seen is None else edits_seen) != stored.edits:
             raise HandChangedElsewhere(_changed_words(db, stored, place))
-        games.update_hand(db, hand_id, hand, summary, before, edits_seen=stored.edits)
+        games.update_hand(db, hand_id, hand, summary, before)
         try:
             state = _fold(game, [hand if i == place else h.hand for i, h in enumerate(hands)])
         except GameOver:

@@ -386,25 +386,9 @@ def hand_by_token(db, token: str) -> dict | None:
     return found[0] if found else None
 
 
-class HandDeleted(Exception):
-    """The hand is no longer on the sheet: another phone deleted it first."""
-
-
-class HandChanged(Exception):
-    """The hand was edited (on another phone) after the form that would change it was opened."""
-
-
-def update_hand(db, hand_id: int, hand: Hand, summary: str, before: Hand,
-                edits_seen: int | None = None) -> None:
-    """Inside the caller's write lock: the hand's new values, with their 'edited' history line. Raises
-    HandDeleted when the hand was deleted meanwhile, and HandChanged when it has had other edits than the
-    `edits_seen` its form was opened on: a change nobody saw is never silently overwritten."""
-    live = db.execute("""SELECT (SELECT count(*) FROM hand_edits e WHERE e.hand_id = h.id AND e.action = 'edited')
-                         FROM hands h WHERE h.id = ? AND h.deleted_at IS NULL""", [hand_id]).fetchone()
-    if live is None:
-        raise HandDeleted(hand_id)
-    if edits_seen is not None and live[0] != edits_seen:
-        raise HandChanged(hand_id)
+def update_hand(db, hand_id: int, hand: Hand, summary: str, before: Hand) -> None:
+    """Inside the caller's write lock: the hand's new values, with their 'edited' history line. The service has
+    checked, under the same lock, that the hand is still on the sheet and unchanged since its form was opened."""
     at = now()
     db["hands"].update(hand_id, {**hand_to_columns(hand), "updated_at": at})
     _log(db, hand_id, _edit("edited", before, hand, summary, at))
@@ -412,30 +396,22 @@ def update_hand(db, hand_id: int, hand: Hand, summary: str, before: Hand,
 
 def delete_hand(db, hand_id: int) -> None:
     """Inside the caller's write lock: the hand leaves the sheet, with one 'deleted' history line holding it
-    as it was at that moment. Raises HandDeleted when it had already left (two phones, or two taps)."""
+    as it was at that moment. The service has checked, under the same lock, that it is still on the sheet (a
+    second phone's or a second tap's delete comes back `already` there)."""
     at = now()
-    deleted = db.execute("UPDATE hands SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL",
-                         [at, at, hand_id])
-    if deleted.rowcount != 1:
-        raise HandDeleted(hand_id)
+    db.execute("UPDATE hands SET deleted_at = ?, updated_at = ? WHERE id = ?", [at, at, hand_id])
     before = _stored(rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
     _log(db, hand_id, _edit("deleted", before.hand, None, "Deleted.", at))
 
 
 def restore_hand(db, hand_id: int) -> None:
     """Inside the caller's write lock: a deleted hand goes back on the sheet at its place (its `seq`), with one
-    'restored' history line. Raises HandRestored when it is already back (two phones, or two taps)."""
+    'restored' history line. The service has checked, under the same lock, that it is deleted and fits its
+    place (one already back comes back `already` there)."""
     at = now()
-    back = db.execute("UPDATE hands SET deleted_at = NULL, updated_at = ? WHERE id = ? AND deleted_at IS NOT NULL",
-                      [at, hand_id])
-    if back.rowcount != 1:
-        raise HandRestored(hand_id)
+    db.execute("UPDATE hands SET deleted_at = NULL, updated_at = ? WHERE id = ?", [at, hand_id])
     after = _stored(rows(db, "SELECT * FROM hands WHERE id = ?", [hand_id])[0])
     _log(db, hand_id, _edit("restored", None, after.hand, "Restored.", at))
-
-
-class HandRestored(Exception):
-    """The hand is on the sheet already: another phone put it back first."""
 
 
 def deleted_hand(db, game_id: int, hand_id: int) -> StoredHand | None:

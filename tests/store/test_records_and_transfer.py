@@ -254,7 +254,8 @@ def round_trips_exactly(tmp_path_factory, games):
                 game_id = store_games.create_game(first, rules, teams, players, n % rules.players)
                 for i, hand in enumerate(hands):
                     store_games.insert_hand(first, game_id, f"{n}-{i}", hand)
-                state = store_games.rescore(first, store_games.load_game(first, game_id), store_games.live_hands(first, game_id))
+                state = store_games.rescore(first, store_games.load_game(first, game_id),
+                                            store_games.live_hands(first, game_id))
             assert store_games.load_game(first, game_id).totals == state.totals
         exported = transfer.export_games(first)
         transfer.import_document(second, transfer.parse_document(json.dumps(exported)))
