@@ -28,7 +28,7 @@ from .guards import init_guards
 
 csrf = CSRFProtect()
 
-PACKAGE_DIR = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parents[2]  # scorepad/, above web/shell/
 
 
 def resource_dir(name: str) -> str:
