@@ -207,11 +207,28 @@ AUCTION_SAVE_RULE = ("save_counters", "unsaved_counters_score")
 
 def with_house_rules(base: Rules, changes: dict[str, Any]) -> Rules:
     """`base` with a table's house rules, and what a change brings along: bidding turned on where `base` has none
-    takes the three-handed save rule, unless the table set its own."""
+    takes the three-handed save rule, and kings and queens counting half an ace takes half a counter's step
+    (Bicycle's "kings and queens 5" makes counters like 245), unless the table set its own."""
     if changes.get("bidding") is True and not base.bidding:
         three = PRESETS["three-handed"]
         changes = {name: getattr(three, name) for name in AUCTION_SAVE_RULE} | changes
+    if changes.get("card_count") == "kings_queens_half" and "counter_step" not in changes:
+        changes = changes | {"counter_step": max(1, counter_worth(base)[0] // 2)}
     return replace(base, **changes)
+
+
+def fits_seating(preset: str, sides: int, players_per_side: int) -> bool:
+    """Whether a rule set is played at a table of `sides` sides of `players_per_side`: teams play every rule set
+    of two teams; players on their own play the rule sets for them at their own number, and two players may also
+    play a three-handed auction; the six-player rule set is for six, however they sit."""
+    if (sides, players_per_side) not in SEATINGS or preset not in PRESETS:
+        return False
+    if preset in SIX_PLAYER_PRESETS:
+        return sides * players_per_side == 6
+    if players_per_side > 1:
+        return preset not in LONE_PRESETS
+    rules = PRESETS[preset]
+    return preset in LONE_PRESETS and (rules.sides == sides or (rules.bidding and sides == 2))
 
 
 def can_be_stuck(rules: Rules) -> bool:

@@ -17,8 +17,7 @@ from ...core.errors import InvalidRules
 from ...core.hands import HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
 from ...core.rules import (
-    DEFAULT_PRESET, LONE_PRESETS, PRESETS, SEATINGS, SIX_PLAYER_PRESETS, Rules, allowed_kinds, counter_worth, limits,
-    seated, with_house_rules)
+    DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, fits_seating, limits, seated, with_house_rules)
 from ...core.scoring import Hand
 from ...core.seats import seat_names, team_of
 from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
@@ -264,17 +263,9 @@ def seating_of(text: str) -> tuple[int, int] | None:
 
 
 def preset_fits(preset: str, seating: str) -> bool:
-    """Whether a rule set is played at a seating: teams play every rule set of two teams; players on their own
-    play the rule sets for them at their own number, and two players may also play a three-handed auction."""
+    """Whether a rule set is played at one of `SEATING_CHOICES` (the rule is the core's `fits_seating`)."""
     fits = seating_of(seating)
-    if fits is None or fits not in SEATINGS or preset not in PRESETS:
-        return False
-    rules = PRESETS[preset]
-    if preset in SIX_PLAYER_PRESETS:
-        return fits[0] * fits[1] == 6
-    if fits[1] > 1:
-        return preset not in LONE_PRESETS
-    return preset in LONE_PRESETS and (rules.sides == fits[0] or (rules.bidding and fits[0] == 2))
+    return fits is not None and fits_seating(preset, *fits)
 
 
 @dataclass
@@ -403,9 +394,6 @@ def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict
             changes[name] = text
         else:
             errors[name] = f"{label}: choose one of the options."
-    if changes.get("card_count") == "kings_queens_half" and "counter_step" not in changes:
-        # Bicycle's "kings and queens 5" makes counters like 245: the step follows unless the table set its own
-        changes["counter_step"] = max(1, counter_worth(base)[0] // 2)
     if changes.get("floor") == "minus_target":
         changes["floor"] = -changes.get("target", base.target)
     if errors:
