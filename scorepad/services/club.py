@@ -658,3 +658,55 @@ def places_of_player(db, player_id: int) -> list[NightPlace]:
         places = night_standings(db, night, entrants)
         found.append(NightPlace(night, next(p for p in places if p.number == mine), len(places)))
     return found
+
+
+# --- what the club's pages read ------------------------------------------------------------------------------
+# The web reads a night through these, as it changes one through the functions above: the store stays below the
+# services.
+
+def nights(db) -> list[Night]:
+    """The latest nights, newest first."""
+    return clubs.list_nights(db)
+
+
+def night(db, night_id: int) -> Night | None:
+    return clubs.load_night(db, night_id)
+
+
+def entrants(db, night_id: int) -> list[Entrant]:
+    return clubs.entrants(db, night_id)
+
+
+def tables(db, night_id: int, round_number: int | None = None) -> list[ClubTable]:
+    """Every table of the night, or those of one round."""
+    return clubs.tables(db, night_id, round_number)
+
+
+def result_changes(db, night_id: int) -> dict[int, list[dict]]:
+    """The director's corrections, by table id."""
+    return clubs.result_changes(db, night_id)
+
+
+def night_etag(db, night_id: int) -> str | None:
+    """The whole night's ETag (its version and its games'); None for a night that is not there."""
+    versions = clubs.night_version(db, night_id)
+    return versions and clubs.night_etag(night_id, *versions)
+
+
+def seat_etag(db, night_id: int, player_id: int | None) -> str | None:
+    """The ETag of one player's seat card: it moves only when what that card shows does."""
+    return clubs.seat_etag(db, night_id, player_id)
+
+
+def player(db, player_id: int) -> dict | None:
+    return store_players.player(db, player_id)
+
+
+def player_names(db) -> list[str]:
+    """Every name known, for the register form's suggestions."""
+    return store_players.player_names(db)
+
+
+def claims(db, night_id: int) -> list:
+    """The names claimed on a phone tonight (who, and a hash of which phone)."""
+    return clubs.claims(db, night_id)

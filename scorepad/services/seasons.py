@@ -282,3 +282,25 @@ def _ranked(scores: list[NightScore], season: Season):
         return season_standings(scores, season.best_of, season.min_nights)
     except ClubError:  # settings the forms refuse, from an older or imported copy: every night counts
         return season_standings(scores)
+
+
+# --- what the season pages read -------------------------------------------------------------------------------
+# The web reads seasons through these, as it changes them through the functions above: the store stays below.
+
+def season_under_way(db) -> Season | None:
+    """The season new nights count in, or None where none was ever made (read only: nothing is made here)."""
+    return seasons.current_season(db)
+
+
+def season_of(db, night: Night) -> Season | None:
+    """The season a night counts in."""
+    return seasons.load_season(db, night.season_id) if night.season_id else None
+
+
+def all_seasons(db) -> list[Season]:
+    return seasons.all_seasons(db)
+
+
+def season_etag(db, season_id: int) -> str | None:
+    """The season page's ETag: it moves with the season and with every night of it."""
+    return seasons.season_etag(db, season_id)

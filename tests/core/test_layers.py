@@ -85,3 +85,14 @@ def test_no_module_is_left_loose_beside_the_layers():
     assert loose == ["__init__.py", "__main__.py"]
     assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__") == \
         ["core", "services", "store", "web"]
+
+
+# The web's features that read and change everything through the services (the others still read the store).
+THROUGH_THE_SERVICES = ["club"]
+
+
+@pytest.mark.parametrize("feature", THROUGH_THE_SERVICES)
+def test_a_feature_of_the_web_reaches_the_store_only_through_the_services(feature):
+    found = {str(path.relative_to(PACKAGE.parent)): sorted(n for n in imports(path) if n.startswith("scorepad.store"))
+             for path in sorted((PACKAGE / "web" / feature).rglob("*.py"))}
+    assert {path: names for path, names in found.items() if names} == {}

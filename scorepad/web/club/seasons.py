@@ -11,7 +11,6 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from ...core.club import DERIVED, SPECIALS, TALLIED
 from ...core.inputs import NotANumber, clean_name, name_problem, record_id, whole_number
 from ...services import Declined, seasons
-from ...store import seasons as store_seasons
 from ..games.forms import HAND_FIELDS
 from ..shell.database import get_db
 from ..shell.forms import ECHO
@@ -37,7 +36,7 @@ def _season(season_id: int):
 @bp.get("/seasons/")
 def season_list():
     db = get_db()
-    return render_template("club_seasons.html", seasons=store_seasons.all_seasons(db),
+    return render_template("club_seasons.html", seasons=seasons.all_seasons(db),
                            current=seasons.current_season(db))
 
 
@@ -51,13 +50,13 @@ def season(season_id: int):
 def season_wall(season_id: int):
     page = _season(season_id)
     return render_template("club_season_wall.html", page=page, poll=current_app.config["POLL_SECONDS"],
-                           etag=store_seasons.season_etag(get_db(), season_id), **_words(page))
+                           etag=seasons.season_etag(get_db(), season_id), **_words(page))
 
 
 @bp.get("/seasons/<int:season_id>/wall/live")
 def season_wall_live(season_id: int):
     """The season wall's poll: 304 while no night of the season (nor its settings) changed."""
-    etag = store_seasons.season_etag(get_db(), season_id)
+    etag = seasons.season_etag(get_db(), season_id)
     if etag is None:
         abort(404)
     if request.headers.get("If-None-Match") == etag:
@@ -168,7 +167,7 @@ def season_form_address(night_id: int):
 
 def season_context(night) -> dict:
     """What the director's page shows of the night's season: the season, and its settings as the form holds them."""
-    season = store_seasons.load_season(get_db(), night.season_id) if night.season_id else None
+    season = seasons.season_of(get_db(), night)
     current = seasons.current_season(get_db())
     return {"season": season, "current_season": current, "special_names": SPECIALS, "tallied_kinds": TALLIED,
             "derived_kinds": DERIVED, "special_hints": SPECIAL_HINTS}

@@ -1,5 +1,5 @@
 """Club nights: the director's page, the table cards, each player's phone, and the standings wall. Each view
-parses the request, calls one use case of `services.club` (or reads the store), and renders or redirects."""
+parses the request (the forms in `forms`), calls `services.club`, and renders or redirects."""
 
 from __future__ import annotations
 
@@ -10,55 +10,34 @@ from datetime import UTC, datetime
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from ...core import words
-from ...core.club import (
-    DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, fits_a_club_table, round_words, time_up)
+from ...core.club import MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
 from ...core.evenings import clock_words
-from ...core.inputs import NotANumber, clean_name, name_problem, record_id, try_whole_number, whole_number
-from ...core.rules import DEFAULT_PRESET, PRESETS
+from ...core.inputs import record_id, try_whole_number
 from ...services import Declined, club, seasons
-from ...store import clubs, players, seasons as store_seasons
-from ..games.forms import CsrfForm
 from ..shell.addresses import lan_addresses
 from ..shell.database import get_db
 from ..shell.forms import ECHO
 from ..shell.htmx import vary_on_htmx
+from . import forms
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
-KIND_WORDS = {"progressive": "Progressive: players move, partners change every round",
-              "partners": "Partners: each team keeps its partner"}
-
-
-# The rule sets a club table (two teams of two) can play: the others are not offered
-CLUB_PRESETS = {key: rules for key, rules in PRESETS.items() if fits_a_club_table(rules)}
-
-
-# --- the list, and a new night -------------------------------------------------------------------------------
-
-def _new_values(form=None) -> dict[str, str]:
-    form = form or {}
-    names = ("name", "kind", "preset", "round_end", "round_size", "rounds", "tie_1", "tie_2", "tie_3")
-    values = {name: str(form.get(name, ""))[:ECHO].strip() for name in names}
-    defaults = {"kind": "progressive", "preset": DEFAULT_PRESET, "round_end": "hands", "round_size": "4",
-                "rounds": "4"} if not form else {}
-    return {**values, **{k: v for k, v in defaults.items() if not values[k]}}
-
 
 def _nights_page(values, errors, status=200):
-    return render_template("club_nights.html", nights=clubs.list_nights(get_db()), values=values,
-                           season=store_seasons.current_season(get_db()),
-                           errors=errors, presets=CLUB_PRESETS, kinds=KIND_WORDS, round_ends=ROUND_ENDS,
-                           tie_breaks=TIE_BREAKS, form=CsrfForm()), status
+    return render_template("club_nights.html", nights=club.nights(get_db()), values=values,
+                           season=seasons.season_under_way(get_db()),
+                           errors=errors, presets=forms.CLUB_PRESETS, kinds=forms.KIND_WORDS, round_ends=ROUND_ENDS,
+                           tie_breaks=TIE_BREAKS), status
 
 
 @bp.get("/")
 def nights():
-    return _nights_page(_new_values(), {})
+    return _nights_page(forms.night_values(), {})
 
 
 @bp.post("/new")
 def create():
-    values, settings, errors = _read_night(request.form)
+    values, settings, errors = forms.read_night(request.form)
     if errors:
         return _nights_page(values, errors, 422)
     try:
@@ -67,33 +46,6 @@ def create():
         return _nights_page(values, refusal.errors, refusal.status_hint)
     _direct(night)
     return redirect(url_for("club.director", night_id=night.id), 303)
-
-
-def _read_night(form) -> tuple[dict, dict, dict]:
-    """(what was typed, the night's settings for `club.create_night`, each field's problem): only the shape of
-    the input is judged here; whether the night can be held is the service's question."""
-    values = _new_values(form)
-    errors = {}
-    name = clean_name(request.form.get("name", "")) or "Club night"
-    problem = name_problem(name, "A night's name")
-    if problem:
-        errors["name"] = problem
-    if values["preset"] not in CLUB_PRESETS:
-        errors["preset"] = "Choose one of the rule sets for four players: a club table seats two teams of two."
-    if values["round_end"] not in ROUND_ENDS:
-        errors["round_end"] = "Choose how a round ends."
-    numbers = {}
-    for field, what, high in (("round_size", "The length of a round", 100_000), ("rounds", "Rounds", MOST_ROUNDS)):
-        try:
-            numbers[field] = whole_number(values[field], low=1, high=high, what=what)
-        except NotANumber as refused:
-            errors[field] = str(refused)
-    ties = [values[f"tie_{i}"] for i in (1, 2, 3) if values[f"tie_{i}"]]
-    ties = tuple(ties) or DEFAULT_TIE_BREAKS.get(values["kind"], ("wins", "points"))
-    if errors:
-        return values, {}, errors
-    return values, {"name": name, "kind": values["kind"], "rules": PRESETS[values["preset"]],
-                    "round_end": values["round_end"], "tie_breaks": ties, **numbers}, {}
 
 
 # --- the director ------------------------------------------------------------------------------------------
@@ -137,7 +89,7 @@ def _directing(night) -> bool:
 
 
 def _night(night_id: int):
-    night = clubs.load_night(get_db(), night_id)
+    night = club.night(get_db(), night_id)
     if night is None:
         abort(404)
     return night
@@ -163,15 +115,15 @@ def _director_page(night, values=None, errors=None, message=None, status=200):
 
     return render_template(
         "club_director.html", **_director_context(night, values, errors), **season_context(night),
-        known_players=players.player_names(get_db()),
-        message=message, kinds=KIND_WORDS, registered=registered, director_link=_director_link(night)), status
+        known_players=club.player_names(get_db()),
+        message=message, kinds=forms.KIND_WORDS, registered=registered, director_link=_director_link(night)), status
 
 
 def _director_context(night, values=None, errors=None) -> dict:
     """Everything on the director's page that changes as the night goes on, on the page and in its poll's answer."""
     db = get_db()
-    entrants = clubs.entrants(db, night.id)
-    tables = clubs.tables(db, night.id)
+    entrants = club.entrants(db, night.id)
+    tables = club.tables(db, night.id)
     return {**_tables_context(night, tables, values, errors), "entrants": entrants,
             "places": club.night_standings(db, night, entrants, tables), "byes": club.round_byes(db, night, entrants),
             "claims": club.claimed_names(db, night),
@@ -191,8 +143,8 @@ def _tables_context(night, tables, values=None, errors=None) -> dict:
     """What the tables of the round under way and the director's next step need, on the page and in its poll's
     answer."""
     now = [t for t in tables if t.round == night.round]
-    return {"night": night, "now": now, "form": CsrfForm(),
-            "changes": clubs.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
+    return {"night": night, "now": now,
+            "changes": club.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
             "poll": current_app.config["POLL_SECONDS"], "playing": [t.table_no for t in now if not t.over],
             "clock_up": _clock_up(night)}
 
@@ -227,14 +179,7 @@ def director_live(night_id: int):
 @bp.post("/<int:night_id>/register")
 def register(night_id: int):
     night = _directed(night_id)
-    typed = {f: str(request.form.get(f, ""))[:ECHO] for f in ("player_0", "player_1", "team")}
-    names, errors = [], {}
-    for field in ("player_0", "player_1", "team"):
-        name = clean_name(request.form.get(field, ""))
-        problem = name_problem(name, "A team's name" if field == "team" else "A player's name")
-        if problem:
-            errors[field] = problem
-        names.append(name)
+    typed, names, errors = forms.read_entrant(request.form)
     if errors:
         return _director_page(night, typed, errors, status=422)
     try:
@@ -288,7 +233,7 @@ def close(night_id: int):
 @bp.post("/<int:night_id>/claims/<int:player_id>/release")
 def release(night_id: int, player_id: int):
     _directed(night_id)
-    player = players.player(get_db(), player_id)
+    player = club.player(get_db(), player_id)
     try:
         released = club.release_name(get_db(), night_id, player_id)
     except Declined as refusal:
@@ -324,24 +269,11 @@ def confirm_form_address(night_id: int, table_id: int):
 @bp.post("/<int:night_id>/tables/<int:table_id>/result")
 def change_result(night_id: int, table_id: int):
     night = _directed(night_id)
-    errors, score = {}, []
-    for side in (0, 1):
-        try:
-            value = whole_number(request.form.get(f"score_{side}"), low=-100_000, high=100_000, what="A score")
-        except NotANumber as refused:
-            errors[f"score_{side}"] = str(refused)
-            continue
-        if value is None:
-            errors[f"score_{side}"] = "Type both sides' scores."
-        score.append(value)
-    note = clean_name(request.form.get("note", ""))[:ECHO]
-    if not errors and name_problem(note, "A note"):
-        errors["note"] = name_problem(note, "A note")
-    typed = {f"{k}_{table_id}": str(request.form.get(k, ""))[:ECHO] for k in ("score_0", "score_1", "note")}
+    typed, score, note, errors = forms.read_result(request.form, table_id)
     if errors:
-        return _director_page(night, typed, {f"{k}_{table_id}": v for k, v in errors.items()}, status=422)
+        return _director_page(night, typed, errors, status=422)
     try:
-        club.change_result(get_db(), night_id, table_id, tuple(score), note)
+        club.change_result(get_db(), night_id, table_id, score, note)
     except Declined as refusal:
         return _director_page(night, typed, message=str(refusal), status=refusal.status_hint)
     flash("The table's result is changed; the change is kept beside it.")
@@ -405,21 +337,21 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
     if not 1 <= table_no <= max(count, 1):  # table 1 always: where a phone that has chosen nobody is sent
         return render_template("error.html", title="No such table",
                                message=_no_table_words(night, table_no, count)), 404
-    here = next((t for t in clubs.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
-    entrants = clubs.entrants(get_db(), night.id)
+    here = next((t for t in club.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
+    entrants = club.entrants(get_db(), night.id)
     # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
     byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
     # a name claimed on a phone says so: its player, if that is not their phone, asks the director
-    claimed = {c.player_id for c in clubs.claims(get_db(), night.id)}
+    claimed = {c.player_id for c in club.claims(get_db(), night.id)}
     return render_template("club_table.html", night=night, table_no=table_no, here=here, byes=byes,
-                           message=message, entrants=entrants, claimed=claimed, form=CsrfForm()), status
+                           message=message, entrants=entrants, claimed=claimed), status
 
 
 @bp.post("/<int:night_id>/me")
 def choose_me(night_id: int):
     night = _night(night_id)
     player_id = record_id(request.form.get("player"))
-    player = players.player(get_db(), player_id) if player_id is not None else None
+    player = club.player(get_db(), player_id) if player_id is not None else None
     if player is None:
         abort(404)
     table_no = record_id(request.form.get("table")) or 1
@@ -444,7 +376,7 @@ def _phone(create: bool = False) -> str | None:
 
 
 def _registered(night_id: int, player_id: int) -> bool:
-    return any(player_id in e.player_ids for e in clubs.entrants(get_db(), night_id))
+    return any(player_id in e.player_ids for e in club.entrants(get_db(), night_id))
 
 
 def _not_registered(night, name: str, table_no: int):
@@ -470,11 +402,11 @@ def _me(night) -> int | None:
 def _me_context(night) -> dict:
     me = _me(night)
     db = get_db()
-    player = players.player(db, me) if me else None
+    player = club.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
     finished = club.place_of(db, night, me) if player and night.closed_at else None
     return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
-            "form": CsrfForm(), "time_up": _time_up(night), "finished": finished}
+            "time_up": _time_up(night), "finished": finished}
 
 
 @bp.get("/<int:night_id>/me")
@@ -485,7 +417,7 @@ def me(night_id: int):
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
     if not _registered(night_id, context["player"]["id"]):
         return _not_registered(night, context["player"]["name"], 1)
-    return render_template("club_me.html", etag=clubs.seat_etag(get_db(), night_id, _me(night)),
+    return render_template("club_me.html", etag=club.seat_etag(get_db(), night_id, _me(night)),
                            **context)
 
 
@@ -495,7 +427,7 @@ def me_live(night_id: int):
     night = _night(night_id)
     return _live(night_id, lambda night, etag: render_template("_club_seat.html", is_live_update=True, etag=etag,
                                                                 **_me_context(night)),
-                 etag=clubs.seat_etag(get_db(), night_id, _me(night)))
+                 etag=club.seat_etag(get_db(), night_id, _me(night)))
 
 
 @bp.post("/<int:night_id>/tables/<int:table_id>/confirm")
@@ -510,7 +442,7 @@ def confirm(night_id: int, table_id: int):
         if context["player"] is None:
             return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
         return render_template("club_me.html", message=str(refusal), **context,
-                               etag=clubs.seat_etag(get_db(), night_id, _me(night))), refusal.status_hint
+                               etag=club.seat_etag(get_db(), night_id, _me(night))), refusal.status_hint
     flash("Already confirmed: the score stands." if done.already else
           f"Table {done.table_no}'s score is confirmed: only the director can change it now.")
     return redirect(url_for("club.me", night_id=night_id), 303)
@@ -526,8 +458,7 @@ def _live(night_id: int, render, etag=None):
     """A poll's answer: 304 while `etag` (by default the whole night's) is what the page has, else `render`'s
     fragments. The ETag is read before the page is made, so a change in between is sent again, never lost."""
     if etag is None:
-        versions = clubs.night_version(get_db(), night_id)
-        etag = versions and clubs.night_etag(night_id, *versions)
+        etag = club.night_etag(get_db(), night_id)
     if etag is None:
         abort(404)
     if request.headers.get("If-None-Match") == etag:
@@ -559,7 +490,7 @@ def _time_up(night) -> str | None:
 
 def _wall_context(night) -> dict:
     db = get_db()
-    tables = clubs.tables(db, night.id)  # once: the standings and the tables still playing both read them
+    tables = club.tables(db, night.id)  # once: the standings and the tables still playing both read them
     return {"night": night, "places": club.night_standings(db, night, tables=tables),
             "playing": [t.table_no for t in tables if t.round == night.round and not t.over],
             "poll": current_app.config["POLL_SECONDS"], "round_words": round_words(night.round_end, night.round_size),
@@ -605,15 +536,15 @@ def show(night_id: int):
     """The night as history keeps it: its standings, and each round's tables with their games."""
     night = _night(night_id)
     db = get_db()
-    entrants = clubs.entrants(db, night_id)
-    tables = clubs.tables(db, night_id)
+    entrants = club.entrants(db, night_id)
+    tables = club.tables(db, night_id)
     rounds: dict[int, list] = {}
     for t in tables:
         rounds.setdefault(t.round, []).append(t)
     return render_template("club_night.html", night=night, rounds=rounds, entrants=entrants,
                            places=club.night_standings(db, night, entrants, tables),
-                           changes=clubs.result_changes(db, night_id),
+                           changes=club.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),
                            directing=_directing(night), specials=seasons.night_specials(db, night),
                            prizes=seasons.night_prizes(db, night),
-                           season=store_seasons.load_season(db, night.season_id) if night.season_id else None)
+                           season=seasons.season_of(db, night))

@@ -10,9 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from flask_wtf import FlaskForm
-from wtforms import HiddenField
-
 from ...core.errors import InvalidRules
 from ...core.hands import HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
@@ -21,14 +18,7 @@ from ...core.rules import (
 from ...core.scoring import Hand
 from ...core.seats import seat_names, team_of
 from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
-
-ECHO = 80  # what was typed, shown back beside a refusal: enough to see the slip, never a 10 MB page
-
-
-class CsrfForm(FlaskForm):
-    """Only the CSRF token: the fields are read by hand so that the core's messages are the only ones."""
-
-    token = HiddenField()
+from ..shell.forms import ECHO
 
 
 def _typed(text: str | None, blank=None):
@@ -356,14 +346,6 @@ def _names(form, errors: dict[str, str]) -> dict[str, str]:
         if problem:
             errors[name] = problem
     return names
-
-
-def parse_player_name(text: str) -> tuple[str, str | None]:
-    """(A player's name as it will be kept, what is wrong with it or None)."""
-    name = clean_name(text)
-    if not name:
-        return name, "A player needs a name."
-    return name, name_problem(name, "A player's name")
 
 
 def house_rules(base: Rules, values: dict[str, str]) -> tuple[Rules | None, dict[str, str]]:

@@ -22,7 +22,7 @@ from ..shell.database import get_db
 from ..shell.faults import refused
 from ..shell.htmx import is_htmx, vary_on_htmx
 from .forms import (
-    DEFAULT_SEATING, HAND_FIELDS, HOUSE_RULES, SEATING_CHOICES, TEAM_PLACEHOLDERS, CsrfForm, edits_seen, hand_values,
+    DEFAULT_SEATING, HAND_FIELDS, HOUSE_RULES, SEATING_CHOICES, TEAM_PLACEHOLDERS, edits_seen, hand_values,
     new_game_values, parse_hand, parse_new_game, preset_fits, seating_of)
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -69,7 +69,7 @@ def _new_game_page(values, errors, status=200):
                            sides=sides, per_side=per_side, team_placeholders=TEAM_PLACEHOLDERS,
                            house_rules=HOUSE_RULES, seats=seat_names(sides * per_side),
                            player_fields=[f"player_{seat}" for seat in range(sides * per_side)],
-                           known_players=players.player_names(get_db()), form=CsrfForm()), status
+                           known_players=players.player_names(get_db())), status
 
 
 @bp.get("/new")
@@ -116,7 +116,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     return vary_on_htmx(render_template(
         "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
-        token=token, form=CsrfForm(), poll=current_app.config["POLL_SECONDS"],
+        token=token, poll=current_app.config["POLL_SECONDS"],
         saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
         clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
 
@@ -265,8 +265,7 @@ def compare(game_id: int):
                    _club_table(game, sheet)) if number else None
     if clash is None:
         return "", 204
-    return vary_on_htmx(render_template("_two_phones.html", game=game, sheet=sheet, clash=clash,
-                                        form=CsrfForm()))
+    return vary_on_htmx(render_template("_two_phones.html", game=game, sheet=sheet, clash=clash))
 
 
 @bp.route("/<int:game_id>/preview", methods=["GET", "POST"])
@@ -369,7 +368,7 @@ def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, 
     closed = services.club.game_closed(get_db(), game.id)
     preview = None if closed else _preview(game, values, row.stored.id)
     return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
-                           errors=errors or {}, message=message, fault=fault, form=CsrfForm(), closed=closed,
+                           errors=errors or {}, message=message, fault=fault, closed=closed,
                            preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
 
 
@@ -424,7 +423,7 @@ def hand_detail(game_id: int, hand_id: int):
 
 
 def _delete_page(game, sheet, row, message=None, status=200, fault=None):
-    return render_template("delete_hand.html", game=game, sheet=sheet, row=row, form=CsrfForm(),
+    return render_template("delete_hand.html", game=game, sheet=sheet, row=row,
                            message=message, fault=fault, closed=services.club.game_closed(get_db(), game.id)), status
 
 
@@ -472,7 +471,7 @@ def _moved_down(later: int) -> str:
 @bp.get("/<int:game_id>/end")
 def confirm_end(game_id: int):
     page = _page(game_id)
-    return render_template("end_game.html", game=page.game, sheet=page.sheet, form=CsrfForm())
+    return render_template("end_game.html", game=page.game, sheet=page.sheet)
 
 
 @bp.post("/<int:game_id>/end")
@@ -481,7 +480,7 @@ def end_game(game_id: int):
         change = services.abandon_game(get_db(), game_id)
     except Declined as refusal:
         page = _page(game_id)
-        return render_template("end_game.html", game=page.game, sheet=page.sheet, form=CsrfForm(),
+        return render_template("end_game.html", game=page.game, sheet=page.sheet,
                                message=str(refusal)), refusal.status_hint
     _wrote(change, "That game was already ended (on another phone, or by a second tap).",
            "The game was ended unfinished. It stays in History, marked abandoned; nobody won it.")

@@ -15,7 +15,6 @@ from ...services import ratings
 from ...services import Declined
 from ...store import clubs, games as store_games, players, records as store_records
 from ...store.games import UnreadableGame
-from ..games.forms import CsrfForm
 from ..shell.database import get_db
 from ..shell.forms import ECHO
 from .forms import parse_player_name
@@ -34,7 +33,7 @@ def records():
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
     return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
-                           unfinished=store_records.unfinished_games(db), form=CsrfForm()), \
+                           unfinished=store_records.unfinished_games(db)), \
         422 if refused else 200
 
 
@@ -94,7 +93,7 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
                            unfinished=store_records.unfinished_games(db, player_id).get(player_id),
                            club_games=clubs.tables_of_games(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
-                           errors=errors or {}, values=values or {"name": me["name"]}, form=CsrfForm()), status
+                           errors=errors or {}, values=values or {"name": me["name"]}), status
 
 
 def _rating_chart(steps) -> Markup | None:

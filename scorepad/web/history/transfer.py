@@ -13,7 +13,6 @@ from ...services import transfer
 from ...services.transfer import MAX_IMPORT_BYTES, TOO_LARGE
 from ...store import games
 from ..cli import backups as backup_commands
-from ..games.forms import CsrfForm
 from ..shell.database import get_db
 
 bp = Blueprint("transfer", __name__)
@@ -57,11 +56,11 @@ def export_game_csv(game_id: int):
 
 @bp.get("/import")
 def import_form():
-    return render_template("import.html", form=CsrfForm(), error=None)
+    return render_template("import.html", error=None)
 
 
 def _import_page(error: str, status: int):
-    return render_template("import.html", form=CsrfForm(), error=error), status
+    return render_template("import.html", error=error), status
 
 
 @bp.post("/import")

@@ -1,0 +1,87 @@
+"""The club's three forms, read: a new night, an entrant registered, a table's result changed by the director.
+Each answers (what was typed, to show back; what the service takes; each field's problem). Only the shape of the
+input is judged here; whether the night can hold it is the service's question."""
+
+from __future__ import annotations
+
+from ...core.club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, fits_a_club_table
+from ...core.inputs import NotANumber, clean_name, name_problem, whole_number
+from ...core.rules import DEFAULT_PRESET, PRESETS
+from ..shell.forms import ECHO
+
+KIND_WORDS = {"progressive": "Progressive: players move, partners change every round",
+              "partners": "Partners: each team keeps its partner"}
+# The rule sets a club table (two teams of two) can play: the others are not offered
+CLUB_PRESETS = {key: rules for key, rules in PRESETS.items() if fits_a_club_table(rules)}
+NIGHT_FIELDS = ("name", "kind", "preset", "round_end", "round_size", "rounds", "tie_1", "tie_2", "tie_3")
+ENTRANT_FIELDS = ("player_0", "player_1", "team")
+RESULT_FIELDS = ("score_0", "score_1", "note")
+MOST_SCORE = 100_000  # a table's score the director types: far past any game's
+
+
+def night_values(form=None) -> dict[str, str]:
+    """The new-night form's fields as typed; a blank form has the usual night's settings."""
+    form = form or {}
+    values = {name: str(form.get(name, ""))[:ECHO].strip() for name in NIGHT_FIELDS}
+    defaults = {"kind": "progressive", "preset": DEFAULT_PRESET, "round_end": "hands", "round_size": "4",
+                "rounds": "4"} if not form else {}
+    return {**values, **{k: v for k, v in defaults.items() if not values[k]}}
+
+
+def read_night(form) -> tuple[dict, dict, dict]:
+    """(what was typed, the night's settings for `club.create_night`, each field's problem)."""
+    values = night_values(form)
+    errors = {}
+    name = clean_name(form.get("name", "")) or "Club night"
+    problem = name_problem(name, "A night's name")
+    if problem:
+        errors["name"] = problem
+    if values["preset"] not in CLUB_PRESETS:
+        errors["preset"] = "Choose one of the rule sets for four players: a club table seats two teams of two."
+    if values["round_end"] not in ROUND_ENDS:
+        errors["round_end"] = "Choose how a round ends."
+    numbers = {}
+    for field, what, high in (("round_size", "The length of a round", 100_000), ("rounds", "Rounds", MOST_ROUNDS)):
+        try:
+            numbers[field] = whole_number(values[field], low=1, high=high, what=what)
+        except NotANumber as refused:
+            errors[field] = str(refused)
+    ties = [values[f"tie_{i}"] for i in (1, 2, 3) if values[f"tie_{i}"]]
+    ties = tuple(ties) or DEFAULT_TIE_BREAKS.get(values["kind"], ("wins", "points"))
+    if errors:
+        return values, {}, errors
+    return values, {"name": name, "kind": values["kind"], "rules": PRESETS[values["preset"]],
+                    "round_end": values["round_end"], "tie_breaks": ties, **numbers}, {}
+
+
+def read_entrant(form) -> tuple[dict, list[str], dict]:
+    """(what was typed, the names [player 0, player 1, team], each field's problem)."""
+    typed = {f: str(form.get(f, ""))[:ECHO] for f in ENTRANT_FIELDS}
+    names, errors = [], {}
+    for field in ENTRANT_FIELDS:
+        name = clean_name(form.get(field, ""))
+        problem = name_problem(name, "A team's name" if field == "team" else "A player's name")
+        if problem:
+            errors[field] = problem
+        names.append(name)
+    return typed, names, errors
+
+
+def read_result(form, table_id: int) -> tuple[dict, tuple[int, ...], str, dict]:
+    """(what was typed, the two sides' scores, the director's note, each field's problem), the typed values and
+    problems named after the table's own fields (`score_0_<table id>`): the page has a form for every table."""
+    errors, score = {}, []
+    for side in (0, 1):
+        try:
+            value = whole_number(form.get(f"score_{side}"), low=-MOST_SCORE, high=MOST_SCORE, what="A score")
+        except NotANumber as refused:
+            errors[f"score_{side}"] = str(refused)
+            continue
+        if value is None:
+            errors[f"score_{side}"] = "Type both sides' scores."
+        score.append(value)
+    note = clean_name(form.get("note", ""))[:ECHO]
+    if not errors and name_problem(note, "A note"):
+        errors["note"] = name_problem(note, "A note")
+    typed = {f"{k}_{table_id}": str(form.get(k, ""))[:ECHO] for k in RESULT_FIELDS}
+    return typed, tuple(score), note, {f"{k}_{table_id}": v for k, v in errors.items()}
