@@ -39,3 +39,16 @@ def test_without_javascript_a_refused_form_names_the_dealers_by_what_was_typed(b
     expect(page.locator("#field-players, .field-error").first).to_be_visible()
     assert deal_choices(page) == ["Ann", "Bo", "Ann", "Di"]
     context.close()
+
+
+def test_deals_first_follows_the_names_typed_in_every_seat_of_every_table_the_app_seats(phone, live_server):
+    """Two to eight players (the seatings of RULES.md §6): the last seat's name shows as soon as the first's."""
+    for seating, seats in (("2x1", 2), ("3x1", 3), ("2x3", 6), ("3x2", 6), ("2x4", 8)):
+        phone.goto(f"{live_server}/games/new?seating={seating}")
+        if not phone.locator("#player_0").is_visible():
+            phone.get_by_text("Players and first dealer").click()
+        names = [f"P{seat}x" for seat in range(seats)]
+        for seat, name in enumerate(names):
+            phone.fill(f"#player_{seat}", name)
+        assert deal_choices(phone) == names, seating
+    assert phone.js_errors == []
