@@ -17,11 +17,11 @@ from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
 from ..cli.rules import rules_command
-from ..club import views as club_views, seasons as season_views
-from ..games import views as games_views, meld as meld_views, rules as rules_views
+from ..club import seasons, views as club
+from ..games import meld, rules, views as games
 from ..games.forms import bid_chips, kind_choices, wrong_fields
-from ..history import views as history_views, players as players_views, transfer as transfer_views
-from . import about as about_views, database, passcode, request_log, startup
+from ..history import players, transfer, views as history
+from . import about, database, passcode, request_log, startup
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -57,7 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("POLL_SECONDS", 3)
     if app.config.get("SESSION_COOKIE_SAMESITE") is None:  # another site's page cannot send our session along
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    app.config.setdefault("MAX_CONTENT_LENGTH", transfer_views.MAX_REQUEST_BYTES)  # an import is the largest
+    app.config.setdefault("MAX_CONTENT_LENGTH", transfer.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file or a container can give without an instance/config.py.
     for name in ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
                  "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY"):
@@ -70,19 +70,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     passcode.init_app(app)
     request_log.init_app(app)
 
-    app.register_blueprint(rules_views.bp)
-    app.register_blueprint(meld_views.bp)
-    app.register_blueprint(games_views.bp)
-    app.register_blueprint(history_views.bp)
-    app.register_blueprint(players_views.bp)
-    app.register_blueprint(transfer_views.bp)
-    app.register_blueprint(about_views.bp)
-    app.register_blueprint(club_views.bp)
-    app.register_blueprint(season_views.bp)
-    transfer_views.init_app(app)
+    for feature in (rules, meld, games, history, players, transfer, about, club, seasons):  # each a blueprint of pages
+        app.register_blueprint(feature.bp)
+    transfer.init_app(app)
     app.cli.add_command(rules_command)
-    app.add_url_rule("/", endpoint="home", view_func=games_views.home)
-    app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games_views.manifest)
+    app.add_url_rule("/", endpoint="home", view_func=games.home)
+    app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games.manifest)
     app.after_request(_security_headers)
     app.after_request(compress)
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
