@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from bs4 import BeautifulSoup
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported(path: Path) -> set[str]:
+    """Every dotted name the Python file at `path` (in this repository) imports, imports inside functions too,
+    relative imports resolved; `from a import b` counts as `a` and `a.b` (b may be a module)."""
+    package = path.parent.relative_to(ROOT).parts
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names |= {module} | {f"{module}.{alias.name}" for alias in node.names}
+    return names
 FIXTURES = ROOT / "tests" / "fixtures"
 
 

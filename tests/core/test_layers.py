@@ -4,12 +4,13 @@ database or the layers above it; the store nothing of the services or the web; t
 Every file of a layer's folder is read (with `ast`, imports inside functions too), so a new module is held to
 its layer's rule the day it is written."""
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import imported
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scorepad"
 WEB = {"flask", "werkzeug", "jinja2", "wtforms", "flask_wtf", "waitress"}
@@ -27,26 +28,11 @@ def modules(layer: str) -> list[Path]:
     return sorted((PACKAGE / layer).rglob("*.py"))
 
 
-def imports(path: Path) -> set[str]:
-    """Every dotted module `path` imports, relative imports resolved; `from a import b` counts as `a.b` too (b may
-    be a module)."""
-    package = path.parent.relative_to(PACKAGE.parent).parts
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = list(package[:len(package) - node.level + 1]) if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            names |= {module} | {f"{module}.{alias.name}" for alias in node.names}
-    return names
-
-
 def breaches(layer: str) -> dict[str, list[str]]:
     allowed, forbidden = LAYERS[layer]
     found = {}
     for path in modules(layer):
-        bad = sorted(name for name in imports(path)
+        bad = sorted(name for name in imported(path)
                      if name.split(".")[0] in forbidden
                      or name.startswith("scorepad.") and _layer_of(name) not in allowed)
         if bad:
@@ -93,6 +79,6 @@ THROUGH_THE_SERVICES = ["club"]
 
 @pytest.mark.parametrize("feature", THROUGH_THE_SERVICES)
 def test_a_feature_of_the_web_reaches_the_store_only_through_the_services(feature):
-    found = {str(path.relative_to(PACKAGE.parent)): sorted(n for n in imports(path) if n.startswith("scorepad.store"))
+    found = {str(path.relative_to(PACKAGE.parent)): sorted(n for n in imported(path) if n.startswith("scorepad.store"))
              for path in sorted((PACKAGE / "web" / feature).rglob("*.py"))}
     assert {path: names for path, names in found.items() if names} == {}

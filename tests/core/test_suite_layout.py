@@ -5,6 +5,8 @@ out (`make test-fast`) marked so that `-m` can leave them out."""
 import ast
 from pathlib import Path
 
+from tests.helpers import imported
+
 TESTS = Path(__file__).resolve().parent.parent
 LAYERS = {"core", "store", "services", "web", "browser", "system"}
 MARKER_OF = {"browser": "browser", "system": "slow"}  # the layers `make test-fast` leaves out, by marker
@@ -16,20 +18,6 @@ def suite_modules() -> list[Path]:
 
 def python_files() -> list[Path]:
     return sorted(p for p in TESTS.rglob("*.py") if "fixtures" not in p.relative_to(TESTS).parts)
-
-
-def imported(path: Path) -> set[str]:
-    """Every dotted name `path` imports, relative imports resolved, `from a import b` counted as `a` and `a.b`."""
-    package = path.parent.relative_to(TESTS.parent).parts
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = list(package[:len(package) - node.level + 1]) if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            names |= {module} | {f"{module}.{alias.name}" for alias in node.names}
-    return names
 
 
 def is_test_module(name: str) -> bool:
