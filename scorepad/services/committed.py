@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterable
 
 from .. import store
-from . import backups, pages
+from . import backups, figures, pages
 
 _logger = logging.getLogger(__name__)
 
@@ -60,3 +60,4 @@ def _warm(db, game_ids: list[int]) -> None:
     if wanted:
         players = sorted({p for game_id in game_ids for p in store.seated_players(db, game_id)})
         store.warm_in_background(path, players)
+        figures.warm_in_background(path, players)  # and the figures their pages show beside the records

@@ -45,6 +45,12 @@ def _cached(db, kind: str, key, compute, players=None):
     return copy.deepcopy(value)
 
 
+def kept_with_records(db, kind: str, key: tuple, compute, players: tuple):
+    """`compute(db, key)` kept, as the records are, until the records of `players` change: for figures the
+    services fold from the same finished games."""
+    return _cached(db, kind, key, compute, players=players)
+
+
 def cached_records(path: str) -> set[tuple]:
     """What is cached for the database at `path`: (kind, key) pairs, such as ("partners", 3)."""
     with _CACHE_LOCK:

@@ -5,10 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import services, store
-from ..figures import SideGame, side_figures
 from ..inputs import record_id
-from ..scoring import play_game
-from ..store.games import UnreadableGame
 from ..services import Declined
 from .database import get_db
 from .forms import ECHO, CsrfForm, parse_player_name
@@ -50,19 +47,7 @@ def _head_to_head(db, everyone, chosen: dict) -> dict | None:
 
 
 def _figures(db, player_ids: list[int]):
-    """The figures of a player, or of partners on one team, over their finished games (a game that cannot be
-    read is left out, as everywhere)."""
-    games = []
-    for seat in store.finished_seats(db, player_ids):
-        try:
-            game = store.load_game(db, seat["game_id"])
-        except UnreadableGame:
-            continue
-        hands = [stored.hand for stored in store.live_hands(db, game.id)]
-        state = play_game(game.rules, hands, names=game.teams)
-        games.append(SideGame(game.id, game.rules, hands, state.results, seat["team"], seat["seat"],
-                              bool(seat["won"]), game.created_at))
-    return side_figures(games)
+    return services.figures.figures(db, player_ids)
 
 
 def _player_or_404(player_id: int) -> dict:

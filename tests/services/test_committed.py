@@ -9,7 +9,7 @@ import pytest
 from scorepad import services, store
 from scorepad.rules import PRESETS
 from scorepad.scoring import Hand
-from scorepad.services import club, committed, pages
+from scorepad.services import club, committed, figures, pages
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
@@ -24,6 +24,7 @@ def warmed(db, monkeypatch) -> list[list[int]]:
     committed.warm_records_of(store.database_path(db))
     asked = []
     monkeypatch.setattr(store, "warm_in_background", lambda path, players: asked.append(players))
+    monkeypatch.setattr(figures, "warm_in_background", lambda path, players: None)  # the same players' figures
     return asked
 
 
