@@ -370,19 +370,21 @@ def live_hands(db, game_id: int) -> list[StoredHand]:
     return [_stored(r) for r in rows(db, _LIVE_HANDS + "h.game_id = ? ORDER BY h.seq", [game_id])]
 
 
-def games_with_hands(db, game_ids: Sequence[int]) -> list[tuple[Game, list[StoredHand]]]:
-    """The readable games of `game_ids`, in that order, each with its live hands (their edits not counted): two
-    queries however many games, for figures over a player's thousands of games (a query a game cost more than
-    the figures themselves)."""
+def games_with_hands(db, game_ids: Sequence[int]) -> dict[int, tuple[Game, list[StoredHand]]]:
+    """The readable games of `game_ids`, by id, each with its live hands (their edits not counted): two queries
+    however many games, for figures over a player's thousands of games (a query a game cost more than the
+    figures themselves). The hands' rows are read one at a time, so only the hands stay in memory."""
     wanted = json.dumps(list(game_ids))
-    found = {game.id: game for game in _readable_games(
+    found = {game.id: (game, []) for game in _readable_games(
         rows(db, _GAME_SELECT + " WHERE g.id IN (SELECT value FROM json_each(?))", [wanted]))}
-    hands: dict[int, list[StoredHand]] = {game_id: [] for game_id in found}
-    for row in rows(db, """SELECT h.* FROM hands h WHERE h.deleted_at IS NULL
-                           AND h.game_id IN (SELECT value FROM json_each(?)) ORDER BY h.game_id, h.seq""", [wanted]):
-        if row["game_id"] in hands:
-            hands[row["game_id"]].append(_stored(row))
-    return [(found[game_id], hands[game_id]) for game_id in game_ids if game_id in found]
+    cursor = db.execute("""SELECT h.* FROM hands h WHERE h.deleted_at IS NULL
+                           AND h.game_id IN (SELECT value FROM json_each(?)) ORDER BY h.game_id, h.seq""", [wanted])
+    names = [d[0] for d in cursor.description]
+    for values in cursor:
+        row = dict(zip(names, values, strict=True))
+        if row["game_id"] in found:
+            found[row["game_id"]][1].append(_stored(row))
+    return found
 
 
 def live_hand(db, hand_id: int) -> StoredHand | None:

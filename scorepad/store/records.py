@@ -45,10 +45,25 @@ def _cached(db, kind: str, key, compute, players=None):
     return copy.deepcopy(value)
 
 
-def kept_with_records(db, kind: str, key: tuple, compute, players: tuple):
-    """`compute(db, key)` kept, as the records are, until the records of `players` change: for figures the
-    services fold from the same finished games."""
-    return _cached(db, kind, key, compute, players=players)
+def records_mark(db, players: tuple) -> tuple:
+    """Where the records of `players` stand now: an answer computed from here on is kept under this mark."""
+    return _versions(db, players)
+
+
+def kept_answer(db, kind: str, key, mark: tuple):
+    """A copy of what was kept for (`kind`, `key`) at `mark` (see `records_mark`); None when nothing is."""
+    with _CACHE_LOCK:
+        hit = _CACHE.get((database_path(db), kind, key))
+    return copy.deepcopy(hit[1]) if hit is not None and hit[0] == mark else None
+
+
+def keep_answer(db, kind: str, key, mark: tuple, value) -> None:
+    """Keep `value`, computed from the records at `mark`, for (`kind`, `key`): for what the services fold from
+    the same finished games as the records (a player's figures)."""
+    with _CACHE_LOCK:
+        if len(_CACHE) > 2048:
+            _CACHE.clear()
+        _CACHE[(database_path(db), kind, key)] = (mark, copy.deepcopy(value))
 
 
 def cached_records(path: str) -> set[tuple]:

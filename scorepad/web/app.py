@@ -29,6 +29,7 @@ from . import (
     rules_views,
     startup,
     transfer_views,
+    urls,
 )
 from .assets import asset_url
 from .faults import refused
@@ -96,6 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
+    app.jinja_env.globals["url_for"] = urls.url_for  # each address built once (see `urls`)
     app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck,  # the hand form asks the core
                                  dix_value=dix_value, bid_chips=bid_chips, wrong_fields=wrong_fields)
     app.jinja_env.filters["num"] = _number

@@ -46,10 +46,6 @@ def _head_to_head(db, everyone, chosen: dict) -> dict | None:
     return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b)}
 
 
-def _figures(db, player_ids: list[int]):
-    return services.figures.figures(db, player_ids)
-
-
 def _player_or_404(player_id: int) -> dict:
     found = store.player(get_db(), player_id)
     if found is None:
@@ -60,12 +56,13 @@ def _player_or_404(player_id: int) -> dict:
 def _player_page(player_id: int, errors=None, values=None, status=200):
     db = get_db()
     me = _player_or_404(player_id)
-    mates = [{**m, "record": m, "figures": _figures(db, [player_id, m["id"]])}
-             for m in store.partners(db, player_id)]
+    partners = store.partners(db, player_id)
+    figures = services.figures.of_player(db, player_id, [(m["id"],) for m in partners])  # one read of their games
+    mates = [{**m, "record": m, "figures": figures[(player_id, m["id"])]} for m in partners]
     others = [p for p in store.player_choices(db) if p["id"] != player_id]
     recent = store.history_games(db, player_id, limit=10)
     return render_template("player.html", player=me, record=store.side_record(db, [player_id]), partners=mates,
-                           figures=_figures(db, [player_id]),
+                           figures=figures[(player_id,)],
                            teams=store.team_records(db, player_id),
                            others=others, recent=recent,
                            unfinished=store.unfinished_games(db, player_id).get(player_id),
