@@ -169,9 +169,13 @@ def hands_of(session: Session, game_id: int) -> int:
 
 def one_request(kind: str, table: Table, session: Session, rng: random.Random) -> int:
     if kind == "poll":
+        # as a phone's page polls: with the ETag of the sheet it last had (each answer with news brings the next)
         game_id = rng.choice(table.open)
-        status, _, _ = session.request("GET", f"/games/{game_id}/live",
-                                       headers={"HX-Request": "true", "If-None-Match": f'"{table.etags[game_id]}"'})
+        etags = session.__dict__.setdefault("etags", {})
+        status, _, response = session.request("GET", f"/games/{game_id}/live", headers={
+            "HX-Request": "true", "If-None-Match": etags.get(game_id, f'"{table.etags[game_id]}"')})
+        if status == 200 and response.getheader("ETag"):
+            etags[game_id] = response.getheader("ETag")
         return status
     if kind == "game page":
         return session.request("GET", f"/games/{rng.choice(table.finished[-500:])}")[0]
