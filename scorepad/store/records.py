@@ -51,19 +51,21 @@ def records_mark(db, players: tuple) -> tuple:
 
 
 def kept_answer(db, kind: str, key, mark: tuple):
-    """A copy of what was kept for (`kind`, `key`) at `mark` (see `records_mark`); None when nothing is."""
+    """What was kept for (`kind`, `key`) at `mark` (see `records_mark`); None when nothing is. Shared between
+    requests, not copied (a player's page reads a dozen, and copying them cost a sixth of the page): read it,
+    never change it."""
     with _CACHE_LOCK:
         hit = _CACHE.get((database_path(db), kind, key))
-    return copy.deepcopy(hit[1]) if hit is not None and hit[0] == mark else None
+    return hit[1] if hit is not None and hit[0] == mark else None
 
 
 def keep_answer(db, kind: str, key, mark: tuple, value) -> None:
     """Keep `value`, computed from the records at `mark`, for (`kind`, `key`): for what the services fold from
-    the same finished games as the records (a player's figures)."""
+    the same finished games as the records (a player's figures). Shared from now on: see `kept_answer`."""
     with _CACHE_LOCK:
         if len(_CACHE) > 2048:
             _CACHE.clear()
-        _CACHE[(database_path(db), kind, key)] = (mark, copy.deepcopy(value))
+        _CACHE[(database_path(db), kind, key)] = (mark, value)
 
 
 def cached_records(path: str) -> set[tuple]:

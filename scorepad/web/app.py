@@ -27,6 +27,7 @@ from . import (
     players_views,
     request_log,
     rules_views,
+    sessions,
     startup,
     transfer_views,
     urls,
@@ -74,6 +75,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
+    app.session_interface = sessions.KeptSessions()  # a phone's cookie checked once, not at every poll
     init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
     database.init_app(app)
     csrf.init_app(app)

@@ -69,8 +69,11 @@ def test_figures_follow_a_change_to_a_finished_game(db):
     assert after != before and after == folded(db, [ann])
 
 
-def test_a_kept_answer_is_a_copy(db):
-    finished_game(db)
+def test_a_kept_answer_is_shared_until_the_records_change(db):
+    game_id = finished_game(db)
     ann = store.player_for(db, "Ann")
-    figures.figures(db, [ann]).by_trump.clear()
-    assert figures.figures(db, [ann]).by_trump
+    kept = figures.figures(db, [ann])
+    assert figures.figures(db, [ann]) is kept  # read, never changed, by every page that shows it
+    first = store.live_hands(db, game_id)[0]
+    services.edit_hand(db, game_id, first.id, replace(first.hand, trump="S"))
+    assert figures.figures(db, [ann]) is not kept
