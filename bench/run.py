@@ -5,7 +5,9 @@
 3. A club night: an open loop at 100 requests a second for a bounded time (phones polling their games,
    hands recorded, pages and fragments opened, history and records looked at); latency per kind of request
    is measured from the moment each request was due, so a slow server cannot hide its queue.
-4. The most it serves: a closed loop of 20 clients.
+4. The most it serves: a closed loop of 20 clients; then each kind alone, and the mix, against a bare Flask page
+   on the same waitress measured in the same run (the floor), so that its share of the floor reads the same on any
+   machine.
 5. A club night of 20 tables on the clock: 80 phones polling every 3 s (half on their table's sheet, half on
    their seat card), the standings wall polling, and hands recorded at the pace of brisk play (one a minute at
    each table); latency per kind, from the moment each request was due.
@@ -74,6 +76,21 @@ def start_server(database: str, port: int) -> subprocess.Popen:
     raise SystemExit("the server did not start")
 
 
+def start_floor(port: int) -> subprocess.Popen:
+    """The bare Flask page on the same waitress (see bench/floor.py)."""
+    process = subprocess.Popen([sys.executable, "-m", "bench.floor", "--port", str(port)], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the floor's server did not start")
+
+
 def peak_memory_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -136,6 +153,11 @@ class Table:
         self.typical_game = next(g for g in reversed(self.finished) if 18 <= hands_of(setup, g) <= 22)
         _, page, _ = setup.request("GET", "/players/")
         self.players = [int(x) for x in re.findall(rb'href="/players/(\d+)"', page)]
+        # Each player's page once, before anything is measured: a player's figures fold every hand of their games
+        # (seconds for a player of this history) once, and are kept until a game of theirs changes. The server
+        # warms them itself after it starts; this waits for that, as a server that has been up a while has.
+        for player_id in self.players:
+            setup.request("GET", f"/players/{player_id}")
 
     def session(self) -> Session:
         s = Session(self.port)
@@ -150,9 +172,13 @@ def hands_of(session: Session, game_id: int) -> int:
 
 def one_request(kind: str, table: Table, session: Session, rng: random.Random) -> int:
     if kind == "poll":
+        # as a phone's page polls: with the ETag of the sheet it last had (each answer with news brings the next)
         game_id = rng.choice(table.open)
-        status, _, _ = session.request("GET", f"/games/{game_id}/live",
-                                       headers={"HX-Request": "true", "If-None-Match": f'"{table.etags[game_id]}"'})
+        etags = session.__dict__.setdefault("etags", {})
+        status, _, response = session.request("GET", f"/games/{game_id}/live", headers={
+            "HX-Request": "true", "If-None-Match": etags.get(game_id, f'"{table.etags[game_id]}"')})
+        if status == 200 and response.getheader("ETag"):
+            etags[game_id] = response.getheader("ETag")
         return status
     if kind == "game page":
         return session.request("GET", f"/games/{rng.choice(table.finished[-500:])}")[0]
@@ -257,6 +283,94 @@ def closed_loop(table: Table, clients: int, seconds: float) -> dict:
         t.join(timeout=seconds + 60)
     total = sum(len(v) for v in results.values())
     return {"latency": results, "errors": errors, "throughput": total / (time.perf_counter() - began)}
+
+
+# --- each kind against the floor ----------------------------------------------------------------------------
+
+# What each kind must serve of the floor (a bare Flask page on the same waitress, measured in the same run)
+FLOOR_GOALS = {"game page": 0.6, "history": 0.6, "records": 0.5, "record hand": 0.4, "the mix": 0.6}
+FLOOR_CLIENTS = 8
+
+
+def served(port: int, seconds: float, clients: int, ask) -> float:
+    """Requests a second that `clients` keep-alive clients, each asking `ask(session, rng)` again as soon as it
+    is answered, get answered with success in `seconds`."""
+    stop_at = time.perf_counter() + seconds
+    counts = [0] * clients
+
+    def client(n: int):
+        session, rng = Session(port), random.Random(200 + n)
+        state: dict = {}
+        while time.perf_counter() < stop_at:
+            try:
+                counts[n] += ask(session, rng, state)
+            except OSError:
+                pass
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    began = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 60)
+    return sum(counts) / (time.perf_counter() - began)
+
+
+def _own_game(session: Session, csrf: str) -> dict:
+    status, _, response = session.request("POST", "/games/new", body=urllib.parse.urlencode(
+        {"csrf_token": csrf, "preset": "double-deck"}).encode())
+    assert status == 303, status
+    return {"game": int(re.search(r"/games/(\d+)", response.getheader("Location"))[1]), "expected": 1}
+
+
+def kind_asker(kind: str, table: Table):
+    """One request of `kind` as the mix asks it, counted 1 when it succeeded; a hand is recorded into a game of the
+    client's own (a new one once a game is won, not counted), so no client waits for another's game."""
+    def ask(session: Session, rng: random.Random, state: dict) -> int:
+        if not session.cookie:
+            session.cookie = table.cookie
+        if kind == "record hand":
+            if "game" not in state:
+                state.update(_own_game(session, table.csrf))
+            body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex,
+                                           "expected": state["expected"], "kind": "played", "bidder": "t0",
+                                           "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30",
+                                           "counters_1": "20", "repeat": "1"}).encode()
+            status = session.request("POST", f"/games/{state['game']}/hands", body=body)[0]
+            if status != 303:
+                state.clear()
+                return 0
+            state["expected"] += 1
+            return 1
+        status = one_request(pick(rng) if kind == "the mix" else kind, table, session, rng)
+        return int(status in (200, 303, 304))
+    return ask
+
+
+def floor_asker(session: Session, rng: random.Random, state: dict) -> int:
+    return int(session.request("GET", "/")[0] == 200)
+
+
+def against_floor(table: Table, floor_port: int, seconds: float) -> list[dict]:
+    """Each kind's requests a second beside the floor's, the floor measured just before each kind (a shared
+    machine's speed drifts: the pair is what is compared)."""
+    found = []
+    for kind in ("game page", "history", "records", "record hand", "poll", "fragment", "the mix"):
+        floor = served(floor_port, seconds, FLOOR_CLIENTS, floor_asker)
+        rate = served(table.port, seconds, FLOOR_CLIENTS, kind_asker(kind, table))
+        found.append({"kind": kind, "rate": rate, "floor": floor, "ratio": rate / floor if floor else float("nan")})
+    return found
+
+
+def floor_report(rows: list[dict], seconds: float) -> list[str]:
+    lines = [f"each kind against a bare Flask page on the same waitress ({FLOOR_CLIENTS} clients, {seconds:.0f} s "
+             "each, the floor measured just before each kind)",
+             f"  {'kind':<13} {'req/s':>7} {'floor':>7} {'ratio':>6}  goal"]
+    for row in rows:
+        goal = FLOOR_GOALS.get(row["kind"])
+        mark = f"≥ {goal:.2f}× {_ok(row['ratio'] >= goal)}" if goal else ""
+        lines.append(f"  {row['kind']:<13} {row['rate']:>7.0f} {row['floor']:>7.0f} {row['ratio']:>5.2f}×  {mark}")
+    return lines
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -572,6 +686,8 @@ def main() -> None:
     parser.add_argument("--scale-tables", type=int, default=30, help="tables of the club night as browsers make it")
     parser.add_argument("--scale-seconds", type=float, default=60.0,
                         help="length of that night's load, and of the floor's beside it")
+    parser.add_argument("--floor-seconds", type=float, default=5.0,
+                        help="length of each kind's run, and of the floor's before it")
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
 
@@ -582,14 +698,16 @@ def main() -> None:
     print(f"history: {history['finished']:,} finished games, {len(history['open_games'])} in progress, "
           f"{history['hands']:,} hands, written in {time.perf_counter() - began:.1f} s "
           f"({Path(database).stat().st_size / 2**20:.0f} MiB)", flush=True)
-    port = free_port()
+    port, floor_port = free_port(), free_port()
     server = start_server(database, port)
+    floor_server = start_floor(floor_port)
     try:
         table = Table(port, history)
         # a short warm-up, so the first figures are not Python importing templates
         open_loop(table, rate=50, seconds=2)
         club = open_loop(table, rate=args.rate, seconds=args.seconds)
         most = closed_loop(table, clients=args.clients, seconds=args.seconds)
+        floors = against_floor(table, floor_port, args.floor_seconds)
         club_night = club_setup(port, args.club_tables)
         club_load(port, club_night, seconds=3)  # a warm-up: every phone's first answer is a whole fragment
         tables_night = club_load(port, club_night, seconds=args.club_seconds)
@@ -601,8 +719,9 @@ def main() -> None:
         hand = recorded_hand_bytes(table)
         tapped = {} if args.no_browser else taps(port)
     finally:
-        server.kill()
-        server.wait()
+        for process in (server, floor_server):
+            process.kill()
+            process.wait()
 
     lines = [f"Scorepad benchmarks · {os.cpu_count()} cores · python {sys.version.split()[0]}", ""]
     lines += report(f"club night: open loop at {args.rate:.0f} requests/s for {args.seconds:.0f} s "
@@ -610,6 +729,7 @@ def main() -> None:
                     f"p99 < {GOALS['p99_ms']} ms)", club, goals=True)
     lines += [""] + report(f"the most it serves: closed loop, {args.clients} clients for {args.seconds:.0f} s "
                            f"→ {most['throughput']:.0f} requests/s", most, goals=False)
+    lines += [""] + floor_report(floors, args.floor_seconds)
     lines += [""] + club_report(
         f"a club night of {args.club_tables} tables for {args.club_seconds:.0f} s: {4 * args.club_tables} phones and "
         f"the wall polling every 3 s, a hand a minute at each table ({tables_night['requests']} requests; goal: median "

@@ -6,6 +6,8 @@ and their order are frozen: a history kept by an older version must read the sam
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .scoring import Hand
 
 # The hands table's columns for a hand, in the order they are written (and kept, as JSON, in its history).
@@ -52,12 +54,19 @@ def hand_to_history(hand: Hand) -> dict:
 def hand_from_columns(row) -> Hand:
     """The hand a row of the hands table (or a mapping with its `HAND_COLUMNS`, the later ones optional, and
     `SIDE_COLUMNS` for a hand of more than two sides) holds."""
-    sides = 2 + sum(1 for side in (2, 3) if f"meld_{side}" in row.keys() and row[f"meld_{side}"] is not None)
-    counters = None if row["counters_0"] is None else tuple(row[f"counters_{side}"] for side in range(sides))
-    mask = row["dix_only"] if "dix_only" in row.keys() else 0
-    return Hand(row["bidder"], row["bid"], tuple(row[f"meld_{side}"] for side in range(sides)), counters,
-                row["kind"], row["renege_team"], bool(row["forced"]), row["trump"], row["bidder_seat"],
-                mask_to_sides(mask, sides))
+    # Every page of a game reads all its hands through here, and a player's figures tens of thousands: the
+    # columns are named once each, not looked up in loops.
+    keys = row.keys()
+    sides = 2 + sum(1 for name in ("meld_2", "meld_3") if name in keys and row[name] is not None)
+    if sides == 2:
+        meld = (row["meld_0"], row["meld_1"])
+        counters = None if row["counters_0"] is None else (row["counters_0"], row["counters_1"])
+    else:
+        meld = tuple(row[f"meld_{side}"] for side in range(sides))
+        counters = None if row["counters_0"] is None else tuple(row[f"counters_{side}"] for side in range(sides))
+    mask = row["dix_only"] if "dix_only" in keys else 0
+    return Hand(row["bidder"], row["bid"], meld, counters, row["kind"], row["renege_team"], bool(row["forced"]),
+                row["trump"], row["bidder_seat"], mask_to_sides(mask, sides))
 
 
 def sides_to_mask(flags) -> int:
@@ -65,6 +74,7 @@ def sides_to_mask(flags) -> int:
     return sum(1 << side for side, flag in enumerate(flags) if flag)
 
 
+@lru_cache(maxsize=256)  # a handful of (mask, sides) pairs, read for every hand
 def mask_to_sides(mask: int, sides: int) -> tuple[bool, ...]:
     return tuple(bool(mask >> side & 1) for side in range(sides))
 

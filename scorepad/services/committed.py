@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterable
 
 from ..store import connection, players as store_players, records
-from . import backups, pages, ratings
+from . import backups, figures, pages, ratings
 
 _logger = logging.getLogger(__name__)
 
@@ -61,3 +61,4 @@ def _warm(db, game_ids: list[int]) -> None:
         players = sorted({p for game_id in game_ids for p in store_players.seated_players(db, game_id)})
         records.warm_in_background(path, players)
         ratings.warm_in_background(path)  # a game that ended moves everyone's ladder
+        figures.warm_in_background(path, players)  # and the figures their pages show beside the records

@@ -370,6 +370,23 @@ def live_hands(db, game_id: int) -> list[StoredHand]:
     return [_stored(r) for r in rows(db, _LIVE_HANDS + "h.game_id = ? ORDER BY h.seq", [game_id])]
 
 
+def games_with_hands(db, game_ids: Sequence[int]) -> dict[int, tuple[Game, list[StoredHand]]]:
+    """The readable games of `game_ids`, by id, each with its live hands (their edits not counted): two queries
+    however many games, for figures over a player's thousands of games (a query a game cost more than the
+    figures themselves). The hands' rows are read one at a time, so only the hands stay in memory."""
+    wanted = json.dumps(list(game_ids))
+    found = {game.id: (game, []) for game in _readable_games(
+        rows(db, _GAME_SELECT + " WHERE g.id IN (SELECT value FROM json_each(?))", [wanted]))}
+    cursor = db.execute("""SELECT h.* FROM hands h WHERE h.deleted_at IS NULL
+                           AND h.game_id IN (SELECT value FROM json_each(?)) ORDER BY h.game_id, h.seq""", [wanted])
+    names = [d[0] for d in cursor.description]
+    for values in cursor:
+        row = dict(zip(names, values, strict=True))
+        if row["game_id"] in found:
+            found[row["game_id"]][1].append(_stored(row))
+    return found
+
+
 def live_hand(db, hand_id: int) -> StoredHand | None:
     """One live hand as `live_hands` has it (a change that wrote one hand reads back that one, not them all)."""
     found = rows(db, _LIVE_HANDS + "h.id = ?", [hand_id])

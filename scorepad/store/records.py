@@ -46,6 +46,29 @@ def _cached(db, kind: str, key, compute, players=None):
     return copy.deepcopy(value)
 
 
+def records_mark(db, players: tuple) -> tuple:
+    """Where the records of `players` stand now: an answer computed from here on is kept under this mark."""
+    return _versions(db, players)
+
+
+def kept_answer(db, kind: str, key, mark: tuple):
+    """What was kept for (`kind`, `key`) at `mark` (see `records_mark`); None when nothing is. Shared between
+    requests, not copied (a player's page reads a dozen, and copying them cost a sixth of the page): read it,
+    never change it."""
+    with _CACHE_LOCK:
+        hit = _CACHE.get((database_path(db), kind, key))
+    return hit[1] if hit is not None and hit[0] == mark else None
+
+
+def keep_answer(db, kind: str, key, mark: tuple, value) -> None:
+    """Keep `value`, computed from the records at `mark`, for (`kind`, `key`): for what the services fold from
+    the same finished games as the records (a player's figures). Shared from now on: see `kept_answer`."""
+    with _CACHE_LOCK:
+        if len(_CACHE) > 2048:
+            _CACHE.clear()
+        _CACHE[(database_path(db), kind, key)] = (mark, value)
+
+
 def cached_records(path: str) -> set[tuple]:
     """What is cached for the database at `path`: (kind, key) pairs, such as ("partners", 3)."""
     with _CACHE_LOCK:

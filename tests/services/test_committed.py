@@ -10,7 +10,7 @@ from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
 from scorepad.store import clubs, connection, games, players as store_players, records
 from tests.services.helpers import record
-from scorepad.services import club, committed, pages
+from scorepad.services import club, committed, figures, pages
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
@@ -25,6 +25,7 @@ def warmed(db, monkeypatch) -> list[list[int]]:
     committed.warm_records_of(connection.database_path(db))
     asked = []
     monkeypatch.setattr(records, "warm_in_background", lambda path, players: asked.append(players))
+    monkeypatch.setattr(figures, "warm_in_background", lambda path, players: None)  # the same players' figures
     return asked
 
 

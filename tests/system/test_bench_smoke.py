@@ -1,5 +1,6 @@
 """The benchmark still runs (tiny, no browser). It asserts no timing: figures are the benchmark's to print."""
 
+import re
 import subprocess
 import sys
 
@@ -12,7 +13,8 @@ pytestmark = pytest.mark.slow
 
 def test_the_benchmark_runs_end_to_end_and_prints_its_table():
     done = subprocess.run([sys.executable, "bench/run.py", "--games", "60", "--seconds", "1", "--rate", "20",
-                           "--clients", "2", "--club-tables", "3", "--club-seconds", "2", "--scale-tables", "2", "--scale-seconds", "2",
+                           "--clients", "2", "--club-tables", "3", "--club-seconds", "2", "--scale-tables", "2",
+                           "--scale-seconds", "2", "--floor-seconds", "1",
                            "--no-browser"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -21,6 +23,9 @@ def test_the_benchmark_runs_end_to_end_and_prints_its_table():
         assert f"  {kind} " in out
     assert "server peak memory" in out and "first load of a game page" in out and "one recorded hand" in out
     assert "a club night of 3 tables" in out
+    assert "against a bare Flask page on the same waitress" in out
+    for kind in ("game page", "history", "records", "record hand", "the mix"):  # each beside the floor, a ratio
+        assert re.search(rf"  {kind} +\d+ +\d+ +\d+\.\d\d×  ≥ \d\.\d\d× (ok|MISSED)", out), kind
     for kind in ("sheet poll", "seat poll", "wall poll"):
         assert f"  {kind} " in out
     assert "a club night of 2 tables as browsers make it" in out and "floor median" in out

@@ -7,14 +7,10 @@ from markupsafe import Markup
 
 from ... import services
 from ...core.chart import rating_chart
-from ...core.figures import SideGame, side_figures
 from ...core.inputs import record_id
 from ...core.ratings import START_MU, START_SIGMA
-from ...core.scoring import play_game
-from ...services import ratings
-from ...services import Declined
+from ...services import Declined, ratings
 from ...store import clubs, games as store_games, players, records as store_records
-from ...store.games import UnreadableGame
 from ..shell.database import get_db
 from ..shell.forms import ECHO
 from .forms import parse_player_name
@@ -55,22 +51,6 @@ def _head_to_head(db, everyone, chosen: dict) -> dict | None:
     return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b)}
 
 
-def _figures(db, player_ids: list[int]):
-    """The figures of a player, or of partners on one team, over their finished games (a game that cannot be
-    read is left out, as everywhere)."""
-    games = []
-    for seat in store_records.finished_seats(db, player_ids):
-        try:
-            game = store_games.load_game(db, seat["game_id"])
-        except UnreadableGame:
-            continue
-        hands = [stored.hand for stored in store_games.live_hands(db, game.id)]
-        state = play_game(game.rules, hands, names=game.teams)
-        games.append(SideGame(game.id, game.rules, hands, state.results, seat["team"], seat["seat"],
-                              bool(seat["won"]), game.created_at))
-    return side_figures(games)
-
-
 def _player_or_404(player_id: int) -> dict:
     found = players.player(get_db(), player_id)
     if found is None:
@@ -81,13 +61,14 @@ def _player_or_404(player_id: int) -> dict:
 def _player_page(player_id: int, errors=None, values=None, status=200):
     db = get_db()
     me = _player_or_404(player_id)
-    mates = [{**m, "record": m, "figures": _figures(db, [player_id, m["id"]])}
-             for m in store_records.partners(db, player_id)]
+    partners = store_records.partners(db, player_id)
+    figures = services.figures.of_player(db, player_id, [(m["id"],) for m in partners])  # one read of their games
+    mates = [{**m, "record": m, "figures": figures[(player_id, m["id"])]} for m in partners]
     others = [p for p in players.player_choices(db) if p["id"] != player_id]
     recent = store_games.history_games(db, player_id, limit=10)
     rating, steps = ratings.player_rating(db, player_id)
     return render_template("player.html", player=me, record=store_records.side_record(db, [player_id]), partners=mates,
-                           figures=_figures(db, [player_id]), rating=rating, rating_chart=_rating_chart(steps),
+                           figures=figures[(player_id,)], rating=rating, rating_chart=_rating_chart(steps),
                            teams=store_records.team_records(db, player_id),
                            others=others, recent=recent,
                            unfinished=store_records.unfinished_games(db, player_id).get(player_id),

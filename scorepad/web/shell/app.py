@@ -21,7 +21,7 @@ from ..club import seasons, views as club
 from ..games import meld, rules, views as games
 from ..games.forms import bid_chips, kind_choices, wrong_fields
 from ..history import players, transfer, views as history
-from . import about, database, passcode, request_log, startup
+from . import about, database, passcode, request_log, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
+    app.session_interface = sessions.KeptSessions()  # a phone's cookie checked once, not at every poll
     init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
     database.init_app(app)
     csrf.init_app(app)
@@ -81,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
+    app.jinja_env.globals["url_for"] = urls.url_for  # each address built once (see `urls`)
     app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck,  # the hand form asks the core
                                  dix_value=dix_value, bid_chips=bid_chips, wrong_fields=wrong_fields)
     app.jinja_env.filters["num"] = _number

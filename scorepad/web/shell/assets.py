@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from flask import current_app, url_for
+from flask import current_app
+
+from .urls import url_for  # each address built once
 
 _HASHES: dict[str, str] = {}
 

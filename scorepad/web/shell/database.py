@@ -53,6 +53,7 @@ def init_app(app) -> None:
         if not app.testing:
             records.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
             services.ratings.warm_in_background(app.config["DATABASE"])  # and the ladder
+            services.figures.warm_in_background(app.config["DATABASE"])  # and the figures beside them
             # and a change that ends (or reopens) a game warms its players' records again
             services.committed.warm_records_of(app.config["DATABASE"])
     app.teardown_appcontext(close_db)
