@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from flask import Flask  # noqa: E402
 
-from scorepad.web.serve import create_server, server_options  # noqa: E402
+from scorepad.web.shell.serve import create_server, server_options  # noqa: E402
 
 PAGE = "<!doctype html><title>Floor</title><p>A bare Flask page.</p>"
 

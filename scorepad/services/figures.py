@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 
-from ..figures import Figures, SideGame, side_figures
-from ..scoring import HandResult, play_game
+from ..core.figures import Figures, SideGame, side_figures
+from ..core.scoring import HandResult, play_game
 from ..store import connection, games, records
 
 _MADE = {"made": True, "set": False}

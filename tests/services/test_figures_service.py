@@ -4,11 +4,12 @@ points kept beside each hand, and computed again once a game of theirs changes."
 import secrets
 from dataclasses import replace
 
-from scorepad import services, store
-from scorepad.figures import SideGame, side_figures
-from scorepad.rules import PRESETS
-from scorepad.scoring import Hand, play_game
+from scorepad import services
+from scorepad.core.figures import SideGame, side_figures
+from scorepad.core.rules import PRESETS
+from scorepad.core.scoring import Hand, play_game
 from scorepad.services import figures
+from scorepad.store import games as store_games, players, records
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 SEATED = ("Ann", "Bob", "Cat", "Dan")
@@ -20,16 +21,16 @@ HANDS = (Hand(0, 50, (20, 10), (30, 20), trump="H", bidder_seat=0),  # made
 
 
 def record(db, game_id, hand):
-    count = store.load_game(db, game_id).hands_count
+    count = store_games.load_game(db, game_id).hands_count
     return services.record_hand(db, game_id, hand, token=secrets.token_hex(8), expected=count + 1, repeat_ok=True)
 
 
 def folded(db, player_ids):
     """The figures as the page used to compute them: every game loaded and folded afresh."""
     games = []
-    for seat in store.finished_seats(db, player_ids):
-        game = store.load_game(db, seat["game_id"])
-        hands = [stored.hand for stored in store.live_hands(db, game.id)]
+    for seat in records.finished_seats(db, player_ids):
+        game = store_games.load_game(db, seat["game_id"])
+        hands = [stored.hand for stored in store_games.live_hands(db, game.id)]
         games.append(SideGame(game.id, game.rules, hands, play_game(game.rules, hands).results, seat["team"],
                               seat["seat"], bool(seat["won"]), game.created_at))
     return side_figures(games)
@@ -39,14 +40,14 @@ def finished_game(db):
     game_id = services.start_game(db, TO_100, ("Us", "Them"), SEATED, 0)
     for hand in HANDS:
         record(db, game_id, hand)
-    assert store.load_game(db, game_id).finished_at
+    assert store_games.load_game(db, game_id).finished_at
     return game_id
 
 
 def test_figures_from_the_kept_points_are_those_of_a_fresh_fold(db):
     finished_game(db)
     finished_game(db)
-    ann, cat = (store.player_for(db, name) for name in ("Ann", "Cat"))
+    ann, cat = (players.player_for(db, name) for name in ("Ann", "Cat"))
     for side in ([ann], [cat], [ann, cat]):
         assert figures.figures(db, side) == folded(db, side)
         assert figures.figures(db, side).games == 2
@@ -55,15 +56,15 @@ def test_figures_from_the_kept_points_are_those_of_a_fresh_fold(db):
 def test_a_game_whose_points_were_never_kept_is_folded(db):
     finished_game(db)
     db.execute("UPDATE hands SET points_0 = NULL")
-    ann = store.player_for(db, "Ann")
+    ann = players.player_for(db, "Ann")
     assert figures.figures(db, [ann]) == folded(db, [ann])
 
 
 def test_figures_follow_a_change_to_a_finished_game(db):
     game_id = finished_game(db)
-    ann = store.player_for(db, "Ann")
+    ann = players.player_for(db, "Ann")
     before = figures.figures(db, [ann])
-    first = store.live_hands(db, game_id)[0]
+    first = store_games.live_hands(db, game_id)[0]
     services.edit_hand(db, game_id, first.id, replace(first.hand, trump="D"))
     after = figures.figures(db, [ann])
     assert after != before and after == folded(db, [ann])
@@ -71,9 +72,9 @@ def test_figures_follow_a_change_to_a_finished_game(db):
 
 def test_a_kept_answer_is_shared_until_the_records_change(db):
     game_id = finished_game(db)
-    ann = store.player_for(db, "Ann")
+    ann = players.player_for(db, "Ann")
     kept = figures.figures(db, [ann])
     assert figures.figures(db, [ann]) is kept  # read, never changed, by every page that shows it
-    first = store.live_hands(db, game_id)[0]
+    first = store_games.live_hands(db, game_id)[0]
     services.edit_hand(db, game_id, first.id, replace(first.hand, trump="S"))
     assert figures.figures(db, [ann]) is not kept

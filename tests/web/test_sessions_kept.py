@@ -5,7 +5,7 @@ import time
 
 from flask import session
 
-from scorepad.web import sessions
+from scorepad.web.shell import sessions
 
 
 def cookie_of(app, **data) -> str:

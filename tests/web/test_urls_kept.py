@@ -2,7 +2,7 @@
 
 from flask import url_for as flask_url_for
 
-from scorepad.web import urls
+from scorepad.web.shell import urls
 
 
 def test_a_kept_address_is_the_one_flask_builds(app):
