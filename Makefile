@@ -34,13 +34,15 @@ chromium:
 	    exit 1; \
 	  fi; }
 
+# TEST_WORKERS processes share the tests a file at a time (a file's module fixtures and order stay whole); 0 runs
+# them in this one. Every test has its own database, port and folder, so two at once meet nothing of each other.
+TEST_WORKERS ?= 2
+
 test: install chromium systemd-analyze sshd
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The quick loop while working: tests/core, tests/store and tests/web. No Chromium, no real server, no build
-# (tests/browser is marked browser, tests/system slow); `make test` still runs everything. TEST_WORKERS
-# processes share the tests a file at a time (a file's module fixtures and order stay whole); 0 runs them here.
-TEST_WORKERS ?= 2
+# (tests/browser is marked browser, tests/system slow); `make test` still runs everything.
 test-fast: install
 	$(BIN)/python -m pytest -m "not slow and not browser" -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
