@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import ARTIFACTS, PHONE
+from tests.browser.helpers import ARTIFACTS, PHONE, WAIT_MS
 
 CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM", "/usr/bin/chromium")
+
 # Without these flags Chromium tries the network at start, which this machine (and CI) refuses.
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
@@ -39,6 +40,9 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install Debian's chromium package (.ci/run does)"
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield browser
@@ -50,7 +54,7 @@ def phone(browser, request):
     """A fresh page at 390×844; on failure its screenshot is kept in test-artifacts/."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)

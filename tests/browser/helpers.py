@@ -7,6 +7,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+# Two test workers share two cores with real servers and Chromium: a page's answer can take seconds there. An
+# expectation that holds returns at once, so waiting longer only costs a failing test its time.
+WAIT_MS = 15_000
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"  # screenshots: of failures, and to look at
 

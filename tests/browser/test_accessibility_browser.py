@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 from playwright.sync_api import expect
 
 from tests.browser.axe import violations
-from tests.browser.helpers import PHONE
+from tests.browser.helpers import PHONE, WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def page(browser, pages):
                                   storage_state=pages["_phone"],
                                   bypass_csp=True)  # axe is put into the page: in the test's context only
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(WAIT_MS)
     yield page
     context.close()
 

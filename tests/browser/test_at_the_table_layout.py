@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, record_played, start_game
+from tests.browser.helpers import WAIT_MS, no_sideways_scroll, record_played, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,7 @@ SMALLEST_READABLE_PX = 14
 def narrow_phone(browser):
     context = browser.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(WAIT_MS)
     yield page
     context.close()
 

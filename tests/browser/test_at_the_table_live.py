@@ -5,7 +5,7 @@ and a phone whose own save is still waiting hears from the poll that the hand is
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, record_played, start_game
+from tests.browser.helpers import PHONE, WAIT_MS, record_played, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,7 @@ NOTICE_LEAVES_MS = 9_000  # the notice stays five seconds; a loaded machine poll
 def second_phone(browser):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(WAIT_MS)
     yield page
     context.close()
 

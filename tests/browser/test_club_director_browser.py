@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, no_sideways_scroll
+from tests.browser.helpers import PHONE, WAIT_MS, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld_0": 
 def director(browser):
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     page.js_errors = []
     page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
     yield page

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, no_sideways_scroll, record_played
+from tests.browser.helpers import PHONE, WAIT_MS, no_sideways_scroll, record_played
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,7 @@ def context_for(browser):
                                       has_touch=viewport == PHONE)
         made.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(WAIT_MS)
         page.js_errors = []
         page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
         return page

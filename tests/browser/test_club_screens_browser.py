@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import HAND, PHONE, make_night, no_sideways_scroll, post
+from tests.browser.helpers import HAND, PHONE, WAIT_MS, make_night, no_sideways_scroll, post
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ def screen(browser):
         context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
         made.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(WAIT_MS)
         return page
     yield make
     for context in made:

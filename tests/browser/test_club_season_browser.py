@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import HAND, PHONE, no_sideways_scroll, post
+from tests.browser.helpers import HAND, PHONE, WAIT_MS, no_sideways_scroll, post
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def context_for(browser):
                                       has_touch=viewport == PHONE)
         made.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(WAIT_MS)
         page.js_errors = []
         page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
         return page

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, PHONE, start_game
+from tests.browser.helpers import ARTIFACTS, PHONE, WAIT_MS, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 def other_phone(browser):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(WAIT_MS)
     yield page
     context.close()
 
