@@ -1,10 +1,10 @@
-"""The club's three forms, read: a new night, an entrant registered, a table's result changed by the director.
-Each answers (what was typed, to show back; what the service takes; each field's problem). Only the shape of the
-input is judged here; whether the night can hold it is the service's question."""
+"""The club's forms, read: a new night, an entrant registered, a table's result changed by the director, a season's
+settings. Each answers (what was typed, to show back; what the service takes; each field's problem). Only the shape
+of the input is judged here; whether the night can hold it is the service's question."""
 
 from __future__ import annotations
 
-from ...core.club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, fits_a_club_table
+from ...core.club import DEFAULT_TIE_BREAKS, MOST_ROUNDS, ROUND_ENDS, SPECIALS, fits_a_club_table
 from ...core.inputs import NotANumber, clean_name, name_problem, whole_number
 from ...core.rules import DEFAULT_PRESET, PRESETS
 from ..shell.forms import ECHO
@@ -85,3 +85,25 @@ def read_result(form, table_id: int) -> tuple[dict, tuple[int, ...], str, dict]:
         errors["note"] = name_problem(note, "A note")
     typed = {f"{k}_{table_id}": str(form.get(k, ""))[:ECHO] for k in RESULT_FIELDS}
     return typed, tuple(score), note, {f"{k}_{table_id}": v for k, v in errors.items()}
+
+
+def read_season(form, name_field: str) -> tuple[dict, dict, dict]:
+    """A season's settings, new or changed (the name is `name_field`: the two forms sit on one page): what was
+    typed, the settings for the service, each field's problem."""
+    typed = {name_field: str(form.get(name_field, ""))[:ECHO], "best_of": str(form.get("best_of", ""))[:ECHO],
+             "min_nights": str(form.get("min_nights", ""))[:ECHO]}
+    chosen = tuple(k for k in form.getlist("specials") if k in SPECIALS)
+    errors = {}
+    name = clean_name(form.get(name_field, ""))
+    problem = name_problem(name, "A season's name") if name else "A season has a name."
+    if problem:
+        errors[name_field] = problem
+    numbers = {}
+    for field, what in (("best_of", "Best nights"), ("min_nights", "Nights to be ranked")):
+        try:
+            numbers[field] = whole_number(typed[field], low=1, high=200, what=what)
+        except NotANumber as refused:
+            errors[field] = str(refused)
+    settings = {"name": name, "best_of": numbers.get("best_of"), "min_nights": numbers.get("min_nights") or 1,
+                "specials": chosen}
+    return {**typed, "specials": chosen}, settings, errors

@@ -9,13 +9,12 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
 from ...core.club import DERIVED, SPECIALS, TALLIED
-from ...core.inputs import NotANumber, clean_name, name_problem, record_id, whole_number
+from ...core.inputs import record_id
 from ...services import Declined, seasons
 from ..games.forms import HAND_FIELDS
 from ..shell.database import get_db
-from ..shell.forms import ECHO
 from ..shell.htmx import vary_on_htmx
-from . import views as club_views
+from . import forms, views as club_views
 
 bp = Blueprint("seasons", __name__, url_prefix="/club")
 
@@ -104,27 +103,6 @@ def night_prizes(night_id: int):
 
 # --- the director's season forms -----------------------------------------------------------------------------------
 
-def _read_settings(form, name_field: str) -> tuple[dict, dict, dict]:
-    """(what was typed, the settings for the service, each field's problem)."""
-    typed = {name_field: str(form.get(name_field, ""))[:ECHO], "best_of": str(form.get("best_of", ""))[:ECHO],
-             "min_nights": str(form.get("min_nights", ""))[:ECHO]}
-    chosen = tuple(k for k in form.getlist("specials") if k in SPECIALS)
-    errors = {}
-    name = clean_name(form.get(name_field, ""))
-    problem = name_problem(name, "A season's name") if name else "A season has a name."
-    if problem:
-        errors[name_field] = problem
-    numbers = {}
-    for field, what in (("best_of", "Best nights"), ("min_nights", "Nights to be ranked")):
-        try:
-            numbers[field] = whole_number(typed[field], low=1, high=200, what=what)
-        except NotANumber as refused:
-            errors[field] = str(refused)
-    settings = {"name": name, "best_of": numbers.get("best_of"), "min_nights": numbers.get("min_nights") or 1,
-                "specials": chosen}
-    return {**typed, "specials": chosen}, settings, errors
-
-
 def _refused(night, typed: dict, errors: dict, name_field: str):
     if "season_name" in errors and name_field != "season_name":
         errors[name_field] = errors.pop("season_name")
@@ -134,7 +112,7 @@ def _refused(night, typed: dict, errors: dict, name_field: str):
 @bp.post("/<int:night_id>/season")
 def change_season(night_id: int):
     night = club_views._directed(night_id)
-    typed, settings, errors = _read_settings(request.form, "season_name")
+    typed, settings, errors = forms.read_season(request.form, "season_name")
     if errors or night.season_id is None:
         return _refused(night, typed, errors or {"season_name": "This night counts in no season."}, "season_name")
     try:
@@ -148,7 +126,7 @@ def change_season(night_id: int):
 @bp.post("/<int:night_id>/season/new")
 def new_season(night_id: int):
     night = club_views._directed(night_id)
-    typed, settings, errors = _read_settings(request.form, "new_season_name")
+    typed, settings, errors = forms.read_season(request.form, "new_season_name")
     if errors:
         return _refused(night, typed, errors, "new_season_name")
     try:
