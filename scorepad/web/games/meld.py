@@ -58,11 +58,11 @@ class Calculator:
 @bp.post("/start")
 def start():
     """From a game's hand form: open the calculator for one team, keeping everything typed so far."""
-    from ...store import games
+    from ...services import lookups
     from ..shell.database import get_db
 
     game_id = record_id(request.form.get("game_id"))
-    game = games.load_game(get_db(), game_id) if game_id is not None else None
+    game = lookups.game(get_db(), game_id) if game_id is not None else None
     if game is None:
         abort(404)
     team = {str(side): side for side in range(game.rules.sides)}.get(request.form.get("count_meld"), 0)

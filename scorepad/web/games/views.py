@@ -15,8 +15,7 @@ from ...core.club.specials import SPECIALS, TALLIED
 from ...core.inputs import record_id, try_whole_number
 from ...core.rules import PRESETS, describe, seated
 from ...core.seats import seat_names
-from ...services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, pages
-from ...store import clubs, games, players
+from ...services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, lookups, pages
 from ..shell.assets import asset_url
 from ..shell.database import get_db
 from ..shell.faults import refused
@@ -37,9 +36,9 @@ ALREADY_DELETED = ("That hand was already deleted (on another phone, or by a sec
 
 def home():
     db = get_db()
-    finished = games.list_games(db, finished=True, limit=10)
-    return render_template("home.html", playing=games.list_games(db, finished=False), finished=finished,
-                           club_games=clubs.tables_of_games(db, [g.id for g in finished]))
+    finished = lookups.listed_games(db, finished=True, limit=10)
+    return render_template("home.html", playing=lookups.listed_games(db, finished=False), finished=finished,
+                           club_games=lookups.club_tables_of(db, [g.id for g in finished]))
 
 
 def manifest():
@@ -69,7 +68,7 @@ def _new_game_page(values, errors, status=200):
                            sides=sides, per_side=per_side, team_placeholders=TEAM_PLACEHOLDERS,
                            house_rules=HOUSE_RULES, seats=seat_names(sides * per_side),
                            player_fields=[f"player_{seat}" for seat in range(sides * per_side)],
-                           known_players=players.player_names(get_db())), status
+                           known_players=lookups.player_names(get_db())), status
 
 
 @bp.get("/new")
@@ -195,7 +194,7 @@ def _taken_back(page, undone) -> dict | None:
     """The form after Undo: the hand taken back, as it was stored (never what a cookie says), to fix and record
     again; None (a blank form) once it is not the next hand any more, or for a hand not undone."""
     hand_id = record_id(undone)
-    stored = games.deleted_hand(get_db(), page.game.id, hand_id) if hand_id is not None else None
+    stored = lookups.deleted_hand(get_db(), page.game.id, hand_id) if hand_id is not None else None
     if stored is None or any(row.stored.seq > stored.seq for row in page.sheet.rows):
         return None
     return {**BLANK_HAND, **hand_values(stored.hand)}
@@ -206,7 +205,7 @@ def live(game_id: int):
     """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments, the
     record card as a fresh page has it, and a notice: news from another phone, or that the hand of the form the
     poll names (`X-Hand-Token`) is saved."""
-    version = games.game_version(get_db(), game_id)
+    version = lookups.game_version(get_db(), game_id)
     if version is None:
         abort(404)
     etag = f'"g{game_id}-v{version}"'
@@ -234,7 +233,7 @@ def live(game_id: int):
 def _saved_from_here(sheet, token: str) -> int | None:
     """The number on the sheet of the hand this phone's form sent (its one-time `token`), once it is stored:
     a save whose answer is late or lost is then known to be saved."""
-    found = games.hand_by_token(get_db(), token) if token else None
+    found = lookups.hand_by_token(get_db(), token) if token else None
     if found is None or found["game_id"] != sheet.game.id:
         return None
     return next((row.number for row in sheet.rows if row.stored.id == found["id"]), None)
@@ -454,7 +453,7 @@ def restore_hand(game_id: int, hand_id: int):
         return _game_page(_page(game_id), message=str(refusal), status=refusal.status_hint)
     except sqlite3.OperationalError as error:
         return _game_page(_page(game_id), **_not_saved(error, "the hand was NOT put back", "tap Restore again"))
-    later = len(games.live_hands(get_db(), game_id)) - (change.number or 0)
+    later = lookups.live_hand_count(get_db(), game_id) - (change.number or 0)
     _wrote(change, f"Hand {change.number} is already back on the sheet.",
            f"Hand {change.number} is back in its place{_moved_down(later)}.")
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)

@@ -9,8 +9,7 @@ from ... import services
 from ...core.chart import rating_chart
 from ...core.inputs import record_id
 from ...core.ratings import START_MU, START_SIGMA
-from ...services import Declined, ratings
-from ...store import clubs, games as store_games, players, records as store_records
+from ...services import Declined, lookups, ratings
 from ..shell.database import get_db
 from ..shell.forms import ECHO
 from .forms import parse_player_name
@@ -24,12 +23,12 @@ SIDE_PLAYERS = (1, 2, 3, 4)  # a side of head to head: a player, a partnership, 
 @bp.get("/")
 def records():
     db = get_db()
-    everyone = store_records.players(db)
+    everyone = lookups.everyone_with_records(db)
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
     return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
-                           unfinished=store_records.unfinished_games(db)), \
+                           unfinished=lookups.unfinished_games(db)), \
         422 if refused else 200
 
 
@@ -47,12 +46,12 @@ def _head_to_head(db, everyone, chosen: dict) -> dict | None:
         return {"error": "A player chosen is no longer on the list (renamed or merged): choose again."}
     if set(a) & set(b):
         return {"error": "One player cannot sit on both sides: choose different players on the two sides."}
-    result = store_records.head_to_head(db, a, b)
+    result = lookups.head_to_head(db, a, b)
     return {**result, "a": " & ".join(names[i] for i in a), "b": " & ".join(names[i] for i in b)}
 
 
 def _player_or_404(player_id: int) -> dict:
-    found = players.player(get_db(), player_id)
+    found = lookups.player(get_db(), player_id)
     if found is None:
         abort(404)
     return found
@@ -61,18 +60,18 @@ def _player_or_404(player_id: int) -> dict:
 def _player_page(player_id: int, errors=None, values=None, status=200):
     db = get_db()
     me = _player_or_404(player_id)
-    partners = store_records.partners(db, player_id)
+    partners = lookups.partners(db, player_id)
     figures = services.figures.of_player(db, player_id, [(m["id"],) for m in partners])  # one read of their games
     mates = [{**m, "record": m, "figures": figures[(player_id, m["id"])]} for m in partners]
-    others = [p for p in players.player_choices(db) if p["id"] != player_id]
-    recent = store_games.history_games(db, player_id, limit=10)
+    others = [p for p in lookups.player_choices(db) if p["id"] != player_id]
+    recent = lookups.history_games(db, player_id, limit=10)
     rating, steps = ratings.player_rating(db, player_id)
-    return render_template("player.html", player=me, record=store_records.side_record(db, [player_id]), partners=mates,
+    return render_template("player.html", player=me, record=lookups.side_record(db, [player_id]), partners=mates,
                            figures=figures[(player_id,)], rating=rating, rating_chart=_rating_chart(steps),
-                           teams=store_records.team_records(db, player_id),
+                           teams=lookups.team_records(db, player_id),
                            others=others, recent=recent,
-                           unfinished=store_records.unfinished_games(db, player_id).get(player_id),
-                           club_games=clubs.tables_of_games(db, [g.id for g in recent]),
+                           unfinished=lookups.unfinished_games(db, player_id).get(player_id),
+                           club_games=lookups.club_tables_of(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}), status
 

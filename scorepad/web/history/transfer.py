@@ -9,9 +9,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ... import services
 from ...core.errors import ImportRefused
-from ...services import transfer
+from ...services import lookups, transfer
 from ...services.transfer import MAX_IMPORT_BYTES, TOO_LARGE
-from ...store import games
 from ..cli import backups as backup_commands
 from ..shell.database import get_db
 
@@ -24,7 +23,7 @@ def _download(body: str, name: str, kind: str) -> Response:
 
 
 def _game_or_404(game_id: int):
-    if games.load_game(get_db(), game_id) is None:
+    if lookups.game(get_db(), game_id) is None:
         abort(404)
 
 

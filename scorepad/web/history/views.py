@@ -15,7 +15,7 @@ from ...core.hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import record_id
 from ...core.rules import describe
 from ...core.seats import seat_label
-from ...store import clubs, games as store_games, players, readable
+from ...services import lookups
 from ..shell.database import get_db
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -52,15 +52,15 @@ def evenings():
     before = args.get("before", "")
     if before and not _is_time(before):
         before = ""
-    games = store_games.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
+    games = lookups.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
     older = games[PAGE].created_at if len(games) > PAGE else None
     games = games[:PAGE]
     groups = group_by_evening(games, lambda g: datetime.fromisoformat(g.created_at).astimezone())
-    nights = dict(group_by_evening(clubs.list_nights(db, start=_utc(start), end=_utc(end)),
+    nights = dict(group_by_evening(lookups.nights_between(db, start=_utc(start), end=_utc(end)),
                                    lambda n: datetime.fromisoformat(n.created_at).astimezone()))
     return render_template("history.html", groups=groups, club_nights=nights,
-                           club_games=clubs.tables_of_games(db, [g.id for g in games]),
-                           players=players.player_choices(db), player_id=player_id,
+                           club_games=lookups.club_tables_of(db, [g.id for g in games]),
+                           players=lookups.player_choices(db), player_id=player_id,
                            older=_older_link(args, games[-1].created_at) if older else None,
                            values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \
         422 if errors else 200
@@ -118,7 +118,7 @@ def hand(game_id: int, hand_id: int):
     row = next((r for r in sheet.rows if r.stored.id == hand_id), None)
     if row is None:
         abort(404)
-    edits = [_edit_view(e, record) for e in store_games.edits_of_hand(db, hand_id)]
+    edits = [_edit_view(e, record) for e in lookups.edits_of_hand(db, hand_id)]
     return render_template("hand.html", game=record, sheet=sheet, row=row, edits=edits,
                            rules_words=describe(record.rules))
 
@@ -132,7 +132,7 @@ FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder"
 
 def _edit_view(edit: dict, game) -> dict:
     """An edit as rows of (what, before, after), every field, the changed ones marked."""
-    before, after = readable.edit_side(edit["before"]), readable.edit_side(edit["after"])
+    before, after = lookups.edit_side(edit["before"]), lookups.edit_side(edit["after"])
     rows = []
     for key in HAND_COLUMNS + SIDE_COLUMNS[:2 * (len(game.teams) - 2)]:
         label = FIELD_WORDS[key]

@@ -1,0 +1,103 @@
+"""What the game, history and players pages read, beside what they change: the web reaches the store only through
+the services (the club's pages read through `services.club`), so a page never learns how a thing is stored. Each
+function answers one question a page asks, in the store's own values; none writes."""
+
+from __future__ import annotations
+
+from ..store import clubs, games, players, readable, records
+from ..store.clubs import Night
+from ..store.games import Game, StoredHand
+
+
+# --- games and their hands -----------------------------------------------------------------------------------
+
+def game(db, game_id: int) -> Game | None:
+    return games.load_game(db, game_id)
+
+
+def game_version(db, game_id: int) -> int | None:
+    """The version a game's ETag is made of; None for a game that is not there."""
+    return games.game_version(db, game_id)
+
+
+def listed_games(db, finished: bool, limit: int = 20) -> list[Game]:
+    """The latest games in progress, or the latest finished."""
+    return games.list_games(db, finished=finished, limit=limit)
+
+
+def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
+                  limit: int = 200, before: str | None = None) -> list[Game]:
+    """Past games, newest first: of one player, between two moments, a page at a time."""
+    return games.history_games(db, player_id, start, end, limit=limit, before=before)
+
+
+def live_hand_count(db, game_id: int) -> int:
+    return len(games.live_hands(db, game_id))
+
+
+def hand_by_token(db, token: str) -> dict | None:
+    """The hand a phone's save stored, found by the token its form carried."""
+    return games.hand_by_token(db, token)
+
+
+def deleted_hand(db, game_id: int, hand_id: int) -> StoredHand | None:
+    return games.deleted_hand(db, game_id, hand_id)
+
+
+def edits_of_hand(db, hand_id: int) -> list[dict]:
+    """Every change to a hand, first first."""
+    return games.edits_of_hand(db, hand_id)
+
+
+def edit_side(text: str | None) -> dict:
+    """One side of a stored edit (before or after), read as it was written whatever version wrote it."""
+    return readable.edit_side(text)
+
+
+def club_tables_of(db, game_ids) -> dict[int, dict]:
+    """The club table each of these games was played at, by game id (a family game has none)."""
+    return clubs.tables_of_games(db, game_ids)
+
+
+def nights_between(db, start: str | None = None, end: str | None = None) -> list[Night]:
+    return clubs.list_nights(db, start=start, end=end)
+
+
+# --- players and their records -------------------------------------------------------------------------------
+
+def player(db, player_id: int) -> dict | None:
+    return players.player(db, player_id)
+
+
+def player_names(db) -> list[str]:
+    """Every name known, for the forms' suggestions."""
+    return players.player_names(db)
+
+
+def player_choices(db) -> list[dict]:
+    return players.player_choices(db)
+
+
+def everyone_with_records(db) -> list[dict]:
+    """Every player with their record, as the players' page lists them."""
+    return records.players(db)
+
+
+def unfinished_games(db, player_id: int | None = None) -> dict[int, dict]:
+    return records.unfinished_games(db, player_id)
+
+
+def side_record(db, player_ids: list[int]) -> dict:
+    return records.side_record(db, player_ids)
+
+
+def partners(db, player_id: int) -> list[dict]:
+    return records.partners(db, player_id)
+
+
+def team_records(db, player_id: int) -> list[dict]:
+    return records.team_records(db, player_id)
+
+
+def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
+    return records.head_to_head(db, side_a, side_b)
