@@ -72,3 +72,23 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.when == "call" and report.failed:
         item.failed = True
+
+
+@pytest.fixture
+def context_for(browser):
+    """Pages in browsers of their own (a phone by default, or any viewport: a wall), each with its JS errors kept;
+    the club's nights open a director, phones and a wall at once."""
+    made = []
+
+    def make(viewport=PHONE):
+        context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=viewport == PHONE,
+                                      has_touch=viewport == PHONE)
+        made.append(context)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.js_errors = []
+        page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
+        return page
+    yield make
+    for context in made:
+        context.close()

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, WAIT_MS, no_sideways_scroll, record_played
+from tests.browser.helpers import no_sideways_scroll, record_played
 
 pytestmark = pytest.mark.browser
 
@@ -43,24 +43,6 @@ def expected_standings() -> list[tuple[str, int, int]]:
                     wins[name] += score[side] > score[1 - side]
     ranked = sorted(PLAYERS, key=lambda n: (-points[n], -wins[n]))
     return [(name, wins[name], points[name]) for name in ranked]
-
-
-@pytest.fixture
-def context_for(browser):
-    made = []
-
-    def make(viewport=PHONE):
-        context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=viewport == PHONE,
-                                      has_touch=viewport == PHONE)
-        made.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.js_errors = []
-        page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
-        return page
-    yield make
-    for context in made:
-        context.close()
 
 
 def create_night(director, live_server) -> str:

@@ -12,31 +12,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import HAND, PHONE, WAIT_MS, no_sideways_scroll, post
+from tests.browser.helpers import HAND, PHONE, no_sideways_scroll, post
 
 pytestmark = pytest.mark.browser
 
 TEAMS = [("Avis", "Bert", "Aces"), ("Cleo", "Dora", "Kings"), ("Emil", "Fern", "Queens"), ("Gert", "Hugo", "Jacks")]
 PLAYERS = [name for team in TEAMS for name in team[:2]]
 WALL = {"width": 1920, "height": 1080}
-
-
-@pytest.fixture
-def context_for(browser):
-    made = []
-
-    def make(viewport=PHONE):
-        context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=viewport == PHONE,
-                                      has_touch=viewport == PHONE)
-        made.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.js_errors = []
-        page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
-        return page
-    yield make
-    for context in made:
-        context.close()
 
 
 def shot(page, name):
