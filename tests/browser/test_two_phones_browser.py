@@ -82,7 +82,7 @@ def test_a_form_being_typed_is_asked_about_when_the_poll_brings_its_hand(browser
     type_hand(phone)
     phone.locator("button.save-button").click()
     question = other_phone.locator("#record.clash")
-    expect(question.locator("h2")).to_have_text("Hand 1 was just recorded on another phone", timeout=10_000)
+    expect(question.locator("h2")).to_have_text("Hand 1 was just recorded on another phone")
     expect(question.locator("tr.differs th")).to_have_text(["Bid", "Counters"])
     other_phone.screenshot(path=str(ARTIFACTS / "two-phones-question.png"))
     # "mine is the next hand": still being played, it goes back into the form as hand 2, nothing lost
@@ -111,7 +111,7 @@ def test_mine_is_right_changes_the_recorded_hand_and_keeps_the_edit(browser, pho
     other_phone.get_by_role("button", name="Same hand, mine is right: change hand 1 to mine").click()
     expect(other_phone.locator("button.save-button")).to_have_text("Record hand 2")
     assert len(stored_hands(browser, phone.url)) == 1
-    expect(phone.locator("#total-0")).to_have_text("60", timeout=10_000)  # 30 meld + 30 counters, not 28
+    expect(phone.locator("#total-0")).to_have_text("60")  # 30 meld + 30 counters, not 28
 
 
 # --- a hand lost between taps ------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def test_a_kept_hand_goes_when_the_page_is_next_opened(browser, phone, live_serv
     context.set_offline(False)
     again = context.new_page()
     again.goto(game_url)
-    expect(again.locator("#outbox")).to_have_count(0, timeout=10_000)
+    expect(again.locator("#outbox")).to_have_count(0)
     assert len(stored_hands(browser, game_url)) == 1
 
 
@@ -286,7 +286,7 @@ def keyboard_up(page):
 
 def assert_result_line_in_view_above_the_save_button(page, seen: str):
     line = page.locator("#preview-line")
-    expect(line).to_contain_text(seen, timeout=10_000)
+    expect(line).to_contain_text(seen)
     for keyboard in (0, KEYBOARD):
         if keyboard:
             keyboard_up(page)
