@@ -48,6 +48,8 @@ class Backups:
         self._lock = threading.Lock()
         self._status = autobackup.read_status(self.folders[0])
         self._threads: list[threading.Thread] = []
+        self._waiting = False  # a backup asked for by `take_soon` that has not begun to copy yet
+        self._waiting_lock = threading.Lock()
         self._future = self._named_in_future()
         self.replicated: Callable[[], bool] = lambda: False  # the server sets it when a replica runs
 
@@ -67,15 +69,18 @@ class Backups:
         """One backup now, into every folder, then pruning; waits for one already running. Never raises: a
         failure is in the status it returns (and logged)."""
         with self._lock:
-            try:
-                status = autobackup.take(self.live_path, self.folders, keep_last=self.keep_last,
-                                               reason=reason, now=self.clock(), previous=self._status)
-            except Exception as exc:  # noqa: BLE001 - whatever went wrong, the players' game goes on
-                status = Status(self._status.succeeded_at, self._status.file, self.clock(), reason,
-                                f"The backup failed ({exc.__class__.__name__}: {exc}).")
-            self._status = status
-            self.prune_safety_copies()
-            self._future = self._named_in_future()
+            return self._take_holding_lock(reason)
+
+    def _take_holding_lock(self, reason: str) -> Status:
+        try:
+            status = autobackup.take(self.live_path, self.folders, keep_last=self.keep_last,
+                                     reason=reason, now=self.clock(), previous=self._status)
+        except Exception as exc:  # noqa: BLE001 - whatever went wrong, the players' game goes on
+            status = Status(self._status.succeeded_at, self._status.file, self.clock(), reason,
+                            f"The backup failed ({exc.__class__.__name__}: {exc}).")
+        self._status = status
+        self.prune_safety_copies()
+        self._future = self._named_in_future()
         if status.problem:
             _logger.warning("Backup (%s) failed: %s", reason, status.problem)
         else:
@@ -90,10 +95,24 @@ class Backups:
             _logger.warning("Could not prune the safety copies beside %s: %s", self.live_path, exc)
 
     def take_soon(self, reason: str) -> None:
-        """A backup on a thread of its own: the caller does not wait for it."""
-        thread = threading.Thread(target=self.take, args=(reason,), name="scorepad-backup", daemon=True)
+        """A backup on a thread of its own: the caller does not wait for it.
+
+        One that has not begun to copy yet already takes in every change committed before it begins: a second is
+        not queued behind it. Twenty tables ending their games within a minute then make two copies (the one
+        running and the one that follows it), not twenty copies of a club's 100 MB in a row."""
+        with self._waiting_lock:
+            if self._waiting:
+                return
+            self._waiting = True
+        thread = threading.Thread(target=self._take_waiting, args=(reason,), name="scorepad-backup", daemon=True)
         self._threads = [t for t in self._threads if t.is_alive()] + [thread]
         thread.start()
+
+    def _take_waiting(self, reason: str) -> None:
+        with self._lock:
+            with self._waiting_lock:
+                self._waiting = False  # from here on, a change may not be in this copy: it asks for the next
+            self._take_holding_lock(reason)
 
     def wait(self, timeout: float = 30) -> None:
         """Wait for the backups `take_soon` started (a test, or a server stopping cleanly)."""

@@ -147,6 +147,36 @@ def test_the_save_does_not_wait_for_its_backup(db, backups, monkeypatch):
     assert backups.status().succeeded_at is not None
 
 
+def test_games_that_end_while_a_backup_runs_make_one_more_copy_holding_them_all(db, backups, tmp_path, monkeypatch):
+    # A club's tables end within a minute of each other: the copy running goes on, one more follows it with
+    # every game ended meanwhile, and no copy queues behind that one (each is the whole database).
+    copying, release = threading.Event(), threading.Event()
+    real_take, taken = autobackup.take, []
+
+    def held_take(*args, **kwargs):
+        taken.append(kwargs["reason"])
+        if len(taken) == 1:
+            copying.set()
+            release.wait(10)
+        return real_take(*args, **kwargs)
+    monkeypatch.setattr(autobackup, "take", held_take)
+    game_ids = [services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0) for _ in range(5)]
+    record(db, game_ids[0])
+    record(db, game_ids[0])
+    assert copying.wait(10)  # the first game's copy is running
+    for game_id in game_ids[1:]:
+        record(db, game_id)
+        assert record(db, game_id).winner == 0
+    release.set()
+    backups.wait()
+    assert len(taken) == 2 and len(backups_in(tmp_path / "backups")) == 2
+    copy = connection.connect(str(tmp_path / "backups" / backups.status().file.rsplit("/", 1)[-1]))
+    try:
+        assert [games.load_game(copy, game_id).winner for game_id in game_ids] == [0] * 5
+    finally:
+        copy.close()
+
+
 def test_a_backup_that_fails_after_a_game_is_recorded_not_raised(db, live, tmp_path):
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the folder should be")
