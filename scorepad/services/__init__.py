@@ -2,7 +2,7 @@
 a file...) is one function of plain values, one transaction, one validation, one fold. The web shell parses the
 request, calls one of these, and answers with what it returns or with the `status_hint` of what it raises."""
 
-from . import club, committed, figures, pages, ratings, seasons
+from . import club, committed, figures, pages, ratings, seasons, warming
 from .errors import (
     CannotMerge,
     Conflict,

@@ -17,8 +17,8 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 
-from ..store import connection, players as store_players, records
-from . import backups, figures, pages, ratings
+from ..store import connection, players as store_players
+from . import backups, pages, warming
 
 _logger = logging.getLogger(__name__)
 
@@ -59,6 +59,4 @@ def _warm(db, game_ids: list[int]) -> None:
         wanted = os.path.realpath(path) in _WARMED
     if wanted:
         players = sorted({p for game_id in game_ids for p in store_players.seated_players(db, game_id)})
-        records.warm_in_background(path, players)
-        ratings.warm_in_background(path)  # a game that ended moves everyone's ladder
-        figures.warm_in_background(path, players)  # and the figures their pages show beside the records
+        warming.warm(path, players)  # their records and figures, and everyone's ladder (a game's end moves it)

@@ -100,6 +100,3 @@ def warm(path: str, player_ids: list[int] | None = None) -> None:
     finally:
         db.close()
 
-
-def warm_in_background(path: str, player_ids: list[int] | None = None) -> None:
-    threading.Thread(target=warm, args=(path, player_ids), daemon=True, name="warm-figures").start()

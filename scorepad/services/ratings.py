@@ -66,13 +66,9 @@ def _kept(key: tuple, version: int) -> Ratings | None:
     return kept[2] if kept is not None and kept[0] == version else None
 
 
-def warm_in_background(path: str) -> None:
-    """Fold the ratings of the database at `path` ahead of the next look (at start-up, and after a game ends), on
-    a thread of its own with a connection of its own."""
-    threading.Thread(target=_warm, args=(path,), daemon=True, name="warm-ratings").start()
-
-
-def _warm(path: str) -> None:
+def warm(path: str) -> None:
+    """Fold the ratings of the database at `path` ahead of the next look (at start-up, and after a game ends), with
+    a connection of its own (see `warming`)."""
     try:
         db = connect(path)
     except sqlite3.Error:

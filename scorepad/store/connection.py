@@ -18,6 +18,7 @@ _LOCAL = threading.local()
 _WRITERS: dict[str, threading.RLock] = {}  # a database file's path -> the lock its writers in this process share
 _WRITERS_OF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a connection made here -> that lock
 _WRITERS_LOCK = threading.Lock()
+_PATHS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a connection -> the file it is connected to
 
 
 def now() -> str:
@@ -120,8 +121,15 @@ def write_lock(db: sqlite_utils.Database):
 
 
 def database_path(db) -> str:
-    """The file `db` is connected to."""
-    return db.execute("PRAGMA database_list").fetchone()[2]
+    """The file `db` is connected to (a connection's own never changes: asked once, as pages ask it for their keys
+    on every request)."""
+    try:
+        found = _PATHS.get(db)
+    except TypeError:  # a connection made elsewhere that cannot be a weak key: asked each time
+        return db.execute("PRAGMA database_list").fetchone()[2]
+    if found is None:
+        found = _PATHS[db] = db.execute("PRAGMA database_list").fetchone()[2]
+    return found
 
 
 def database_file(db) -> tuple:

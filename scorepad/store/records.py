@@ -256,10 +256,6 @@ def warm_records(path: str, player_ids: list[int] | None = None) -> None:
         db.close()
 
 
-def warm_in_background(path: str, player_ids: list[int] | None = None) -> None:
-    threading.Thread(target=warm_records, args=(path, player_ids), daemon=True, name="warm-records").start()
-
-
 def rated_games(db) -> list[RatedGame]:
     """Every finished game whose every seat has a name, as the ratings read it, in the order the games finished
     (a game with an empty seat would rate a side of one against a side of two as equals: it is left out, as is one

@@ -8,9 +8,9 @@ import pytest
 from scorepad import services
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
-from scorepad.store import clubs, connection, games, players as store_players, records
+from scorepad.store import clubs, connection, games, players as store_players
 from tests.services.helpers import record
-from scorepad.services import club, committed, figures, pages
+from scorepad.services import club, committed, pages, warming
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
@@ -24,8 +24,7 @@ def warmed(db, monkeypatch) -> list[list[int]]:
     monkeypatch.setattr(committed, "_WARMED", set())
     committed.warm_records_of(connection.database_path(db))
     asked = []
-    monkeypatch.setattr(records, "warm_in_background", lambda path, players: asked.append(players))
-    monkeypatch.setattr(figures, "warm_in_background", lambda path, players: None)  # the same players' figures
+    monkeypatch.setattr(warming, "warm", lambda path, players: asked.append(players))
     return asked
 
 
@@ -54,7 +53,7 @@ def test_a_club_round_ended_by_the_director_warms_its_players_records(db, warmed
 def test_records_are_not_warmed_for_a_database_the_server_did_not_register(db, monkeypatch):
     monkeypatch.setattr(committed, "_WARMED", set())
     asked = []
-    monkeypatch.setattr(records, "warm_in_background", lambda path, players: asked.append(players))
+    monkeypatch.setattr(warming, "warm", lambda path, players: asked.append(players))
     game_id = services.start_game(db, TO_100, ("Us", "Them"), SEATED, 0)
     record(db, game_id, MADE)
     record(db, game_id, MADE)

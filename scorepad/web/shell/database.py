@@ -9,7 +9,7 @@ from flask import current_app, g, render_template
 from flask.cli import with_appcontext
 
 from ... import services
-from ...store import connection, records, schema
+from ...store import connection, schema
 from ..cli.backups import backup_folders
 from . import startup
 
@@ -51,9 +51,8 @@ def init_app(app) -> None:
         app.before_request(lambda: _unusable(refused.message))
     else:
         if not app.testing:
-            records.warm_in_background(app.config["DATABASE"])  # records ready before the first phone asks
-            services.ratings.warm_in_background(app.config["DATABASE"])  # and the ladder
-            services.figures.warm_in_background(app.config["DATABASE"])  # and the figures beside them
+            # records, the ladder and the figures ready before the first phone asks
+            services.warming.warm(app.config["DATABASE"])
             # and a change that ends (or reopens) a game warms its players' records again
             services.committed.warm_records_of(app.config["DATABASE"])
     app.teardown_appcontext(close_db)
