@@ -19,7 +19,15 @@ def macros_only() -> set[str]:
 def test_the_partials_that_are_macros_are_imported_never_included():
     only = macros_only()
     assert {"_macros.html", "_game_item.html", "_record_table.html", "_rules_list.html", "_figures.html",
-            "_club_standings.html"} <= only
+            "_club_standings.html", "_hand_fields.html", "_preview.html", "_club_round_actions.html",
+            "_club_season_standings.html", "_club_prizes.html", "_club_specials_list.html",
+            "_club_special_choices.html"} <= only
     included = {(path.name, name) for path in TEMPLATES.glob("*.html")
                 for name in re.findall(r"\{%-?\s*include\s+[\"']([^\"']+)[\"']", path.read_text()) if name in only}
     assert included == set()
+
+
+def test_no_include_is_handed_its_inputs_by_a_with_or_a_set_just_before_it():
+    # what a partial needs is a macro's parameters, not names bound around its include
+    bound = re.compile(r"\{%-?\s*(?:with|set)\b[^%]*%\}\s*\{%-?\s*include\b")
+    assert [path.name for path in TEMPLATES.glob("*.html") if bound.search(path.read_text())] == []
