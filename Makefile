@@ -39,12 +39,12 @@ chromium:
 TEST_WORKERS ?= 2
 
 test: install chromium systemd-analyze sshd
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The quick loop while working: tests/core, tests/store and tests/web. No Chromium, no real server, no build
 # (tests/browser is marked browser, tests/system slow); `make test` still runs everything.
 test-fast: install
-	$(BIN)/python -m pytest -m "not slow and not browser" -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not slow and not browser" -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis test-artifacts

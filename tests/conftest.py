@@ -91,3 +91,43 @@ def app(shared_apps, new_database, tmp_path, request):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+# The files that take longest (real servers, Litestream, browsers playing evenings), in the order the workers
+# start them: each worker takes the next file when it is free, so a long file started last runs alone at the end
+# while the others idle. Longest first, then the layers from the slowest, the quick core last. The Makefile runs
+# xdist with --no-loadscope-reorder, which keeps this order (by default it puts the files with most tests first,
+# and so a file of one 40-second test last).
+LONGEST_FIRST = (
+    "tests/system/test_replica.py",  # 100 s on two workers
+    "tests/browser/test_two_phones_browser.py",  # 69 s
+    "tests/browser/test_club_night_browser.py",  # 47 s, one test
+    "tests/browser/test_at_the_table_live.py",
+    "tests/browser/test_hand_form_at_the_table.py",
+    "tests/browser/test_accessibility_browser.py",
+    "tests/system/test_bench_smoke.py",  # 38 s, one test
+    "tests/web/test_import_hostile.py",
+    "tests/browser/test_failed_save_browser.py",
+    "tests/system/test_held_connections.py",  # 29 s, one test
+    "tests/system/test_import_resilience.py",  # 26 s, one test
+    "tests/web/test_fuzz.py",
+    "tests/browser/test_at_the_table_layout.py",
+    "tests/web/test_hand_races.py",
+    "tests/browser/test_club_screens_browser.py",
+    "tests/system/test_killed_copies_full_size.py",  # 21 s, one test
+    "tests/browser/test_game_browser.py",
+    "tests/system/test_upgrade.py",
+)
+_LAYER_ORDER = ("tests/system/", "tests/browser/", "tests/web/", "tests/services/", "tests/store/", "tests/core/")
+
+
+def pytest_collection_modifyitems(config, items):
+    root = Path(str(config.rootpath))
+
+    def rank(item) -> tuple[int, int]:
+        path = Path(str(item.path)).relative_to(root).as_posix()
+        if path in LONGEST_FIRST:
+            return (0, LONGEST_FIRST.index(path))
+        layer = next((n for n, prefix in enumerate(_LAYER_ORDER) if path.startswith(prefix)), len(_LAYER_ORDER))
+        return (1 + layer, 0)
+    items.sort(key=rank)  # a stable sort: a file's own tests keep their order
