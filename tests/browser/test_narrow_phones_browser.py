@@ -91,6 +91,17 @@ def test_team_and_player_names_as_long_as_allowed_stay_whole_at_320_px(phone, li
     no_sideways_scroll(phone)
 
 
+def test_everyday_names_of_ten_or_eleven_letters_stay_whole_at_320_px(phone, live_server):
+    # not the longest allowed: names a family has, each one word, with wide letters (a bold W or m)
+    phone.set_viewport_size(NARROW)
+    players = ["Bartholomew", "Wilhelmina", "Maximiliano", "Gwendolyn"]
+    start_game(phone, live_server, players=players)
+    record(phone, (30, 20), (30, 20), bidder="Bartholomew", bid=55)
+    for scope in ("#scoreboard", "#hand-form", "#sheet"):
+        assert cut_words(phone, scope, players) == [], scope
+    no_sideways_scroll(phone)
+
+
 def test_the_note_after_a_save_never_covers_the_scoreboard_at_320_px_with_three_players(phone, live_server):
     phone.set_viewport_size(NARROW)
     start_game(phone, live_server, seating="3 players, each for themselves", players=["Ann", "Bob", "Cat"])
