@@ -13,12 +13,14 @@ import threading
 from dataclasses import dataclass
 
 from ..core import ratings as core
+from ..core.chart import rating_chart
 from ..core.ratings import Rating, Ratings, Step
 from ..store import records
 from ..store.connection import connect, database_file, snapshot
 from ..store.players import player_choices
 
 _KEPT: dict[tuple, tuple[int, list, Ratings]] = {}  # database file -> (records counter, games folded, ratings)
+_PLAYERS: dict[tuple, PlayerRating] = {}  # (database file, records counter, player) -> their rating and chart
 _LOCK = threading.Lock()
 _FOLDING = threading.Lock()
 
@@ -85,12 +87,43 @@ def forget() -> None:
     """Keep no ratings (a test that folds from a cold start)."""
     with _LOCK:
         _KEPT.clear()
+        _PLAYERS.clear()
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's rating now (None before a rated game), where it stood after each of their games, and the chart
+    of that (an SVG of numbers only; None before a second game)."""
+
+    rating: Rating | None
+    steps: tuple[Step, ...]
+    chart: str | None
 
 
 def player_rating(db, player_id: int) -> tuple[Rating | None, list[Step]]:
     """The player's rating now (None before a rated game) and where it stood after each of their games."""
+    found = of_player(db, player_id)
+    return found.rating, list(found.steps)
+
+
+def of_player(db, player_id: int) -> PlayerRating:
+    """The player's `PlayerRating`, kept under the records counter as the ratings are: a player of a thousand
+    games has a thousand steps and a chart of them, built once, not at every look at their page."""
+    memo = (database_file(db), records.records_version(db), player_id)
+    with _LOCK:
+        found = _PLAYERS.get(memo)
+    if found is not None:
+        return found
     folded = all_ratings(db)
-    return folded.now.get(player_id), folded.history(player_id)
+    steps = tuple(folded.history(player_id))
+    chart = rating_chart([(s.mu, s.sigma) for s in steps], (core.START_MU, core.START_SIGMA)) \
+        if len(steps) >= 2 else None
+    found = PlayerRating(folded.now.get(player_id), steps, chart)
+    with _LOCK:
+        if len(_PLAYERS) > 256:
+            _PLAYERS.clear()
+        _PLAYERS[memo] = found
+    return found
 
 
 def ladder(db, players=None) -> list[Rung]:

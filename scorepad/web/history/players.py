@@ -6,9 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from markupsafe import Markup
 
 from ... import services
-from ...core.chart import rating_chart
 from ...core.inputs import record_id
-from ...core.ratings import START_MU, START_SIGMA
 from ...services import Declined, lookups, ratings
 from ..shell.database import get_db
 from ..shell.forms import ECHO
@@ -65,22 +63,16 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     mates = [{**m, "record": m, "figures": figures[(player_id, m["id"])]} for m in partners]
     others = [p for p in lookups.player_choices(db) if p["id"] != player_id]
     recent = lookups.history_games(db, player_id, limit=10)
-    rating, steps = ratings.player_rating(db, player_id)
+    rated = ratings.of_player(db, player_id)
     return render_template("player.html", player=me, record=lookups.side_record(db, [player_id]), partners=mates,
-                           figures=figures[(player_id,)], rating=rating, rating_chart=_rating_chart(steps),
+                           figures=figures[(player_id,)], rating=rated.rating,
+                           rating_chart=Markup(rated.chart) if rated.chart else None,  # numbers only: safe
                            teams=lookups.team_records(db, player_id),
                            others=others, recent=recent,
                            unfinished=lookups.unfinished_games(db, player_id).get(player_id),
                            club_games=lookups.club_tables_of(db, [g.id for g in recent]),
                            club_places=services.club.places_of_player(db, player_id),
                            errors=errors or {}, values=values or {"name": me["name"]}), status
-
-
-def _rating_chart(steps) -> Markup | None:
-    """The SVG is built from numbers only, so it is safe to place in the page; none before a second game."""
-    if len(steps) < 2:
-        return None
-    return Markup(rating_chart([(s.mu, s.sigma) for s in steps], (START_MU, START_SIGMA)))
 
 
 @bp.get("/<int:player_id>")
