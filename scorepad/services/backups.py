@@ -100,13 +100,18 @@ class Backups:
         One that has not begun to copy yet already takes in every change committed before it begins: a second is
         not queued behind it. Twenty tables ending their games within a minute then make two copies (the one
         running and the one that follows it), not twenty copies of a club's 100 MB in a row."""
+        thread = threading.Thread(target=self._take_waiting, args=(reason,), name="scorepad-backup", daemon=True)
         with self._waiting_lock:
             if self._waiting:
                 return
             self._waiting = True
-        thread = threading.Thread(target=self._take_waiting, args=(reason,), name="scorepad-backup", daemon=True)
-        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
-        thread.start()
+            self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+            try:
+                thread.start()
+            except BaseException:  # no thread to be had: the next finished game must still ask for its copy
+                self._waiting = False
+                self._threads.remove(thread)
+                raise
 
     def _take_waiting(self, reason: str) -> None:
         with self._lock:
@@ -116,7 +121,9 @@ class Backups:
 
     def wait(self, timeout: float = 30) -> None:
         """Wait for the backups `take_soon` started (a test, or a server stopping cleanly)."""
-        for thread in list(self._threads):
+        with self._waiting_lock:
+            threads = list(self._threads)
+        for thread in threads:
             thread.join(timeout)
 
     def after_game_due(self) -> bool:

@@ -49,7 +49,7 @@ def after_commit(db, *, page: pages.GamePage | None = None, ended: Iterable[int]
             backups.after_finished_game(db)
         if moved:
             _warm(db, moved)
-    except (sqlite3.Error, OSError) as error:
+    except (sqlite3.Error, OSError, RuntimeError) as error:  # RuntimeError: no thread to be had
         _logger.warning("After a change was saved, what follows it failed: %s", error)
 
 

@@ -37,7 +37,11 @@ def warm(path: str, player_ids: Iterable[int] | None = EVERYONE) -> None:
         if path in _THREADS:
             return
         thread = _THREADS[path] = threading.Thread(target=_run, args=(path,), daemon=True, name="scorepad-warm")
-    thread.start()
+        try:
+            thread.start()
+        except BaseException:  # no thread to be had: the next ask must find none running and start one
+            del _THREADS[path]
+            raise
 
 
 def wait(timeout: float = 30) -> None:

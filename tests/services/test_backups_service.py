@@ -267,3 +267,26 @@ def test_the_backups_prune_the_safety_copies_restores_kept_beside_the_database(l
     Backups(str(live), [tmp_path / "backups"], keep_last=5).take(DAILY)
     assert sorted(autobackup.taken_in(live.parent, autobackup.SAFETY_COPIES)) == [
         f"before-restore-202611{day:02}-200000.db" for day in range(16, 21)]
+
+
+def test_a_copy_whose_thread_cannot_start_does_not_stop_the_next_games_copy(db, backups, tmp_path, monkeypatch):
+    real_start, failing = threading.Thread.start, [True]
+
+    def start(thread):
+        if thread.name == "scorepad-backup" and failing:
+            failing.clear()
+            raise RuntimeError("can't start new thread")
+        return real_start(thread)
+    monkeypatch.setattr(threading.Thread, "start", start)
+    first, second = (services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0) for _ in range(2))
+    record(db, first)
+    assert record(db, first).winner == 0  # saved, and said so, though its copy could not be started
+    record(db, second)
+    assert record(db, second).winner == 0
+    backups.wait()
+    [name] = backups_in(tmp_path / "backups")
+    copy = connection.connect(str(tmp_path / "backups" / name))
+    try:
+        assert [games.load_game(copy, g).winner for g in (first, second)] == [0, 0]
+    finally:
+        copy.close()

@@ -66,3 +66,22 @@ def test_a_pass_that_fails_ends_neither_the_thread_nor_the_next_ask(monkeypatch,
     warming.warm(path, [2])
     warming.wait()
     assert made == [[1], [2]]
+
+
+def test_a_warming_thread_that_cannot_start_leaves_the_next_ask_to_start_one(passes, tmp_path, monkeypatch):
+    made, started, release = passes
+    release.set()
+    real_start, failing = threading.Thread.start, [True]
+
+    def start(thread):
+        if thread.name == "scorepad-warm" and failing:
+            failing.clear()
+            raise RuntimeError("can't start new thread")
+        return real_start(thread)
+    monkeypatch.setattr(threading.Thread, "start", start)
+    path = str(tmp_path / "live.db")
+    with pytest.raises(RuntimeError):
+        warming.warm(path, [1])
+    warming.warm(path, [2])
+    warming.wait()
+    assert ("records", [1, 2]) in made
