@@ -24,6 +24,13 @@ def test_history_a_chart_and_a_players_page_on_a_phone(phone, live_server):
     assert phone.locator("svg.chart circle.set-mark").count() == 1
     box = phone.locator("svg.chart").bounding_box()
     assert box["width"] <= 390 and box["height"] > 100
+    # the chart's key, each word on one line beside its mark (a swatch of the player's figures once took its
+    # class and squeezed every word to a letter a line over the sheet's heading)
+    keys = phone.locator(".chart-card .legend .key")
+    expect(keys).to_have_count(4)
+    assert keys.evaluate_all("ks => ks.filter(k => k.getBoundingClientRect().height > 1.6 * "
+                             "parseFloat(getComputedStyle(k).lineHeight || 20) || k.scrollWidth > k.clientWidth + 1)"
+                             ".map(k => k.textContent)") == []
     no_sideways_scroll(phone)
     phone.get_by_role("link", name="Players").click()
     phone.locator(".player-list").get_by_role("link", name=re.compile("^Eve")).click()
