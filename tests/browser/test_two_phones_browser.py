@@ -114,6 +114,30 @@ def test_mine_is_right_changes_the_recorded_hand_and_keeps_the_edit(browser, pho
     expect(phone.locator("#total-0")).to_have_text("60")  # 30 meld + 30 counters, not 28
 
 
+def test_mine_is_right_after_the_other_phone_undid_its_hand_keeps_what_was_typed(browser, phone, other_phone,
+                                                                                  live_server):
+    start_game(phone, live_server)
+    other_phone.goto(phone.url)
+    type_hand(phone)
+    type_hand(other_phone, bid="60", counters=("30", "20"))
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#expected")).to_have_value("2")
+    other_phone.locator("button.save-button").click()
+    mine = other_phone.get_by_role("button", name="Same hand, mine is right: change hand 1 to mine")
+    expect(mine).to_be_visible()
+    phone.locator(".undo-button").click()  # the first phone takes its hand back meanwhile
+    expect(phone.locator("#expected")).to_have_value("1")
+    mine.click()
+    expect(other_phone.locator("#form-message")).to_contain_text("your change was NOT saved")
+    expect(other_phone.locator("#carried-note")).to_contain_text("record it as hand 1 if it was played")
+    assert typed_values(other_phone) == {"bid": "60", "meld_0": "30", "meld_1": "12", "counters_0": "30"}
+    other_phone.screenshot(path=str(ARTIFACTS / "two-phones-undone-mine-kept.png"))
+    other_phone.locator("button.save-button").click()
+    expect(other_phone.locator("#expected")).to_have_value("2")
+    expect(other_phone.locator("#total-0")).to_have_text("60")  # 30 meld + 30 counters: the hand typed here
+    assert len(stored_hands(browser, phone.url)) == 1
+
+
 # --- a hand lost between taps ------------------------------------------------------------------------------
 
 def typed_values(page) -> dict:

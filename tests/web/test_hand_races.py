@@ -155,6 +155,10 @@ def test_an_edit_sent_after_another_phone_deleted_the_hand_is_a_409_with_the_she
         "is as it is now.")
     assert [d.select_one(".num").get_text() for d in page.select(".hands details")] == ["1"]
     assert history(app, hand_id) == ["recorded", "deleted"]
+    # nothing typed is lost: the change stays in the form for the next hand, recorded only if the player says so
+    assert page.select_one("#hand-form input[name=bid]")["value"] == "55"
+    assert page.select_one("#hand-form input[name=expected]")["value"] == "2"
+    assert "record it as hand 2 if it was played" in page.select_one("#carried-note").get_text()
 
 
 def test_a_delete_sent_twice_deletes_once_and_says_so(app, client, game):

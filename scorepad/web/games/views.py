@@ -104,10 +104,11 @@ def _page(game_id: int) -> pages.GamePage:
 
 
 def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
-               clash=None, repeat=None):
+               clash=None, repeat=None, carried=False):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
-    (the form asks whether to record it anyway)."""
+    (the form asks whether to record it anyway); `carried`: `values` are a change to a hand deleted meanwhile,
+    kept in the form for the next hand (nothing typed is lost)."""
     game, sheet = page.game, page.sheet
     values = values if values is not None else _blank_hand(game, request.args)
     club = _club_table(game, sheet)
@@ -115,7 +116,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     return vary_on_htmx(render_template(
         "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
-        token=token, poll=current_app.config["POLL_SECONDS"],
+        token=token, poll=current_app.config["POLL_SECONDS"], carried=carried,
         saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
         clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
 
@@ -390,7 +391,7 @@ def save_hand(game_id: int, hand_id: int):
         change = services.edit_hand(get_db(), game_id, hand_id, form.hand, edits_seen=seen, incomplete=garbled,
                                     unreadable=form.unreadable)
     except (HandGone, HandChangedElsewhere) as stale:
-        return _stale_edit(game_id, hand_id, stale)
+        return _stale_edit(game_id, hand_id, stale, form.values)
     except Declined as refusal:
         return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, **_said(refusal))
     except sqlite3.OperationalError as error:
@@ -402,14 +403,16 @@ def save_hand(game_id: int, hand_id: int):
     return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
 
 
-def _stale_edit(game_id: int, hand_id: int, stale: Declined):
+def _stale_edit(game_id: int, hand_id: int, stale: Declined, typed: dict):
     """An edit of a hand that another phone changed or deleted after this form was opened: the hand as it is
-    now, or the sheet without it. Nothing this phone typed is written over what it never saw."""
+    now, or the sheet without it. Nothing this phone typed is written over what it never saw; a change to a
+    hand deleted meanwhile stays in the form for the next hand (the other phone may have undone the very hand
+    this one typed: "mine is right" after an Undo), recorded only if the player says so."""
     page = _page(game_id)
     game, sheet = page.game, page.sheet
     row = next((row for row in sheet.rows if row.stored.id == hand_id), None)
     if row is None:  # deleted, then or since
-        return _game_page(page, message=str(HandGone()), status=HandGone.status_hint)
+        return _game_page(page, values=typed, message=str(HandGone()), status=HandGone.status_hint, carried=True)
     return _edit_page(game, sheet, row, hand_values(row.hand), message=str(stale), status=stale.status_hint)
 
 
