@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import GOALS, club_setup, free_port, percentile, start_server  # noqa: E402
+from bench.run import GOALS, club_setup, free_port, listening, percentile, start_server  # noqa: E402
 
 POLL_EVERY = 3.0
 HAND_EVERY = 60.0
@@ -140,19 +140,7 @@ serve(app, host="127.0.0.1", port=int(sys.argv[1]), **server_options())
 def start_floor(port: int) -> subprocess.Popen:
     process = subprocess.Popen([sys.executable, "-c", FLOOR, str(port)], cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-        try:
-            conn.request("GET", "/")
-            if conn.getresponse().status == 200:
-                return process
-        except OSError:
-            time.sleep(0.1)
-        finally:
-            conn.close()
-    process.kill()
-    raise SystemExit("the floor's server did not start")
+    return listening(process, port, "the floor's server", path="/")
 
 
 # --- the load ---------------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import free_port, percentile  # noqa: E402
+from bench.run import free_port, listening, percentile  # noqa: E402
 
 GOAL_SECONDS = 1.0
 POLL_EVERY = 3.0
@@ -55,19 +55,7 @@ def start_server(folder: Path, port: int):
     process = subprocess.Popen([sys.executable, "-m", "scorepad", "--host", "127.0.0.1", "--port", str(port),
                                 "--no-qr"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-        try:
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return process
-        except OSError:
-            time.sleep(0.1)
-        finally:
-            conn.close()
-    process.kill()
-    raise SystemExit("the server did not start")
+    return listening(process, port, "the server", path="/healthz")
 
 
 class Phone:

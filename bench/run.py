@@ -65,30 +65,37 @@ def start_server(database: str, port: int) -> subprocess.Popen:
     env.pop("SCOREPAD_PASSCODE", None)
     process = subprocess.Popen([sys.executable, "-m", "scorepad", "--host", "127.0.0.1", "--port", str(port),
                                 "--no-qr"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
+    return listening(process, port, "the server")
 
 
 def start_floor(port: int) -> subprocess.Popen:
     """The bare Flask page on the same waitress (see bench/floor.py)."""
     process = subprocess.Popen([sys.executable, "-m", "bench.floor", "--port", str(port)], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return listening(process, port, "the floor's server")
+
+
+def listening(process: subprocess.Popen, port: int, what: str, path: str | None = None) -> subprocess.Popen:
+    """`process` once it answers on `port` (with a 200 at `path`, when one is named) within 30 s; else it is
+    killed and the bench stops, naming `what`."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process
+            if path is None:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return process
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            try:
+                conn.request("GET", path)
+                if conn.getresponse().status == 200:
+                    return process
+            finally:
+                conn.close()
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     process.kill()
-    raise SystemExit("the floor's server did not start")
+    raise SystemExit(f"{what} did not start")
 
 
 def peak_memory_mb(pid: int) -> float:
