@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+import threading
 
 from scorepad import services
 from scorepad.core import scoring
@@ -65,3 +66,15 @@ def counting_core_calls(monkeypatch) -> dict[str, int]:
             if getattr(module, "__name__", "").startswith("scorepad") and getattr(module, name, None) is real:
                 monkeypatch.setattr(module, name, counting)
     return counted
+
+
+def first_thread_cannot_start(monkeypatch, name: str) -> None:
+    """The first thread called `name` to be started fails as Python does when no thread is to be had."""
+    real_start, failing = threading.Thread.start, [True]
+
+    def start(thread):
+        if thread.name == name and failing:
+            failing.clear()
+            raise RuntimeError("can't start new thread")
+        return real_start(thread)
+    monkeypatch.setattr(threading.Thread, "start", start)

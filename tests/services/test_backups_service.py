@@ -11,7 +11,7 @@ import pytest
 from scorepad import services
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
-from tests.services.helpers import record
+from tests.services.helpers import first_thread_cannot_start, record
 from scorepad.services import club
 from scorepad.services.backups import AFTER_GAME, DAILY, Backups, register
 from scorepad.store import autobackup, clubs, connection, games
@@ -270,14 +270,7 @@ def test_the_backups_prune_the_safety_copies_restores_kept_beside_the_database(l
 
 
 def test_a_copy_whose_thread_cannot_start_does_not_stop_the_next_games_copy(db, backups, tmp_path, monkeypatch):
-    real_start, failing = threading.Thread.start, [True]
-
-    def start(thread):
-        if thread.name == "scorepad-backup" and failing:
-            failing.clear()
-            raise RuntimeError("can't start new thread")
-        return real_start(thread)
-    monkeypatch.setattr(threading.Thread, "start", start)
+    first_thread_cannot_start(monkeypatch, "scorepad-backup")
     first, second = (services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0) for _ in range(2))
     record(db, first)
     assert record(db, first).winner == 0  # saved, and said so, though its copy could not be started

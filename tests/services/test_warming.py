@@ -7,6 +7,7 @@ import pytest
 
 from scorepad.services import figures, ratings, warming
 from scorepad.store import records
+from tests.services.helpers import first_thread_cannot_start
 
 
 @pytest.fixture
@@ -71,14 +72,7 @@ def test_a_pass_that_fails_ends_neither_the_thread_nor_the_next_ask(monkeypatch,
 def test_a_warming_thread_that_cannot_start_leaves_the_next_ask_to_start_one(passes, tmp_path, monkeypatch):
     made, started, release = passes
     release.set()
-    real_start, failing = threading.Thread.start, [True]
-
-    def start(thread):
-        if thread.name == "scorepad-warm" and failing:
-            failing.clear()
-            raise RuntimeError("can't start new thread")
-        return real_start(thread)
-    monkeypatch.setattr(threading.Thread, "start", start)
+    first_thread_cannot_start(monkeypatch, "scorepad-warm")
     path = str(tmp_path / "live.db")
     with pytest.raises(RuntimeError):
         warming.warm(path, [1])
