@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, PHONE, WAIT_MS, no_sideways_scroll, post
+from tests.browser.helpers import ARTIFACTS, PHONE, no_sideways_scroll, post
 
 pytestmark = pytest.mark.browser
 
@@ -16,18 +16,9 @@ TEAMS = [("Ann", "Bea"), ("Cy", "Di"), ("Ed", "Flo"), ("Gus", "Hal"), ("Ida", "J
 
 
 @pytest.fixture
-def phones(browser):
-    made = []
-
-    def make():
-        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-        made.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        return page
-    yield make
-    for context in made:
-        context.close()
+def phones(context_for):
+    """A phone of its own, each call."""
+    return lambda: context_for(PHONE)
 
 
 def partners_night(page, live_server) -> str:

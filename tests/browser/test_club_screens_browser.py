@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import HAND, PHONE, WAIT_MS, make_night, no_sideways_scroll, post
+from tests.browser.helpers import HAND, PHONE, make_night, no_sideways_scroll, post
 
 pytestmark = pytest.mark.browser
 
@@ -33,18 +33,9 @@ WORDS_BROKEN = """(root) => {
 
 
 @pytest.fixture
-def screen(browser):
-    made = []
-
-    def make(width, height=PHONE["height"]):
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
-        made.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        return page
-    yield make
-    for context in made:
-        context.close()
+def screen(context_for):
+    """A browser of its own with a screen `width` wide (and `height` high), each call."""
+    return lambda width, height=PHONE["height"]: context_for({"width": width, "height": height})
 
 
 @pytest.mark.parametrize("width", [390, 320])
