@@ -223,6 +223,41 @@
     if (bidder) bidder.focus({ preventScroll: true });
   });
 
+  // The preview's answer changes the height of the page above Record. Where the Record bar sits in the page (not
+  // stuck to the bottom of the screen), that would move Record just as a finger comes down on it, and the tap
+  // would land beside it and save nothing. The page scrolls by as much instead, so Record stays where it was;
+  // never so far that the field being typed in leaves the screen.
+  var held = null; // {form, bar, formBottom, barBottom}: where the form and its Record bar ended before the answer
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    held = null;
+    if (!target || target.id !== "preview") return;
+    var form = document.getElementById("hand-form"), bar = form && form.querySelector(".action-bar");
+    if (!bar) return;
+    var box = bar.getBoundingClientRect();
+    if (box.bottom <= 0 || box.top >= window.innerHeight) return; // Record is not on the screen
+    held = { form: form, bar: bar, formBottom: form.getBoundingClientRect().bottom, barBottom: box.bottom };
+  });
+
+  // How far to scroll so that Record is where it was: the bar sits at the end of the form, unless it is stuck to
+  // the bottom of the screen (the form goes on below it), where the page can grow or shrink under it as long as
+  // the form still reaches that far.
+  function keepRecordStill() {
+    var was = held;
+    held = null;
+    if (!was || !was.bar.isConnected) return;
+    var formBottom = was.form.getBoundingClientRect().bottom;
+    var inPlace = was.barBottom >= was.formBottom - 1;
+    var moved = inPlace ? formBottom - was.formBottom : Math.min(0, formBottom - was.barBottom);
+    var typing = document.activeElement;
+    if (moved && typing && typing.form === was.form && !was.bar.contains(typing)) {
+      var box = typing.getBoundingClientRect(), floor = was.bar.getBoundingClientRect().top;
+      moved = moved > 0 ? Math.min(moved, Math.max(0, box.top - 8)) : Math.max(moved, Math.min(0, box.bottom - floor));
+    }
+    if (moved) window.scrollBy(0, moved);
+  }
+  document.addEventListener("htmx:afterSwap", keepRecordStill);
+
   // The on-screen keyboard covers the bottom of the page without moving it (iPhone): the Record bar, stuck to
   // that bottom, would sit behind it. When the visible part of the page shrinks, the bar rises by as much.
   function barLift(layoutHeight, viewport) {

@@ -275,3 +275,30 @@ def test_the_meld_counts_use_button_stays_on_the_screen_while_the_cards_go_in(ph
     total = phone.locator("#meld-total").inner_text()
     use.click()
     expect(phone.locator("#meld_0")).to_have_value(total)
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_record_stays_under_the_finger_when_the_result_comes_in(context_for, live_server, width):
+    """The preview's answer makes the page above Record taller. Scrolled to the end of the form (the Record bar in
+    its place, not stuck to the bottom of the screen), Record used to jump 40 px down as the answer came in; a tap
+    on it just then landed on the line above it and saved nothing."""
+    page = context_for({"width": width, "height": PHONE["height"]})
+    start_game(page, live_server)
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.fill("#bid", "55")
+    page.fill("#meld_0", "30")
+    page.fill("#meld_1", "12")
+    page.locator("#hand-form").evaluate("form => { form.scrollIntoView({block: 'end'}); scrollBy(0, 40); }")
+    # typed, and Record measured, in one go: the answer waits for a pause in the typing, so it cannot be in yet
+    before = page.locator("#counters_0").evaluate("""field => {
+        field.focus();
+        field.value = "28";
+        field.dispatchEvent(new Event("input", {bubbles: true}));
+        return document.querySelector("#hand-form .save-button").getBoundingClientRect().top;
+    }""")
+    expect(page.locator("#preview-line")).to_contain_text("58 : 22")
+    after = page.locator("button.save-button").evaluate("button => button.getBoundingClientRect().top")
+    assert abs(after - before) < 1, (before, after)
+    assert in_view(page, "#counters_0")  # the page moved up under the field being typed in, not off it
+    page.locator("button.save-button").click()
+    expect(page.locator("#saved")).to_contain_text("Hand 1 recorded")
