@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .cards import SUIT_NAMES, SUIT_SYMBOLS
+
 MINUS = "\u2212"
 
 
@@ -23,12 +25,31 @@ _AMOUNTS_PART = re.compile(r"(?:Bid|Meld|Counters) [0-9—:→ ,]+")
 _BARE_THOUSANDS = re.compile(r"(?<![0-9,])[0-9]{4,}(?![0-9,])")
 
 
+# A change of trump as summaries stored it before trump was written in words: "Trump none → H".
+_TRUMP_LETTERS = re.compile(r"Trump (none|[SHDC]) → (none|[SHDC])")
+
+
 def edit_summary(summary: str) -> str:
     """An edit's summary as stored ("Bid 55 → 60; Counters 25 : 25 → 28 : 22") with its amounts written as
     `number` writes them, so that one stored before the thousands were separated reads "Bid 1,000 → 1,050"
-    like every other number. The stored text is never changed; a name in it is left as typed."""
-    return "; ".join(_BARE_THOUSANDS.sub(lambda found: number(int(found[0])), part)
-                     if _AMOUNTS_PART.fullmatch(part) else part for part in summary.split("; "))
+    like every other number, and a trump stored as its letter reads as the form shows it ("♥ hearts"). The
+    stored text is never changed; a name in it is left as typed."""
+    return "; ".join(_shown_part(part) for part in summary.split("; "))
+
+
+def _shown_part(part: str) -> str:
+    if _AMOUNTS_PART.fullmatch(part):
+        return _BARE_THOUSANDS.sub(lambda found: number(int(found[0])), part)
+    letters = _TRUMP_LETTERS.fullmatch(part)
+    if letters:
+        old, new = (None if suit == "none" else suit for suit in letters.groups())
+        return f"Trump {trump(old)} → {trump(new)}"
+    return part
+
+
+def trump(suit: str | None) -> str:
+    """A hand's trump as the form offers it, "♥ hearts", or "none" where none was named."""
+    return f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}" if suit else "none"
 
 
 def signed(n: int) -> str:

@@ -13,7 +13,7 @@ from ..core.errors import GameOver, InvalidHand
 from ..core.rules import Rules
 from ..core.scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..core.seats import dealer_for, seat_label
-from ..core.words import number
+from ..core.words import number, trump
 from ..store import clubs, connection, games
 from ..store.games import Game, StoredHand
 from . import pages
@@ -348,7 +348,7 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
         "Kind": (h.kind, h.kind.replace("_", " ")),
         "Bidder": bidder,
         "Bid": (h.bid, "—" if h.bid is None else number(h.bid)),
-        "Trump": (h.trump, h.trump or "none"),
+        "Trump": (h.trump, trump(h.trump)),
         "Reneged": (h.renege_team, "—" if h.renege_team is None else teams[h.renege_team]),
         "Dealer stuck": (h.forced, "yes" if h.forced else "no"),
         "Meld": (meld, _pair_words(meld)),

@@ -18,6 +18,9 @@ from scorepad.core.words import edit_summary, number
     ("Reneged — → 2024 Club", "Reneged — → 2024 Club"),
     ("Meld only the dix no → Us", "Meld only the dix no → Us"),
     ("Kind played → renege", "Kind played → renege"),
+    ("Trump none → H", "Trump none → ♥ hearts"),  # stored before trump was written in words
+    ("Bid 50 → 55; Trump S → none", "Bid 50 → 55; Trump ♠ spades → none"),
+    ("Trump ♦ diamonds → ♣ clubs", "Trump ♦ diamonds → ♣ clubs"),
     ("", ""),
 ])
 def test_a_stored_summary_is_shown_with_its_amounts_written_the_one_way(stored, shown):

@@ -132,7 +132,7 @@ CHANGES = [
      "Kind played → throw in; Counters 50 : 0 → — : —"),
     ("the bidder, by seat", replace(PLAIN, bidder_seat=0), replace(PLAIN, bidder_seat=2), "Bidder Ann → Cat"),
     ("the bidder, from a team to a seat", PLAIN, replace(PLAIN, bidder_seat=0), "Bidder Us → Ann"),
-    ("trump", PLAIN, replace(PLAIN, trump="H"), "Trump none → H"),
+    ("trump", PLAIN, replace(PLAIN, trump="H"), "Trump none → ♥ hearts"),
     ("who reneged", Hand(0, 50, (0, 0), kind="renege", renege_team=0),
      Hand(0, 50, (0, 0), kind="renege", renege_team=1), "Reneged Us → Them"),
     ("a stuck dealer", replace(PLAIN, bidder_seat=0), replace(PLAIN, forced=True, bidder_seat=0),
@@ -354,7 +354,7 @@ def test_two_hands_side_by_side_mark_what_differs(db):
     lines = services.compare_hands(Hand(0, 50, (20, 10), (30, 20), trump="H"),
                                    Hand(0, 55, (20, 10), (30, 20), trump="H", renege_team=1), game)
     assert [(d.label, d.theirs, d.mine, d.differs) for d in lines] == [
-        ("Bidder", "Us", "Us", False), ("Bid", "50", "55", True), ("Trump", "H", "H", False),
+        ("Bidder", "Us", "Us", False), ("Bid", "50", "55", True), ("Trump", "♥ hearts", "♥ hearts", False),
         ("Reneged", "—", "Them", True), ("Meld", "20 : 10", "20 : 10", False),
         ("Counters", "30 : 20", "30 : 20", False)]
 
