@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import make_night, record_played, start_game
+from tests.browser.helpers import make_night, no_sideways_scroll, record_played, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -149,3 +149,22 @@ def test_six_players_can_play_with_three_decks_by_numbers_marked_as_scorepads_ow
     phone.locator(".rules-card summary").click()
     expect(phone.locator(".rules-card")).to_contain_text("These numbers are Scorepad’s own")
     expect(phone.locator(".rules-card")).to_contain_text("120 cards")
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_a_hand_deleted_by_mistake_comes_back_with_one_tap_on_undo(context_for, live_server, width):
+    page = context_for({"width": width, "height": 844})
+    start_family_game(page, live_server)
+    record_played(page, "Mom", 60, (30, 10), 30)
+    record_played(page, "Dad", 55, (20, 20), 28)
+    delete_hand(page, 1)
+    toast = page.locator("#saved")
+    box = toast.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box  # seen on the sheet the page lands on
+    no_sideways_scroll(page)
+    toast.get_by_role("button", name="Undo").click()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 is back in its place")
+    expect(page.locator("#sheet .hand-row")).to_have_count(2)
+    hand_1 = page.locator("#sheet .hand-row", has=page.locator(".num", has_text=re.compile("^1$")))
+    expect(hand_1).to_contain_text("Mom 60")
+    expect(page.locator("#sheet details.deleted")).to_have_count(0)

@@ -69,6 +69,32 @@ def test_a_deleted_hand_is_restored_in_its_place_from_the_list_of_deleted_hands(
     assert page.select(".deleted") == []
 
 
+def test_the_page_after_a_delete_says_so_with_an_undo_that_puts_the_hand_back(client):
+    game_id = seven_hands(client)
+    ids = hand_ids(client, game_id)
+    answer = delete(client, game_id, ids[3])
+    page = parse(client.get(answer.headers["Location"]))
+    toast = page.select_one("#saved")
+    assert " ".join(toast.select_one("p").get_text(" ").split()) == (
+        "Hand 4 deleted. Its record stays in the history below the sheet.")
+    undo = toast.select_one("form")
+    assert undo.select_one("button").get_text(strip=True) == "Undo"
+    answer = client.post(undo["action"], data={"csrf_token": csrf(client)})
+    assert "Hand 4 is back in its place" in said(parse(client.get(answer.headers["Location"])), ".flash")[0]
+    assert hand_ids(client, game_id) == ids
+
+
+def test_the_undo_after_a_delete_is_said_once_and_not_offered_once_the_hand_is_back(client):
+    game_id = seven_hands(client)
+    ids = hand_ids(client, game_id)
+    delete(client, game_id, ids[6])
+    restore(client, game_id, ids[6])  # put back (another phone, or the list below the sheet) before the page
+    page = parse(client.get(f"/games/{game_id}"))
+    assert not any("deleted" in words for words in said(page, "#saved p"))
+    assert page.select("#saved form") == []
+    assert parse(client.get(f"/games/{game_id}")).select("#saved") == []  # said once
+
+
 def test_a_second_restore_of_the_same_hand_changes_nothing(client, app):
     game_id = seven_hands(client)
     ids = hand_ids(client, game_id)

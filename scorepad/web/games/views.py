@@ -160,9 +160,15 @@ def _club_table(game, sheet) -> services.club.TableOutcome | None:
 
 def _saved_note(game, sheet, saved: dict | None) -> dict | None:
     """What the page after a save says it did ("Hand 4 recorded: Us +54, Them +20"), which row it lights up,
-    and whether it offers Undo: only for a hand just recorded that is still the last one."""
+    and whether it offers Undo: for a hand just recorded that is still the last one (`undo`: taken back into the
+    form), and for a hand just deleted that is still deleted (`restore`: put back in its place)."""
     if not saved or saved.get("game") != game.id:
         return None
+    if saved.get("how") == "deleted":
+        if not any(d["id"] == saved.get("hand") for d in sheet.deleted):  # put back since, on another phone
+            return None
+        return {"hand_id": saved.get("hand"), "undo": False, "restore": True,
+                "words": f"Hand {saved.get('number')} deleted. Its record stays in the history below the sheet."}
     row = next((row for row in sheet.rows if row.stored.id == saved.get("hand")), None)
     if row is None:  # deleted since, on another phone
         return None
@@ -444,7 +450,9 @@ def delete_hand(game_id: int, hand_id: int):
     except sqlite3.OperationalError as error:
         return _delete_page(*_hand_in_game(game_id, hand_id), **_not_saved(error, "the hand was NOT deleted",
                                                                            "tap Delete again"))
-    _wrote(change, ALREADY_DELETED, f"Hand {change.number} deleted. Its record stays in the history below the sheet.")
+    _wrote(change, ALREADY_DELETED)
+    if not change.already:  # said in the toast, with an Undo that puts it back
+        session["saved"] = {"game": game_id, "hand": hand_id, "how": "deleted", "number": change.number}
     return redirect(url_for("games.show", game_id=game_id) + "#sheet", 303)
 
 
