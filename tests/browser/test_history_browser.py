@@ -58,3 +58,17 @@ def pages(pdf: bytes) -> int:
 def test_page_counting_sees_more_than_one_page(phone, live_server):
     phone.goto(f"{live_server}/rules/")
     assert pages(phone.pdf(format="A4")) > 1
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_the_evening_filter_shows_whole_dates(context_for, live_server, width):
+    """Two date fields side by side at 320 px were 126 px wide: "mm/dd/yy" and a typed date were cut off. A
+    whole date with its calendar button takes about 150 px in the page's type (looked at: 161 px shows it all)."""
+    page = context_for({"width": width, "height": 844})
+    page.goto(f"{live_server}/history/?from=2026-11-01&to=2026-11-24")
+    for field in ("#from", "#to"):
+        assert page.locator(field).bounding_box()["width"] >= 150, field
+    # side by side where both fit, or one above the other: never one beside a taller label
+    top = [page.locator(field).bounding_box()["y"] for field in ("#from", "#to")]
+    assert top[0] == top[1] or top[1] > top[0] + 30, top
+    no_sideways_scroll(page)
