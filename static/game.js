@@ -231,8 +231,8 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     held = null;
-    if (!target || target.id !== "preview") return;
-    var form = document.getElementById("hand-form"), bar = form && form.querySelector(".action-bar");
+    if (!target || target.id !== "preview" || !target.isConnected) return; // (an answer for a page gone since)
+    var form = target.closest("form"), bar = form && form.querySelector(".action-bar");
     if (!bar) return;
     var box = bar.getBoundingClientRect();
     if (box.bottom <= 0 || box.top >= window.innerHeight) return; // Record is not on the screen
@@ -241,11 +241,11 @@
 
   // How far to scroll so that Record is where it was: the bar sits at the end of the form, unless it is stuck to
   // the bottom of the screen (the form goes on below it), where the page can grow or shrink under it as long as
-  // the form still reaches that far.
-  function keepRecordStill() {
+  // the form still reaches that far. Then the field being typed in is kept clear of the bar.
+  function keepRecordStill(event) {
     var was = held;
     held = null;
-    if (!was || !was.bar.isConnected) return;
+    if (!was || !was.bar.isConnected || event.detail.target.id !== "preview") return;
     var formBottom = was.form.getBoundingClientRect().bottom;
     var inPlace = was.barBottom >= was.formBottom - 1;
     var moved = inPlace ? formBottom - was.formBottom : Math.min(0, formBottom - was.barBottom);
@@ -255,6 +255,12 @@
       moved = moved > 0 ? Math.min(moved, Math.max(0, box.top - 8)) : Math.max(moved, Math.min(0, box.bottom - floor));
     }
     if (moved) window.scrollBy(0, moved);
+    // The bar stuck to the bottom of the screen grows by the result's line: the field being typed in, just above
+    // it, would be under it.
+    if (typing && typing.form === was.form && !was.bar.contains(typing)) {
+      var under = typing.getBoundingClientRect().bottom - was.bar.getBoundingClientRect().top;
+      if (under > 0) window.scrollBy(0, under + 8);
+    }
   }
   document.addEventListener("htmx:afterSwap", keepRecordStill);
 

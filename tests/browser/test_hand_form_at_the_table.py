@@ -302,3 +302,26 @@ def test_record_stays_under_the_finger_when_the_result_comes_in(context_for, liv
     assert in_view(page, "#counters_0")  # the page moved up under the field being typed in, not off it
     page.locator("button.save-button").click()
     expect(page.locator("#saved")).to_contain_text("Hand 1 recorded")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 320, "height": 640}, {"width": 390, "height": 664}])
+def test_the_field_typed_in_stays_clear_of_the_record_bar_as_its_result_line_comes_in(context_for, live_server,
+                                                                                       viewport):
+    """The Record bar, stuck to the bottom of a small screen, grows by its result line when the preview answers;
+    a counters field just above the bar was then under it, the number being typed hidden."""
+    page = context_for(viewport)
+    start_game(page, live_server)
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.fill("#bid", "55")
+    page.fill("#meld_0", "30")
+    page.fill("#meld_1", "12")
+    # the field just above the bar, as a phone leaves it when the keyboard goes down
+    page.locator("#counters_0").evaluate("""field => {
+        const bar = field.form.querySelector(".action-bar");
+        scrollBy(0, field.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 4);
+        field.focus({preventScroll: true});
+    }""")
+    assert in_view(page, "#counters_0")
+    page.keyboard.type("28")
+    expect(page.locator("#preview-line")).to_contain_text("58 : 22")
+    assert in_view(page, "#counters_0")
