@@ -208,6 +208,17 @@
     if (box.top < 0 || box.bottom > bottom) target.scrollIntoView({ block: "center" });
   }
 
+  // "This looks like hand 6 again — record it anyway?" is asked at the foot of the form: it is brought onto the
+  // screen, clear of the Record bar, or the tap on Record would seem to have done nothing.
+  function showQuestion(question) {
+    question.scrollIntoView({ block: "center" });
+    var bar = question.closest("form").querySelector(".action-bar");
+    var under = bar ? question.getBoundingClientRect().bottom - bar.getBoundingClientRect().top : 0;
+    if (under > 0) window.scrollBy(0, under + 8);
+    var yes = question.querySelector("button");
+    if (yes) yes.focus({ preventScroll: true });
+  }
+
   // After a save the next hand starts at its bidder: the cursor leaves the counters, so the keypad goes down.
   document.addEventListener("htmx:afterSettle", function (event) {
     formRendered();
@@ -216,6 +227,11 @@
     if (detail.xhr.status === 422) {
       var form = shown;
       if (form) queueMicrotask(function () { showRefusal(form); });
+      return;
+    }
+    var question = shown && shown.querySelector("#repeat-question");
+    if (question) {
+      queueMicrotask(function () { showQuestion(question); });
       return;
     }
     if (detail.xhr.status >= 300) return;

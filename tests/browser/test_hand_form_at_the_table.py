@@ -325,3 +325,25 @@ def test_the_field_typed_in_stays_clear_of_the_record_bar_as_its_result_line_com
     page.keyboard.type("28")
     expect(page.locator("#preview-line")).to_contain_text("58 : 22")
     assert in_view(page, "#counters_0")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 320, "height": 640}, PHONE])
+def test_the_same_hand_again_asks_its_question_on_the_screen(context_for, live_server, viewport):
+    """The question whether a hand alike the last is the next one sits at the foot of the form; at 320×640 it
+    was 800 px below the screen after the tap on Record, which then seemed to do nothing."""
+    page = context_for(viewport)
+    start_game(page, live_server)
+    for _ in range(2):
+        page.locator("#field-bidder .choice", has_text="Us").click()
+        page.fill("#bid", "60")
+        page.fill("#meld_0", "20")
+        page.fill("#counters_0", "40")
+        page.evaluate("() => scrollTo(0, 0)")  # as the last hand's answer leaves the page, at its top
+        page.locator("button.save-button").click()
+    question = page.locator("#repeat-question")
+    expect(question).to_contain_text("This looks like hand 1 again")
+    expect(question.get_by_role("button", name="Yes, record it as hand 2")).to_be_focused()
+    assert in_view(page, "#repeat-question")
+    # the Record bar's result line is drawn on a background of its own, never over the question's buttons
+    assert page.locator("#hand-form .action-bar").evaluate("bar => getComputedStyle(bar).backgroundColor") \
+        not in ("rgba(0, 0, 0, 0)", "transparent")
