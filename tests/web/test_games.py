@@ -127,6 +127,18 @@ def test_typing_one_teams_counters_fills_in_the_other(client):
     assert totals(parse(client.get(f"/games/{game_id}"))) == (20, 55)
 
 
+def test_one_teams_counters_over_the_whole_hand_are_the_one_thing_said_wrong(client):
+    """55 typed in Us's counters, Them's left blank: that field is not "negative", it was never typed."""
+    game_id = new_game(client)
+    answer = record(client, game_id, bidder="t0", bid=50, meld_0=20, counters_0=55)
+    assert answer.status_code == 422
+    page = parse(answer)
+    assert page.select_one("#counters_0-error").get_text(strip=True) == (
+        "55 counters is more than the whole hand holds; the most is 50.")
+    assert page.select("#counters_1-error") == [] and "2 things" not in page.select_one("#error-summary").get_text()
+    assert page.select_one("#counters_1")["value"] == ""
+
+
 def test_a_set_is_marked_on_the_sheet(client):
     game_id = new_game(client)
     record(client, game_id, bidder="t0", bid=65, meld_0=40, meld_1=0, counters_0=24, counters_1=26)

@@ -168,14 +168,15 @@ def bidder_of(text: str, rules: Rules | None = None) -> tuple[int | None, int | 
 
 def _counters(values: dict, rules: Rules):
     """Every side's counters; one left blank, when all the others are numbers, is the rest of the hand's points
-    (typing all but one fills the last)."""
+    (typing all but one fills the last), and nothing when they are already more: then only what was typed is
+    wrong, not the field left blank."""
     typed = [_typed(values[f"counters_{t}"]) for t in range(rules.sides)]
     blank = [t for t, value in enumerate(typed) if value is None]
     if len(blank) == len(typed):
         return None
     whole = [value for value in typed if isinstance(value, int)]
     if len(blank) == 1 and len(whole) == len(typed) - 1:
-        typed[blank[0]] = rules.hand_points - sum(whole)
+        typed[blank[0]] = max(0, rules.hand_points - sum(whole))
     return tuple(typed)
 
 
