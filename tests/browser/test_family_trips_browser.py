@@ -168,3 +168,24 @@ def test_a_hand_deleted_by_mistake_comes_back_with_one_tap_on_undo(context_for, 
     hand_1 = page.locator("#sheet .hand-row", has=page.locator(".num", has_text=re.compile("^1$")))
     expect(hand_1).to_contain_text("Mom 60")
     expect(page.locator("#sheet details.deleted")).to_have_count(0)
+
+
+def test_the_note_after_an_edit_or_a_delete_leaves_the_hand_it_speaks_of_in_sight(context_for, live_server):
+    """The page lands on the edited hand (or the sheet, after a delete): the note at the top of the screen once
+    covered that very row at 320 px."""
+    page = context_for({"width": 320, "height": 640})
+    start_family_game(page, live_server)
+    for bid in (60, 55, 65):
+        record_played(page, "Mom", bid, (30, 10), 30)
+    row = page.locator("#sheet .hand-row", has=page.locator(".num", has_text=re.compile("^2$")))
+    row.click()
+    page.locator("#sheet details[open] a", has_text="Edit").click()
+    page.fill("#counters_0", "28")
+    page.get_by_role("button", name="Save changes").click()
+    toast = page.locator("#saved")
+    expect(toast).to_contain_text("Hand 2 changed")
+    edited = page.locator("#sheet .hands details.just-saved")
+    assert toast.bounding_box()["y"] + toast.bounding_box()["height"] <= edited.bounding_box()["y"]
+    delete_hand(page, 3)
+    heading = page.locator("#sheet h2")
+    assert toast.bounding_box()["y"] + toast.bounding_box()["height"] <= heading.bounding_box()["y"]
