@@ -1,6 +1,6 @@
 // What is typed for a hand is kept on this phone from the first keystroke until it is saved or cleared: a
 // reload, a trip to History, Back from the meld calculator or a tab the browser dropped puts it back, saying so
-// ("Put back what you had typed for hand 7 · Clear"). It is never put into another hand's form unsaid: when the
+// ("What you had typed for hand 7 is back in the form. · Clear the form"). It is never put into another hand's form unsaid: when the
 // hand it was typed for is on the sheet meanwhile (another phone recorded it), the two-phone question asks which
 // hand it is. This file also shows, on the game page, the hands outbox.js keeps while Scorepad cannot be
 // reached, and the answers a kept hand the server would not take is waiting for.
@@ -113,7 +113,7 @@
     clear.type = "button";
     clear.className = "link-button";
     clear.dataset.clearDraft = "";
-    clear.textContent = "Clear";
+    clear.textContent = "Clear the form";
     box.appendChild(p);
     box.appendChild(clear);
     var heading = form.querySelector("#record-heading");
@@ -202,7 +202,7 @@
     var draft = read(game, hand);
     if (draft) {
       putBack(form, draft);
-      note(form, "Put back what you had typed for hand " + hand + ".");
+      note(form, "What you had typed for hand " + hand + " is back in the form.");
       return;
     }
     var tokens = keptTokens(game);
@@ -217,7 +217,7 @@
         forget(game, earlier);
         putBack(form, old);
         save(form);
-        note(form, "Put back what you had typed for hand " + earlier + ". It is hand " + hand + " now.");
+        note(form, "What you had typed for hand " + earlier + " is back in the form, as hand " + hand + " now.");
       });
       return;
     }
@@ -227,7 +227,7 @@
       forget(game, later);
       putBack(form, moved);
       save(form);
-      note(form, "Put back what you had typed for hand " + later + ". It is hand " + hand +
+      note(form, "What you had typed for hand " + later + " is back in the form, as hand " + hand +
                  " now: a hand before it was deleted on another phone.");
     }
   }

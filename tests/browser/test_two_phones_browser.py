@@ -153,7 +153,7 @@ def test_a_half_typed_hand_survives_a_reload_history_the_meld_calculator_and_a_c
 
     def put_back():
         note = phone.locator("#draft-note")
-        expect(note).to_contain_text("Put back what you had typed for hand 1")
+        expect(note).to_contain_text("What you had typed for hand 1 is back in the form")
         assert typed_values(phone) == typed
         expect(phone.locator("#field-bidder input[value=t0]")).to_be_checked()
 
@@ -175,7 +175,7 @@ def test_a_half_typed_hand_survives_a_reload_history_the_meld_calculator_and_a_c
     phone.close()
     again = context.new_page()
     again.goto(game_url)
-    expect(again.locator("#draft-note")).to_contain_text("Put back what you had typed for hand 1")
+    expect(again.locator("#draft-note")).to_contain_text("What you had typed for hand 1 is back in the form")
     expect(again.locator("#bid")).to_have_value("55")
     # once saved, it is gone
     again.fill("#counters_0", "28")
@@ -191,7 +191,7 @@ def test_clear_empties_the_put_back_hand(phone, live_server):
     start_game(phone, live_server)
     type_hand(phone, counters=None)
     phone.reload()
-    phone.locator("#draft-note").get_by_role("button", name="Clear").click()
+    phone.locator("#draft-note").get_by_role("button", name="Clear the form").click()
     expect(phone.locator("#bid")).to_have_value("")
     phone.reload()
     expect(phone.locator("#draft-note")).to_have_count(0)
