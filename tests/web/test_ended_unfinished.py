@@ -47,5 +47,5 @@ def test_an_ended_game_is_listed_with_its_totals_as_ended_unfinished(client, whe
     ended_game(client)
     (item,) = parse(client.get(where)).select(".game-list li .game-item")
     text = " ".join(item.get_text(" ").split())
-    assert text.startswith("Us 50 – 0 Them") and text.endswith("· abandoned unfinished")
+    assert text.startswith("Us 50 : 0 Them") and text.endswith("· abandoned unfinished")
     assert "to go" not in text

@@ -24,7 +24,7 @@ def named_game(client) -> int:
 @pytest.mark.parametrize("url", ["/", "/history/"])
 def test_a_listed_game_names_its_players_its_rules_and_that_it_is_in_progress(client, named_game, url):
     (item,) = items(parse(client.get(url)))
-    assert item.startswith("Us 50 – 0 Them Ann & Cy and Bo & Di ")
+    assert item.startswith("Us 50 : 0 Them Ann & Cy and Bo & Di ")
     assert "Double deck (family rules) · 1 hand · in progress" in item
     assert parse(client.get(url)).select_one(".game-list time")["datetime"]
 

@@ -52,3 +52,12 @@ def test_no_page_of_a_game_to_1500_shows_a_number_without_its_thousands_comma(cl
             seen[url] = bare
     assert seen == {}
 
+
+
+def test_a_games_score_in_a_list_reads_as_the_sheet_writes_it_even_below_zero(client):
+    """"Us 0 – −65 Them" read as a dash beside a minus: the lists write the score as the sheet does, "0 : −65"."""
+    game_id = new_game(client)
+    record(client, game_id, bidder="t1", bid=65, meld_1=20, counters_0=30, counters_1=20)  # Them are set
+    for page in ("/", "/history/"):
+        item = parse(client.get(page)).select_one(".game-item .teams")
+        assert " ".join(item.get_text(" ").split()) == "Us 30 : −65 Them", page
