@@ -49,7 +49,7 @@
   function about(record) {
     if (record.hasAttribute("data-clash")) return "the question about hand " + record.dataset.clash;
     var expected = record.querySelector("input[name=expected]");
-    return expected ? "hand " + expected.value : "won";
+    return expected ? "hand " + expected.value : "won" + (record.dataset.rematch ? ", rematch started" : "");
   }
 
   function replace(record, fresh) {
@@ -88,7 +88,7 @@
     var record = document.getElementById("record");
     if (!record || !fresh) return false;
     // the two-phone question waits for its answer, unless the game is won meanwhile: it takes no more hands
-    if (record.hasAttribute("data-clash") && about(fresh) !== "won") return false;
+    if (record.hasAttribute("data-clash") && about(fresh).indexOf("won") !== 0) return false;
     var form = handForm();
     // a poll sent just before this phone's save was answered speaks of the form that is gone: not of this one
     if (savedToken && form && form.elements.token && form.elements.token.value === savedToken) {

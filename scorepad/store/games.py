@@ -38,6 +38,7 @@ class Game:
     finished_at: str | None
     rematch_of: int | None
     abandoned_at: str | None = None  # ended unfinished: no longer in progress, and nobody won it
+    rematch: int | None = None  # the game started as this one's rematch, once there is one
 
     @property
     def etag(self) -> str:
@@ -70,7 +71,8 @@ def create_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer:
 
 MOST_SEATS, MOST_SIDES = 8, 4
 _GAME_SELECT = f"""
-SELECT g.*, {', '.join(f'p{seat}.name AS name_{seat}' for seat in range(MOST_SEATS))}
+SELECT g.*, {', '.join(f'p{seat}.name AS name_{seat}' for seat in range(MOST_SEATS))},
+       (SELECT min(r.id) FROM games r WHERE r.rematch_of = g.id) AS rematch
 FROM games g
 {' '.join(f'LEFT JOIN players p{seat} ON p{seat}.id = g.seat_{seat}' for seat in range(MOST_SEATS))}
 """
@@ -93,7 +95,7 @@ def _game(row: dict) -> Game:
         first_dealer=row["first_dealer"], version=row["version"],
         totals=tuple(row[f"total_{side}"] or 0 for side in range(rules.sides)), hands_count=row["hands_count"],
         winner=row["winner"], finished_at=row["finished_at"], rematch_of=row["rematch_of"],
-        abandoned_at=row.get("abandoned_at"),
+        abandoned_at=row.get("abandoned_at"), rematch=row.get("rematch"),
     )
 
 

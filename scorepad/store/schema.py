@@ -559,6 +559,18 @@ def m018_club_seasons_and_specials(db: sqlite_utils.Database) -> None:
     """)
 
 
+
+@migrations()
+def m019_rematch_moves_its_game(db: sqlite_utils.Database) -> None:
+    """A rematch started on one phone is news on the others still showing the game it follows: the old game's
+    version (its ETag) moves when its rematch is made, so their polls bring the winner card with the way to the
+    new game. The index finds a game's rematch for each page of it."""
+    db.executescript("""
+    CREATE INDEX games_by_rematch_of ON games (rematch_of) WHERE rematch_of IS NOT NULL;
+    CREATE TRIGGER rematch_started AFTER INSERT ON games WHEN NEW.rematch_of IS NOT NULL
+    BEGIN UPDATE games SET version = version + 1 WHERE id = NEW.rematch_of; END;
+    """)
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing, and key the players whose name has

@@ -354,3 +354,23 @@ def test_an_edit_has_the_result_line_and_count_cards_as_recording_has(phone, liv
     phone.fill("#counters_0", "20")
     phone.fill("#counters_1", "30")
     assert_result_line_in_view_above_the_save_button(phone, "−55")
+
+
+def test_a_rematch_started_on_one_phone_shows_on_the_other_as_the_way_there(phone, other_phone, live_server):
+    start_game(phone, live_server, preset="double-deck")
+    game = phone.url
+    other_phone.goto(game)
+    for meld in ("250", "240"):  # two bids of 250 made with that meld and every counter: 590, the game
+        type_hand(phone, bid="250", meld=(meld, "0"), counters=("50", "0"))
+        phone.locator("button.save-button").click()
+        expect(phone.locator("#saved, .winner-card").first).to_be_visible()
+    expect(other_phone.locator(".winner-card")).to_be_visible()  # the poll brought the win
+    phone.get_by_role("button", name="Rematch: same teams, next dealer").click()
+    expect(phone.locator("#hand-form")).to_be_visible()
+    rematch = phone.url
+    assert rematch != game
+    way = other_phone.locator(".winner-card").get_by_role("link", name="Go to the rematch")
+    expect(way).to_be_visible()  # by the poll, without a reload
+    expect(other_phone.locator("#live-notice")).to_contain_text("the rematch has started")
+    way.click()
+    expect(other_phone).to_have_url(rematch)

@@ -91,6 +91,8 @@ WRITES = [
      FINISHED_FIGURES | {"Gus"}),
     ("a player renamed", "UPDATE players SET name = 'Anne' WHERE name = 'Ann'",
      {"game 1", "game 2", "records", "Ann", "Anne", "Bob", "Cat", "Dan", "Eve", "Fay"}),
+    ("a rematch started", "INSERT INTO games (id, created_at, rules, team_0, team_1, first_dealer, rematch_of) "
+     f"SELECT 3, '{AT}', rules, team_0, team_1, 1, 1 FROM games WHERE id = 1", {"game 1", "game 3"}),
     ("a player added", f"INSERT INTO players (name, created_at) VALUES ('Hal', '{AT}')", {"records", "Hal"}),
     ("a player removed", "DELETE FROM players WHERE name = 'Gus'", {"records", "Gus"}),
 ]

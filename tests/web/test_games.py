@@ -425,6 +425,24 @@ def test_a_rematch_keeps_the_teams_and_moves_the_deal_on(client):
     assert page.select_one(".scoreboard .deal").get_text(strip=True).startswith("North deals")  # 4 hands on
 
 
+def test_a_rematch_started_on_one_phone_is_news_to_the_other_with_the_way_there(client):
+    game_id = new_game(client)
+    play_to_500(client, game_id)
+    poll = client.get(f"/games/{game_id}/live", headers={"HX-Request": "true"})
+    etag = poll.headers["ETag"]
+    assert client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag}).status_code == 304
+    rematch = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf(client)}).headers["Location"]
+    poll = client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag, "HX-Request": "true"})
+    assert poll.status_code == 200  # the old game's version moved with its rematch
+    fresh = parse(poll).select_one("template#fresh-record")
+    card = fresh.select_one("#record")
+    assert card.select_one("a.button")["href"] == rematch and card["data-rematch"] == rematch.rsplit("/", 1)[1]
+    assert card.select("form[action$='/rematch']") == []  # the way there, not a second rematch
+    assert "the rematch has started" in parse(poll).select_one("#live-notice").get_text(" ", strip=True)
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one("#record a.button", string=re.compile("Go to the rematch"))["href"] == rematch
+
+
 def test_editing_an_earlier_hand_rescores_revokes_the_win_and_keeps_the_change(client):
     game_id = new_game(client)
     play_to_500(client, game_id)
