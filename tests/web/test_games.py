@@ -332,6 +332,20 @@ def test_the_question_is_asked_for_a_form_still_being_typed(client):
     assert sent["bid"] == "55" and sent["expected"] == "2" and sent["token"] == phone_b["token"]
 
 
+def test_the_question_about_a_hand_that_won_the_game_meanwhile_is_asked_not_a_500(client):
+    """Phone B types hand 4 while phone A records it, and A's hand 4 wins the game."""
+    game_id = new_game(client)
+    for _ in range(3):
+        record(client, game_id, bidder="t0", bid=150, meld_0=100, counters_0=50)
+    phone_b = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "50", "counters_0": "40"}
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)  # 500: Us won
+    answer = client.get(f"/games/{game_id}/hands/compare", query_string=phone_b, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    page = parse(answer)
+    assert page.select_one("#record.clash")["data-clash"] == "4"
+    assert not any("keep it as hand 5" in b.get_text() for b in page.select(".clash-choices button"))
+
+
 def test_the_same_numbers_as_the_hand_before_are_asked_about_before_they_are_stored(client, app):
     game_id = new_game(client)
     hand = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "counters_0": "30", "counters_1": "20"}

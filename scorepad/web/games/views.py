@@ -141,7 +141,9 @@ def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | N
     lines = services.compare_hands(row.hand, typed, game)
     open_for_more = not (sheet.finished or game.abandoned_at or (club and club.over))
     # a hand still being typed (no counters yet) is not saved by "keep it as the next hand": it goes on in the form
-    complete = _preview(game, values).result is not None
+    # (and a game the other phone's hand has just won takes no next hand at all: nothing to preview)
+    preview = _preview(game, values) if open_for_more else None
+    complete = preview is not None and preview.result is not None
     return {"number": number, "row": row, "lines": lines, "differs": any(line.differs for line in lines),
             "values": {name: value for name, value in values.items() if value}, "token": token,
             "next": sheet.next_number, "open": open_for_more, "complete": complete}
