@@ -123,6 +123,11 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
         if token and games.hand_by_token(db, token):
             return Change(game_id, already=True)
         _still_open(db, game_id)
+        over = game.winner is not None or game.abandoned_at is not None
+        if over and token and expected is not None and expected <= game.hands_count:
+            # sent for a hand the sheet has from another phone (a phone that was offline, say) and it ended the
+            # game: which hand it is, is the question, not that the game takes no more
+            raise HandTaken(game.hands_count, expected)
         if game.winner is not None:
             raise GameIsOver("The game is over: it takes no more hands. Edit or delete a hand to reopen it, or "
                              "start a rematch.")

@@ -346,6 +346,24 @@ def test_the_question_about_a_hand_that_won_the_game_meanwhile_is_asked_not_a_50
     assert not any("keep it as hand 5" in b.get_text() for b in page.select(".clash-choices button"))
 
 
+def test_a_hand_sent_late_for_a_hand_that_won_the_game_on_another_phone_is_asked_about(client, app):
+    """Phone B was offline with hand 4 kept; phone A recorded hand 4, which won. B's hand arrives: which hand is
+    it is the question (it may be the same one), not "the game is over"."""
+    game_id = new_game(client)
+    for _ in range(3):
+        record(client, game_id, bidder="t0", bid=150, meld_0=100, counters_0=50)
+    phone_b = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"}
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)  # 500: Us won
+    answer = client.post(f"/games/{game_id}/hands", data=phone_b)
+    assert answer.status_code == 409 and hands_stored(app, game_id) == 4
+    page = parse(answer)
+    assert page.select_one("#record.clash")["data-clash"] == "4"
+    assert page.select_one(".clash p").get_text().endswith("Every number is the same.")
+    # a hand 5 (the form moved on while offline) still hears that the game takes no more
+    late = client.post(f"/games/{game_id}/hands", data={**phone_b, "token": "t5", "expected": "5"})
+    assert late.status_code == 409 and "The game is over" in late.get_data(as_text=True)
+
+
 def test_the_same_numbers_as_the_hand_before_are_asked_about_before_they_are_stored(client, app):
     game_id = new_game(client)
     hand = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "counters_0": "30", "counters_1": "20"}
