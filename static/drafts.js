@@ -306,10 +306,13 @@
     }
     box.textContent = "";
     var waiting = kept.filter(function (entry) { return !entry.held || entry.held.kind === "passcode"; });
+    var first = kept.filter(function (entry) { return entry.held && entry.held.kind !== "passcode"; })[0];
     if (waiting.length) {
       var p = document.createElement("p");
+      var behind = first && waiting.filter(function (entry) { return entry.hand > first.hand; }).length === waiting.length;
       p.textContent = handsWords(waiting) + " kept on this phone and will be saved" +
-        (waiting.length > 1 ? ", in order," : "") + " when Scorepad can be reached.";
+        (waiting.length > 1 ? ", in order," : "") +
+        (behind ? " once hand " + first.hand + " below is settled." : " when Scorepad can be reached.");
       box.appendChild(p);
     }
     kept.filter(function (entry) { return entry.held; }).forEach(function (entry) {
@@ -396,8 +399,11 @@
       fixInForm(entry);
     } else if (b.dataset.discard) {
       outbox.remove(function (kept) { return kept.id === entry.id; });
-      outbox.shiftAfter(entry.game, entry.hand, -1);
+      // its number is free for the hands kept after it, unless another phone's hand is on the sheet there
+      if (!entry.held || entry.held.kind !== "clash") outbox.shiftAfter(entry.game, entry.hand, -1);
       outbox.schedule(0);
+      var question = document.querySelector("#record[data-clash='" + entry.hand + "']");
+      if (question) location.reload(); // the question about the hand just discarded has no more to ask
     }
   });
 

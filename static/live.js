@@ -102,7 +102,7 @@
       return false;
     }
     if (form && waiting(form)) return false; // the save's own answer will redraw the page
-    if (keptHere(form)) return false;
+    if (keptHere(form) && about(fresh).indexOf("won") !== 0) return false; // a won game takes no more hands
     if (about(record) === about(fresh)) return false;
     var freshForm = fresh.querySelector("#hand-form");
     if (form && typedIn(form)) {

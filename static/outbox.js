@@ -113,7 +113,10 @@
       hand: Number(value(pairs, "expected")), summary: summary(form), at: Date.now(), held: null
     };
     var list = load().filter(function (kept) { return kept.token !== entry.token; }); // a second failed tap
-    list.push(entry);
+    // in its place among its game's kept hands (a fixed hand goes before the ones played after it): the list's
+    // order is the order they are sent in
+    var at = list.findIndex(function (kept) { return kept.game === entry.game && kept.hand > entry.hand; });
+    list.splice(at < 0 ? list.length : at, 0, entry);
     store(list);
     document.dispatchEvent(new CustomEvent("scorepad:kept", { detail: entry }));
     return entry;
@@ -133,22 +136,29 @@
     var form = recordForm();
     var entry = keep(form);
     detail.keptOnPhone = true;
-    nextHand(form, entry.hand + 1);
+    nextHand(form, lastKept(entry.game) + 1);
     schedule();
   }
 
-  // While hands of this game wait on the phone, a new save waits behind them: hands go in the order played.
+  // While hands played before this one wait on the phone, a new save waits behind them: hands go in the order
+  // played. A kept hand brought back into the form to be fixed goes at once: the hands after it wait for it.
   function behindKept(event) {
     var detail = event.detail || {};
     if (!isSave(detail) || !window.localStorage) return;
-    var form = recordForm();
-    if (!ofGame(form.dataset.game).some(function (entry) { return !entry.held || entry.held.kind === "passcode"; })) {
+    var form = recordForm(), number = Number(form.elements.expected.value);
+    if (!ofGame(form.dataset.game).some(function (entry) {
+      return entry.hand < number && (!entry.held || entry.held.kind === "passcode");
+    })) {
       return;
     }
     event.preventDefault();
     var entry = keep(form);
-    nextHand(form, entry.hand + 1);
+    nextHand(form, lastKept(entry.game) + 1);
     schedule(0);
+  }
+
+  function lastKept(game) {
+    return ofGame(game).reduce(function (last, entry) { return Math.max(last, entry.hand); }, 0);
   }
 
   document.addEventListener("htmx:beforeRequest", behindKept, true);
@@ -243,10 +253,17 @@
     return null;
   }
 
+  // The record card's own request on its way (a save, an answer to the two-phone question): the next kept hand
+  // may be the one after it, so it waits for that answer.
+  function answering() {
+    return Boolean(document.querySelector("#record form.htmx-request, #record a.htmx-request, #hand-form.htmx-request"));
+  }
+
   function drain() {
     if (sending || !window.fetch) return;
     var entry = nextToSend();
     if (!entry) return;
+    if (answering()) { schedule(1000); return; }
     sending = true;
     // the page's own CSRF token: the one kept with the hand may be older than this phone's session
     var csrf = document.querySelector("meta[name=csrf-token]");
@@ -314,10 +331,11 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") schedule(0);
   });
-  // Any answer from Scorepad (a poll, a page) says it can be reached again.
+  // Any answer from Scorepad (a poll, a page) says it can be reached again; and an answer to a question about a
+  // kept hand (the two-phone question, "record it anyway") lets the hands behind it go.
   document.addEventListener("htmx:afterRequest", function (event) {
     var detail = event.detail || {};
-    if (detail.xhr && detail.xhr.status && detail.xhr.status < 500 && failures) {
+    if (detail.xhr && detail.xhr.status && detail.xhr.status < 500) {
       failures = 0;
       schedule(0);
     }
@@ -325,7 +343,7 @@
 
   window.ScorepadOutbox = {
     ofGame: ofGame, remove: remove, update: update, shiftAfter: shiftAfter, drain: drain, schedule: schedule,
-    numberPastKept: numberPastKept, newToken: newToken, value: value, setNumber: setNumber,
+    numberPastKept: numberPastKept, newToken: newToken, value: value, setNumber: setNumber, lastKept: lastKept,
     clearFields: clearFields, fieldsOf: fieldsOf
   };
 

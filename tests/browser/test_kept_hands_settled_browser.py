@@ -1,0 +1,132 @@
+"""Hands kept on a phone that was offline, settled when it is back: the one the server held (another phone's hand
+in its place, numbers it refused) is answered, discarded or fixed, and every kept hand behind it then lands once,
+under its own number, in the order played. Each phone is a browser context of its own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import PHONE, WAIT_MS, start_game
+
+pytestmark = pytest.mark.browser
+
+SETTLED_MS = 30_000  # a kept hand goes within a retry or two (3 s, then 5 s) once it can
+
+
+@pytest.fixture
+def other_phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    yield page
+    context.close()
+
+
+def record(page, meld, counters, bidder="Us", bid="50", kept=False):
+    """A hand typed and Record tapped; `kept`: offline, so the phone keeps it."""
+    number = int(page.locator("#expected").input_value())
+    page.locator("#field-bidder .choice", has_text=bidder).click()
+    page.fill("#bid", bid)
+    page.fill("#meld_0", meld[0])
+    page.fill("#meld_1", meld[1])
+    page.fill("#counters_0", counters)
+    page.locator("button.save-button").click()
+    if kept:  # shown on the sheet as waiting, under its number
+        expect(page.locator("#sheet .waiting-hand .num", has_text=re.compile(f"^{number}$"))).to_have_count(1)
+    expect(page.locator(f"#expected[value='{number + 1}'], .winner-card").first).to_be_attached()
+
+
+def stored(browser, url) -> list[str]:
+    """The sheet as a fresh phone sees it, oldest first: each hand's line ("2 Us 50 ... meld 21·12 ...")."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(url)
+    lines = [" ".join(text.split()) for text in page.locator(".hands details summary").all_inner_texts()]
+    context.close()
+    return lines[::-1]
+
+
+def until_settled(browser, page, url, count):
+    expect(page.locator("#outbox")).to_have_count(0, timeout=SETTLED_MS)
+    hands = stored(browser, url)
+    assert len(hands) == count, hands
+    return hands
+
+
+def test_discarding_a_kept_hand_another_phone_recorded_leaves_the_next_kept_hand_its_number(browser, phone,
+                                                                                          other_phone, live_server):
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(phone, ("21", "12"), "31", kept=True)  # hand 2, also recorded on the other phone
+    record(phone, ("22", "12"), "32", kept=True)  # hand 3
+    record(other_phone, ("21", "12"), "31")
+    phone.context.set_offline(False)
+    discard = phone.locator("#outbox").get_by_role("button", name="Discard hand 2")
+    expect(discard).to_be_visible(timeout=SETTLED_MS)
+    discard.click()
+    hands = until_settled(browser, phone, game, 3)
+    assert "meld 21·12" in hands[1] and "meld 22·12" in hands[2], hands
+    expect(phone.locator("#record[data-clash]")).to_have_count(0)  # no question left about a hand discarded
+
+
+def test_the_hands_kept_behind_an_answered_question_land_after_it(browser, phone, other_phone, live_server):
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2, played on the other phone
+    record(phone, ("23", "12"), "33", kept=True)  # hands 3 and 4, numbered 2 and 3 on this phone
+    record(phone, ("24", "12"), "34", kept=True)
+    phone.context.set_offline(False)
+    keep = phone.get_by_role("button", name="Mine is the next hand: keep it as hand 3")
+    expect(keep).to_be_visible(timeout=SETTLED_MS)
+    keep.click()
+    hands = until_settled(browser, phone, game, 4)
+    assert ["meld 23·12" in hands[2], "meld 24·12" in hands[3]] == [True, True], hands
+
+
+def test_a_refused_kept_hand_fixed_in_the_form_lands_before_the_hands_kept_after_it(browser, phone, live_server):
+    start_game(phone, live_server)
+    game = phone.url
+    phone.context.set_offline(True)
+    record(phone, ("20", "12"), "60", kept=True)  # 60 counters of 50: refused once it arrives
+    record(phone, ("22", "12"), "32", kept=True)
+    phone.context.set_offline(False)
+    fix = phone.locator("#outbox").get_by_role("button", name="Fix hand 1")
+    expect(fix).to_be_visible(timeout=SETTLED_MS)
+    expect(phone.locator("#outbox")).to_contain_text("Hand 2 is kept on this phone and will be saved once hand 1 "
+                                                     "below is settled.")
+    fix.click()
+    expect(phone.locator("#expected")).to_have_value("1")
+    phone.fill("#counters_0", "30")
+    phone.locator("button.save-button").click()
+    hands = until_settled(browser, phone, game, 2)
+    assert ["meld 20·12" in hands[0], "meld 22·12" in hands[1]] == [True, True], hands
+    expect(phone.locator("#expected")).to_have_value("3")
+
+
+def test_a_kept_copy_of_the_hand_that_won_on_the_other_phone_is_asked_about_and_the_win_shown(browser, phone,
+                                                                                             other_phone, live_server):
+    start_game(phone, live_server)
+    game = phone.url
+    for meld, bid in (("200", "250"), ("150", "200")):  # bids made with every counter: 250, then 200
+        record(phone, (meld, "0"), "50", bid=bid)
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(phone, ("0", "0"), "50", kept=True)  # hand 3: 50, which wins (500)
+    record(other_phone, ("0", "0"), "50")  # the same hand, recorded here
+    expect(other_phone.locator(".winner-card")).to_be_visible()
+    phone.context.set_offline(False)
+    same = phone.get_by_role("link", name="Same hand: discard mine")
+    expect(same).to_be_visible(timeout=SETTLED_MS)  # asked which hand it is, not refused as the game being over
+    same.click()
+    expect(phone.locator(".winner-card")).to_be_visible()
+    expect(phone.locator("#outbox")).to_have_count(0)
+    assert len(stored(browser, game)) == 3
