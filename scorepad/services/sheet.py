@@ -166,9 +166,9 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
 
 
 # The letters of a word that fit, on a 320 px phone, a column that is one of 1, 2 or 3 across the screen (bold
-# 16 px type, counting on wide letters: a bold "Bartholomew" is cut in half a bidder row); and the head of the
-# sheet, whose columns of points are narrower still.
-_COLUMN_LETTERS = {1: 24, 2: 10, 3: 7}
+# 16 px type, counting on wide letters: a bold "Bartholomew" is cut in half a bidder row, "Grandma" in a third
+# of one); and the head of the sheet, whose columns of points are narrower still.
+_COLUMN_LETTERS = {1: 24, 2: 10, 3: 5}
 _HEAD_LETTERS = {1: 16, 2: 8, 3: 6}
 
 

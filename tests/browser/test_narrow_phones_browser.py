@@ -102,6 +102,18 @@ def test_everyday_names_of_ten_or_eleven_letters_stay_whole_at_320_px(phone, liv
     no_sideways_scroll(phone)
 
 
+@pytest.mark.parametrize("players", [["Grandma", "jake", "Lily"], ["Grace", "Hal", "Lily"]])
+def test_everyday_names_and_their_fields_stay_whole_at_320_px_in_a_cutthroat_game(phone, live_server, players):
+    """A third of a 320 px phone: "Grandma" was cut to "Gran…" on its bidder button, and every "counters" label
+    to "counte…", and the sheet's THROW-IN to THROW-I."""
+    phone.set_viewport_size(NARROW)
+    start_game(phone, live_server, seating="3 players, each for themselves", players=players)
+    record(phone, (50, 40, 100), (), bidder=players[0], bid=300, kind="Throw-in")
+    for scope in ("#scoreboard", "#hand-form", "#sheet"):
+        assert cut_words(phone, scope, [*players, "meld", "counters"]) == [], scope
+    no_sideways_scroll(phone)
+
+
 def test_the_note_after_a_save_never_covers_the_scoreboard_at_320_px_with_three_players(phone, live_server):
     phone.set_viewport_size(NARROW)
     start_game(phone, live_server, seating="3 players, each for themselves", players=["Ann", "Bob", "Cat"])
