@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.helpers import parse
+from tests.web.helpers import csrf, new_game
 
 HAND_87 = "♥A 10 K K K Q Q J ♦Q Q J ♣Q Q ♠A K K Q Q J J"
 
@@ -89,6 +90,27 @@ def test_partners_hands_are_added_and_carried_back_to_the_game_form(client):
     url = urlsplit(response.headers["Location"])
     assert url.path == "/games/7"
     assert parse_qs(url.query) == {"bid": ["55"], "bidder": ["0"], "meld_1": ["8"]}
+
+
+def test_once_every_partners_hand_is_counted_no_more_is_offered_and_the_bar_says_which_meld_it_shows(client):
+    """Two partners: after "Add partner's hand next" the second hand is the last; the big number is this hand's,
+    the button the team's whole."""
+    carry = {"back": "/games/7", "field": "meld_1", "team_name": "Kids", "state": "bid=55", "partners": "1"}
+    first = parse(client.get("/meld/", query_string={**carry, "cards": "KS QS", "trump": "S"}))
+    assert [b.get_text(strip=True) for b in first.select("#meld-result button")] == ["Add partner's hand next"]
+    page = parse(client.get("/meld/", query_string={**carry, "cards": "KS QS", "trump": "S", "partner": "1"}))
+    assert page.select_one("input[name=partners]")["value"] == "0"
+    page = parse(client.get("/meld/", query_string={**carry, "partners": "0", "carried": "4", "cards": "KC QC",
+                                                    "trump": "S"}))
+    assert page.select("#meld-result button") == []
+    bar = " ".join(page.select_one("#meld-bar").get_text(" ").split())
+    assert bar.startswith("2 meld in this hand · 2 cards") and "Use 6 as meld for Kids" in bar
+
+
+def test_the_calculator_opened_from_a_partnership_game_knows_how_many_partners_there_are(client):
+    game_id = new_game(client)
+    answer = client.post("/meld/start", data={"csrf_token": csrf(client), "game_id": game_id, "count_meld": "1"})
+    assert parse_qs(urlsplit(answer.headers["Location"]).query)["partners"] == ["1"]
 
 
 def test_carrying_back_under_htmx_is_a_whole_page_move(client):

@@ -79,6 +79,8 @@ def start():
             "table": game.rules.meld_table, "state": state, "lock": "1", "players": game.rules.players}
     if game.rules.players_per_side == 1:
         args["lone"] = "1"  # a player on their own has no partner's hand to add
+    else:
+        args["partners"] = game.rules.players_per_side - 1  # the partners' hands still to add, at most
     if trump in SUITS:
         args["trump"] = trump
     hand = record_id(request.form.get("expected") or request.form.get("hand_number"))
@@ -161,6 +163,8 @@ def _read_carry(args) -> dict:
     return {"back": back, "field": target, "carried": carried, "state": state,
             "team": args.get("team_name", "")[:60], "lock": args.get("lock") == "1", "players": players,
             "lone": args.get("lone") == "1",
+            # partners' hands still to add; None (a link made before it was counted): as many as they like
+            "partners": try_whole_number(args.get("partners"), low=0, high=7),
             "plain": args.get("plain") == "1",  # partners' meld counted so far holds more than the dix
             "hand": try_whole_number(args.get("hand"), low=1, high=100_000),
             # the way back with nothing counted: the form as it was left, every field kept
@@ -181,6 +185,8 @@ def _carry_action(calc: Calculator, args):
     if "partner" in args:
         calc.carry["plain"] = calc.carry["plain"] or (calc.meld.total > 0 and not calc.meld.only_dix)
         calc.carry["carried"] += calc.meld.total
+        if calc.carry["partners"]:
+            calc.carry["partners"] -= 1
         calc.cards, calc.text = [], ""
         calc.meld = count_meld([], calc.trump, calc.table, players=calc.carry.get("players", 4))
         return None
