@@ -243,7 +243,7 @@
   // stuck to the bottom of the screen), that would move Record just as a finger comes down on it, and the tap
   // would land beside it and save nothing. The page scrolls by as much instead, so Record stays where it was;
   // never so far that the field being typed in leaves the screen.
-  var held = null; // {form, bar, formBottom, barBottom}: where the form and its Record bar ended before the answer
+  var held = null; // {target, form, bar, formBottom, barBottom}: where the form and its Record bar ended before
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     held = null;
@@ -252,30 +252,33 @@
     if (!bar) return;
     var box = bar.getBoundingClientRect();
     if (box.bottom <= 0 || box.top >= window.innerHeight) return; // Record is not on the screen
-    held = { form: form, bar: bar, formBottom: form.getBoundingClientRect().bottom, barBottom: box.bottom };
+    held = { target: target, form: form, bar: bar, formBottom: form.getBoundingClientRect().bottom,
+             barBottom: box.bottom };
   });
 
   // How far to scroll so that Record is where it was: the bar sits at the end of the form, unless it is stuck to
   // the bottom of the screen (the form goes on below it), where the page can grow or shrink under it as long as
   // the form still reaches that far. Then the field being typed in is kept clear of the bar.
   function keepRecordStill(event) {
-    var was = held;
+    var was = held, target = event.detail && event.detail.target;
     held = null;
-    if (!was || !was.bar.isConnected || event.detail.target.id !== "preview") return;
+    if (!was || !was.bar.isConnected || target !== was.target) return;
     var formBottom = was.form.getBoundingClientRect().bottom;
     var inPlace = was.barBottom >= was.formBottom - 1;
     var moved = inPlace ? formBottom - was.formBottom : Math.min(0, formBottom - was.barBottom);
     var typing = document.activeElement;
-    if (moved && typing && typing.form === was.form && !was.bar.contains(typing)) {
-      var box = typing.getBoundingClientRect(), floor = was.bar.getBoundingClientRect().top;
-      moved = moved > 0 ? Math.min(moved, Math.max(0, box.top - 8)) : Math.max(moved, Math.min(0, box.bottom - floor));
-    }
+    typing = typing && typing.form === was.form && !was.bar.contains(typing) ? typing : null;
+    // the top of what can be seen (an iPhone's keyboard can scroll the visible part down the page)
+    var seenTop = window.visualViewport ? window.visualViewport.offsetTop : 0;
+    if (moved > 0 && typing) moved = Math.min(moved, Math.max(0, typing.getBoundingClientRect().top - seenTop - 8));
+    // (shorter, the page scrolls back as much: the bar is then in its place, below the field, on the screen)
     if (moved) window.scrollBy(0, moved);
     // The bar stuck to the bottom of the screen grows by the result's line: the field being typed in, just above
-    // it, would be under it.
-    if (typing && typing.form === was.form && !was.bar.contains(typing)) {
-      var under = typing.getBoundingClientRect().bottom - was.bar.getBoundingClientRect().top;
-      if (under > 0) window.scrollBy(0, under + 8);
+    // it, would be partly under it. (A field wholly below the bar, where the player scrolled away from it, stays.)
+    if (typing) {
+      var box = typing.getBoundingClientRect(), bar = was.bar.getBoundingClientRect();
+      var under = box.bottom - bar.top;
+      if (under > 0 && box.top < bar.top) window.scrollBy(0, under + 8);
     }
   }
   document.addEventListener("htmx:afterSwap", keepRecordStill);

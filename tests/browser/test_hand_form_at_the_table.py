@@ -347,3 +347,26 @@ def test_the_same_hand_again_asks_its_question_on_the_screen(context_for, live_s
     # the Record bar's result line is drawn on a background of its own, never over the question's buttons
     assert page.locator("#hand-form .action-bar").evaluate("bar => getComputedStyle(bar).backgroundColor") \
         not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
+def test_record_stays_under_the_finger_when_the_result_goes_again(context_for, live_server):
+    """The other way: a result that leaves (a counters field emptied) makes the page above Record shorter."""
+    page = context_for(PHONE)
+    start_game(page, live_server)
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.fill("#bid", "55")
+    page.fill("#meld_0", "30")
+    page.fill("#counters_0", "28")
+    expect(page.locator("#preview-line")).to_contain_text("→")
+    page.locator("#hand-form").evaluate("form => { form.scrollIntoView({block: 'end'}); scrollBy(0, 40); }")
+    before = page.locator("#counters_0").evaluate("""field => {
+        field.focus();
+        field.value = "";
+        field.dispatchEvent(new Event("input", {bubbles: true}));
+        return document.querySelector("#hand-form .save-button").getBoundingClientRect().top;
+    }""")
+    expect(page.locator("#preview .preview-score")).to_have_count(0)
+    page.wait_for_timeout(100)  # the answer's swap done
+    after = page.locator("button.save-button").evaluate("button => button.getBoundingClientRect().top")
+    assert abs(after - before) < 1, (before, after)
+    assert in_view(page, "#counters_0")
