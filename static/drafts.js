@@ -1,8 +1,8 @@
 // What is typed for a hand is kept on this phone from the first keystroke until it is saved or cleared: a
 // reload, a trip to History, Back from the meld calculator or a tab the browser dropped puts it back, saying so
-// ("What you had typed for hand 7 is back in the form. · Clear the form"). It is never put into another hand's form unsaid: when the
-// hand it was typed for is on the sheet meanwhile (another phone recorded it), the two-phone question asks which
-// hand it is. This file also shows, on the game page, the hands outbox.js keeps while Scorepad cannot be
+// ("What you had typed for hand 7 is back in the form · Clear the form"). It is never put into another hand's
+// form unsaid: when the hand it was typed for is on the sheet meanwhile (another phone recorded it), the
+// two-phone question asks which hand it is. This file also shows, on the game page, the hands outbox.js keeps while Scorepad cannot be
 // reached, and the answers a kept hand the server would not take is waiting for.
 (function () {
   "use strict";
@@ -164,8 +164,10 @@
                otherwise);
   }
 
-  // An answer to the question settles the hand it was about: its draft goes, and a kept hand goes from the
-  // outbox (the answer's own request now carries it). "Keep it as hand 8" moves the phone's later kept hands on.
+  // An answer to the question settles the hand it was about: its draft goes. A kept hand the answer only
+  // discards goes from the outbox at once; one the answer sends (keep it as hand 8, mine is right) waits there,
+  // held, until the answer has landed: then it goes, and "keep it as hand 8" moves the later kept hands on. An
+  // answer refused, asked again or lost leaves it to be asked about again, and the hands after it wait.
   document.addEventListener("click", function (event) {
     var answer = event.target.closest && event.target.closest("a[data-forget-hand]");
     if (answer) settle(answer);
@@ -174,14 +176,51 @@
     if (event.target.matches && event.target.matches("form[data-forget-hand]")) settle(event.target);
   }, true);
 
+  var answering = null; // {form, id, game, hand, keepAs}: the kept hand an answer on its way sends
+
   function settle(answer) {
     var game = gameId(), hand = Number(answer.dataset.forgetHand);
     var token = answer.dataset.forget || answer.dataset.token;
     forget(game, hand);
     var kept = outbox.ofGame(game).filter(function (entry) { return entry.token === token; })[0];
     if (!kept) return;
-    outbox.remove(function (entry) { return entry.id === kept.id; });
-    if (answer.dataset.keepAs) outbox.shiftAfter(game, kept.hand, Number(answer.dataset.keepAs) - kept.hand);
+    var sends = answer.matches("form") && (answer.getAttribute("method") || "").toLowerCase() === "post";
+    if (!sends) {
+      outbox.remove(function (entry) { return entry.id === kept.id; });
+      if (answer.dataset.keepAs) outbox.shiftAfter(game, kept.hand, Number(answer.dataset.keepAs) - kept.hand);
+      return;
+    }
+    answering = { form: answer, id: kept.id, game: game, hand: kept.hand,
+                  keepAs: answer.dataset.keepAs ? Number(answer.dataset.keepAs) : null };
+    outbox.update(kept.id, function (entry) {
+      entry.held = { kind: "answering", words: "your answer about it is on its way." };
+      return entry;
+    });
+  }
+
+  // Whether an answer landed: the game's page, with no question, refusal or new question on it.
+  function landed(xhr, game) {
+    if (!xhr || xhr.status !== 200 || !xhr.responseURL) return false;
+    if (new URL(xhr.responseURL).pathname !== "/games/" + game) return false;
+    var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    return !page.querySelector("#record[data-clash], #repeat-question, #error-summary, #form-message");
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail || {}, was = answering;
+    if (!was || !detail.requestConfig || detail.requestConfig.elt !== was.form) return;
+    answering = null;
+    if (landed(detail.xhr, was.game)) {
+      outbox.remove(function (entry) { return entry.id === was.id; });
+      if (was.keepAs) outbox.shiftAfter(was.game, was.hand, was.keepAs - was.hand);
+      outbox.schedule(0); // the hands kept after it go now
+    } else {
+      outbox.update(was.id, function (entry) { entry.held = clashHeld(entry); return entry; });
+    }
+  });
+
+  function clashHeld(entry) {
+    return outbox.clashHeld(entry);
   }
 
   // --- putting a draft back when a fresh form is rendered ----------------------------------------------------
@@ -196,7 +235,11 @@
     var form = recordForm();
     if (!form || form === shown || !window.localStorage) return;
     shown = form;
-    if (!form.hasAttribute("data-fresh")) { save(form); return; } // a refusal, the meld count: keep it as it is
+    if (!form.hasAttribute("data-fresh")) { // a refusal, the meld count: keep it as it is, past the kept hands
+      if (!outbox.fixing(form)) outbox.numberPastKept(form);
+      save(form);
+      return;
+    }
     outbox.numberPastKept(form);
     var game = form.dataset.game, hand = Number(form.elements.expected.value);
     var draft = read(game, hand);
@@ -264,7 +307,10 @@
     if (xhr.status === 200 && landed === "/games/" + sending.game) { // the sheet the saved hand is on
       forget(sending.game, sending.hand);
       var fixed = Number(sending.hand), game = sending.game;
-      outbox.remove(function (entry) { return entry.game === game && entry.hand === fixed && entry.held; });
+      outbox.remove(function (entry) {
+        return entry.game === game && entry.hand === fixed && entry.held && entry.held.kind === "refused";
+      });
+      outbox.schedule(0); // the hands kept after a fixed one go now
     }
     sending = null;
   });
@@ -273,6 +319,11 @@
   });
   document.addEventListener("scorepad:saved", function (event) {
     forget(event.detail.game, event.detail.hand);
+    var token = event.detail.token;
+    if (!token) return;
+    // the poll saw this form's hand on the sheet (its own answer may never come): a fix kept for it is done
+    outbox.remove(function (entry) { return entry.token === token; });
+    outbox.schedule(0);
   });
 
   // --- the kept hands, on the game page --------------------------------------------------------------------
@@ -320,6 +371,7 @@
       line.className = "held";
       line.textContent = "Hand " + entry.hand + " is kept on this phone, not saved: " + entry.held.words;
       box.appendChild(line);
+      if (entry.held.kind === "answering") return;
       var row = document.createElement("div");
       row.className = "button-row";
       if (entry.held.kind === "clash") row.appendChild(button("Compare hand " + entry.hand, { compare: entry.id }, true));

@@ -88,13 +88,15 @@
     var record = document.getElementById("record");
     if (!record || !fresh) return false;
     // the two-phone question waits for its answer, unless the game is won meanwhile: it takes no more hands
-    if (record.hasAttribute("data-clash") && about(fresh).indexOf("won") !== 0) return false;
+    // (a question asked about a game already over stays: it is about a hand on its sheet)
+    if (record.hasAttribute("data-clash") && (about(fresh).indexOf("won") !== 0 || record.dataset.over)) return false;
     var form = handForm();
     // a poll sent just before this phone's save was answered speaks of the form that is gone: not of this one
     if (savedToken && form && form.elements.token && form.elements.token.value === savedToken) {
       if (waiting(form)) htmx.trigger(form, "htmx:abort"); // its answer is no longer awaited: the poll told
       document.dispatchEvent(new CustomEvent("scorepad:saved", {
-        detail: { game: form.dataset.game, hand: form.elements.expected.value } // its draft goes
+        // its draft goes, and a refused kept hand it was fixing
+        detail: { game: form.dataset.game, hand: form.elements.expected.value, token: savedToken }
       }));
       var alert = document.getElementById("alert");
       if (alert) alert.hidden = true; // a failed save's "may not have been saved" is now known to be wrong

@@ -112,7 +112,10 @@
       id: newToken(), game: form.dataset.game, url: form.action, body: pairs, token: value(pairs, "token"),
       hand: Number(value(pairs, "expected")), summary: summary(form), at: Date.now(), held: null
     };
-    var list = load().filter(function (kept) { return kept.token !== entry.token; }); // a second failed tap
+    var list = load().filter(function (kept) { // a second failed tap; a fix of a refused hand takes its place
+      return kept.token !== entry.token &&
+        !(kept.game === entry.game && kept.hand === entry.hand && kept.held && kept.held.kind === "refused");
+    });
     // in its place among its game's kept hands (a fixed hand goes before the ones played after it): the list's
     // order is the order they are sent in
     var at = list.findIndex(function (kept) { return kept.game === entry.game && kept.hand > entry.hand; });
@@ -140,21 +143,31 @@
     schedule();
   }
 
-  // While hands played before this one wait on the phone, a new save waits behind them: hands go in the order
-  // played. A kept hand brought back into the form to be fixed goes at once: the hands after it wait for it.
+  // While hands of this game wait on the phone, a new save waits behind them: hands go in the order played. A
+  // kept hand the server refused, brought back into the form to be fixed, goes at once: it is the first of its
+  // game, and the hands kept after it wait for it (it stays held until it lands).
   function behindKept(event) {
     var detail = event.detail || {};
     if (!isSave(detail) || !window.localStorage) return;
-    var form = recordForm(), number = Number(form.elements.expected.value);
-    if (!ofGame(form.dataset.game).some(function (entry) {
-      return entry.hand < number && (!entry.held || entry.held.kind === "passcode");
-    })) {
+    var form = recordForm();
+    if (fixing(form)) return;
+    if (!ofGame(form.dataset.game).some(function (entry) { return !entry.held || entry.held.kind === "passcode"; })) {
       return;
     }
     event.preventDefault();
     var entry = keep(form);
     nextHand(form, lastKept(entry.game) + 1);
     schedule(0);
+  }
+
+  // The kept hand the server refused that this form is fixing: the one it was brought back with (its token), or,
+  // once the meld count has taken the token away, the refused one of its number.
+  function fixing(form) {
+    if (!form || !form.elements.expected) return null;
+    var token = form.elements.token && form.elements.token.value, number = Number(form.elements.expected.value);
+    return ofGame(form.dataset.game).filter(function (entry) {
+      return entry.held && entry.held.kind === "refused" && (entry.token === token || entry.hand === number);
+    })[0] || null;
   }
 
   function lastKept(game) {
@@ -303,7 +316,7 @@
     var page = new DOMParser().parseFromString(html, "text/html");
     var held;
     if (page.querySelector("[data-clash]")) {
-      held = { kind: "clash", words: "Hand " + entry.hand + " was recorded on another phone meanwhile." };
+      held = clashHeld(entry);
     } else if (page.querySelector("#repeat-question")) {
       held = { kind: "repeat", words: page.querySelector("#repeat-question strong").textContent.trim() };
     } else if (status === 401 || page.querySelector("input[name=passcode]")) {
@@ -331,19 +344,35 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") schedule(0);
   });
-  // Any answer from Scorepad (a poll, a page) says it can be reached again; and an answer to a question about a
-  // kept hand (the two-phone question, "record it anyway") lets the hands behind it go.
+  // Any answer from Scorepad (a poll, a page) says it can be reached again. (A held hand settled lets the hands
+  // behind it go where it is settled: drafts.js.)
   document.addEventListener("htmx:afterRequest", function (event) {
     var detail = event.detail || {};
-    if (detail.xhr && detail.xhr.status && detail.xhr.status < 500) {
+    if (detail.xhr && detail.xhr.status && detail.xhr.status < 500 && failures) {
       failures = 0;
       schedule(0);
     }
   });
 
+  function clashHeld(entry) {
+    return { kind: "clash", words: "Hand " + entry.hand + " was recorded on another phone meanwhile." };
+  }
+
+  // An answer to the two-phone question that was on its way when the page went (a reload, a closed tab): asked
+  // about again. The kept hand carries its token, so an answer that did land stores nothing twice.
+  (function askAgain() {
+    var list = load();
+    if (!list.some(function (entry) { return entry.held && entry.held.kind === "answering"; })) return;
+    store(list.map(function (entry) {
+      if (entry.held && entry.held.kind === "answering") entry.held = clashHeld(entry);
+      return entry;
+    }));
+  })();
+
   window.ScorepadOutbox = {
     ofGame: ofGame, remove: remove, update: update, shiftAfter: shiftAfter, drain: drain, schedule: schedule,
     numberPastKept: numberPastKept, newToken: newToken, value: value, setNumber: setNumber, lastKept: lastKept,
+    fixing: fixing, clashHeld: clashHeld,
     clearFields: clearFields, fieldsOf: fieldsOf
   };
 

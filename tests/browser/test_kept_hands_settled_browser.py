@@ -130,3 +130,58 @@ def test_a_kept_copy_of_the_hand_that_won_on_the_other_phone_is_asked_about_and_
     expect(phone.locator(".winner-card")).to_be_visible()
     expect(phone.locator("#outbox")).to_have_count(0)
     assert len(stored(browser, game)) == 3
+
+
+def test_kept_hands_wait_while_the_answer_to_the_question_is_asked_again(browser, phone, other_phone, live_server):
+    """The other phone records the next hand too before this one's answer lands: the answer is refused with a
+    new question, and the hand kept after the one asked about must not go meanwhile under a number of its own."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    record(phone, ("23", "12"), "33", kept=True)  # this phone's next two hands, numbered 2 and 3 here
+    record(phone, ("24", "12"), "34", kept=True)
+    phone.context.set_offline(False)
+    keep = phone.get_by_role("button", name="Mine is the next hand: keep it as hand 3")
+    expect(keep).to_be_visible(timeout=SETTLED_MS)
+    record(other_phone, ("11", "26"), "16", bidder="Them", bid="56")  # hand 3 there, before the answer
+    keep.click()
+    again = phone.get_by_role("button", name="Mine is the next hand: keep it as hand 4")
+    expect(again).to_be_visible()
+    phone.wait_for_timeout(4_000)  # a retry's time: nothing of this phone's may have gone meanwhile
+    assert len(stored(browser, game)) == 3
+    again.click()
+    hands = until_settled(browser, phone, game, 5)
+    assert ["meld 23·12" in hands[3], "meld 24·12" in hands[4]] == [True, True], hands
+
+
+def test_a_hand_brought_back_from_the_meld_count_waits_behind_the_kept_hands_under_the_next_number(
+        browser, phone, other_phone, live_server):
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    record(phone, ("23", "12"), "33", kept=True)  # kept as 2 and 3 here
+    record(phone, ("24", "12"), "34", kept=True)
+    phone.locator("#field-bidder .choice", has_text="Us").click()  # hand 4 here, being typed: no question yet
+    phone.fill("#bid", "50")
+    phone.context.set_offline(False)
+    expect(phone.locator("#outbox").get_by_role("button", name="Compare hand 2")).to_be_visible(timeout=SETTLED_MS)
+    phone.locator("#meld_0 ~ .count-button, .count-button").first.click()  # Count cards for Us
+    phone.locator("#meld-calc textarea[name=cards]").fill("KS QS")
+    phone.locator("#meld-calc").get_by_role("button", name="Count").click()
+    phone.get_by_role("button", name="Use 4 as meld for Us").click()
+    expect(phone.locator("#expected")).to_have_value("4")  # past the kept hands, not the sheet's next (3)
+    phone.fill("#meld_1", "12")
+    phone.fill("#counters_0", "35")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#sheet .waiting-hand .num", has_text=re.compile("^4$"))).to_have_count(1)
+    assert len(stored(browser, game)) == 2  # it waits behind the kept hands
+    phone.locator("#outbox").get_by_role("button", name="Compare hand 2").click()
+    phone.get_by_role("button", name="Mine is the next hand: keep it as hand 3").click()
+    hands = until_settled(browser, phone, game, 5)
+    assert ["meld 23·12" in hands[2], "meld 24·12" in hands[3], "meld 4·12" in hands[4]] == [True] * 3, hands
