@@ -297,7 +297,8 @@
     // the save itself: not Count cards (another address) nor the preview
     if (form && form === recordForm() && path === new URL(form.action).pathname &&
         event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
-      sending = { game: form.dataset.game, hand: form.elements.expected.value, action: path };
+      sending = { game: form.dataset.game, hand: form.elements.expected.value, action: path,
+                  token: form.elements.token ? form.elements.token.value : "" };
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -307,8 +308,10 @@
     if (xhr.status === 200 && landed === "/games/" + sending.game) { // the sheet the saved hand is on
       forget(sending.game, sending.hand);
       var fixed = Number(sending.hand), game = sending.game;
-      outbox.remove(function (entry) {
-        return entry.game === game && entry.hand === fixed && entry.held && entry.held.kind === "refused";
+      var token = sending.token;
+      outbox.remove(function (entry) { // the kept hand this was (by its token), or a refused one it fixed
+        return entry.game === game && (entry.token === token ||
+          entry.hand === fixed && entry.held && entry.held.kind === "refused");
       });
       outbox.schedule(0); // the hands kept after a fixed one go now
     }
@@ -358,6 +361,7 @@
     box.textContent = "";
     var waiting = kept.filter(function (entry) { return !entry.held || entry.held.kind === "passcode"; });
     var first = kept.filter(function (entry) { return entry.held && entry.held.kind !== "passcode"; })[0];
+    if (first && first.held.kind === "behind") waiting = waiting.filter(function (entry) { return entry !== first; });
     if (waiting.length) {
       var p = document.createElement("p");
       var behind = first && waiting.filter(function (entry) { return entry.hand > first.hand; }).length === waiting.length;
@@ -376,7 +380,9 @@
       row.className = "button-row";
       if (entry.held.kind === "clash") row.appendChild(button("Compare hand " + entry.hand, { compare: entry.id }, true));
       if (entry.held.kind === "repeat") row.appendChild(button("Record it anyway", { anyway: entry.id }, true));
-      if (entry.held.kind === "refused") row.appendChild(button("Fix hand " + entry.hand, { fix: entry.id }, true));
+      if (/^(refused|behind)$/.test(entry.held.kind)) {
+        row.appendChild(button("Fix hand " + entry.hand, { fix: entry.id }, true));
+      }
       if (entry.held.kind === "passcode") {
         var unlock = document.createElement("a");
         unlock.className = "button primary";
@@ -464,8 +470,11 @@
   function fixInForm(entry) {
     var form = recordForm();
     if (!form) return;
-    putBack(form, { values: entry.body.filter(function (pair) { return !BOOKKEEPING[pair[0]]; }), token: entry.token });
+    // its number and token first: filling the fields saves a draft, which must be this hand's, not one for the
+    // hand the form was on (that one would come back later as typed for it, and could be recorded twice)
     outbox.setNumber(form, entry.hand);
+    form.elements.token.value = entry.token;
+    putBack(form, { values: entry.body.filter(function (pair) { return !BOOKKEEPING[pair[0]]; }), token: entry.token });
     save(form);
     note(form, "Hand " + entry.hand + " is back in the form: fix it and record it.");
     form.scrollIntoView({ block: "start" });

@@ -114,7 +114,7 @@
     };
     var list = load().filter(function (kept) { // a second failed tap; a fix of a refused hand takes its place
       return kept.token !== entry.token &&
-        !(kept.game === entry.game && kept.hand === entry.hand && kept.held && kept.held.kind === "refused");
+        !(kept.game === entry.game && kept.hand === entry.hand && kept.held && /^(refused|behind)$/.test(kept.held.kind));
     });
     // in its place among its game's kept hands (a fixed hand goes before the ones played after it): the list's
     // order is the order they are sent in
@@ -151,7 +151,7 @@
     if (!isSave(detail) || !window.localStorage) return;
     var form = recordForm();
     if (fixing(form)) return;
-    if (!ofGame(form.dataset.game).some(function (entry) { return !entry.held || entry.held.kind === "passcode"; })) {
+    if (!ofGame(form.dataset.game).some(function (entry) { return !entry.held || retried(entry.held); })) {
       return;
     }
     event.preventDefault();
@@ -166,7 +166,8 @@
     if (!form || !form.elements.expected) return null;
     var token = form.elements.token && form.elements.token.value, number = Number(form.elements.expected.value);
     return ofGame(form.dataset.game).filter(function (entry) {
-      return entry.held && entry.held.kind === "refused" && (entry.token === token || entry.hand === number);
+      return entry.held && /^(refused|behind)$/.test(entry.held.kind) &&
+        (entry.token === token || entry.hand === number);
     })[0] || null;
   }
 
@@ -224,6 +225,13 @@
 
   function nextHand(form, number) {
     clearFields(form);
+    // what was said about the hand before (it is kept now) is not said about this one
+    Array.prototype.forEach.call(form.querySelectorAll("#error-summary, .field-error"), function (el) { el.remove(); });
+    Array.prototype.forEach.call(form.querySelectorAll("[aria-invalid]"), function (el) {
+      el.removeAttribute("aria-invalid");
+    });
+    var said = document.getElementById("form-message");
+    if (said) said.remove();
     form.elements.token.value = newToken();
     setNumber(form, number);
     delete form.dataset.typed;
@@ -249,7 +257,7 @@
 
   function schedule(ms) {
     clearTimeout(timer);
-    if (!load().some(function (entry) { return !entry.held || entry.held.kind === "passcode"; })) return;
+    if (!load().some(function (entry) { return !entry.held || retried(entry.held); })) return;
     var wait = ms !== undefined ? ms : RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
     timer = setTimeout(drain, wait);
   }
@@ -260,7 +268,7 @@
     for (var i = 0; i < list.length; i++) {
       var entry = list[i];
       if (blocked[entry.game]) continue;
-      if (entry.held && entry.held.kind !== "passcode") { blocked[entry.game] = true; continue; }
+      if (entry.held && !retried(entry.held)) { blocked[entry.game] = true; continue; }
       return entry;
     }
     return null;
@@ -321,6 +329,12 @@
       held = { kind: "repeat", words: page.querySelector("#repeat-question strong").textContent.trim() };
     } else if (status === 401 || page.querySelector("input[name=passcode]")) {
       held = { kind: "passcode", words: "Type the table's passcode to save it." };
+    } else if (page.querySelector("#form-message[data-behind]")) {
+      // the sheet has fewer hands than it had (a hand deleted or taken back on another phone): most often it is
+      // recorded again within a minute, and this hand then fits its number. Tried again by itself meanwhile.
+      held = { kind: "behind", words: "the sheet has fewer hands than when it was typed (a hand was deleted or " +
+        "taken back on another phone). It goes by itself once that hand is back; or record it now as the next " +
+        "hand with Fix." };
     } else {
       var said = page.querySelector("#error-summary") || page.querySelector("#form-message") ||
         page.querySelector("#alert-text") || page.querySelector(".error-message") || page.querySelector("main");
@@ -330,7 +344,7 @@
     failures = 0;
     update(entry.id, function (kept) { kept.held = held; return kept; });
     document.dispatchEvent(new CustomEvent("scorepad:held", { detail: { entry: entry, held: held } }));
-    if (held.kind === "passcode") schedule(RETRY_MS[RETRY_MS.length - 1]);
+    if (retried(held)) schedule(RETRY_MS[RETRY_MS.length - 1]);
     else schedule(0); // other games' kept hands still go
   }
 
@@ -352,7 +366,20 @@
       failures = 0;
       schedule(0);
     }
+    // the sheet changed (the poll brought it): a hand waiting for a hand to be back on it may fit now
+    var path = detail.pathInfo && detail.pathInfo.requestPath;
+    var poll = Boolean(path) && /\/live$/.test(new URL(path, location.href).pathname); // (its element swapped out)
+    if (poll && detail.xhr && detail.xhr.status === 200 &&
+        load().some(function (entry) { return entry.held && entry.held.kind === "behind"; })) {
+      schedule(0);
+    }
   });
+
+  // The holds a kept hand is tried again through by itself: the passcode (typed on any page), and a sheet a hand
+  // short (the hand is recorded again).
+  function retried(held) {
+    return held.kind === "passcode" || held.kind === "behind";
+  }
 
   function clashHeld(entry) {
     return { kind: "clash", words: "Hand " + entry.hand + " was recorded on another phone meanwhile." };
@@ -372,7 +399,7 @@
   window.ScorepadOutbox = {
     ofGame: ofGame, remove: remove, update: update, shiftAfter: shiftAfter, drain: drain, schedule: schedule,
     numberPastKept: numberPastKept, newToken: newToken, value: value, setNumber: setNumber, lastKept: lastKept,
-    fixing: fixing, clashHeld: clashHeld,
+    fixing: fixing, clashHeld: clashHeld, retried: retried,
     clearFields: clearFields, fieldsOf: fieldsOf
   };
 

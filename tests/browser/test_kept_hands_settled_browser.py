@@ -185,3 +185,61 @@ def test_a_hand_brought_back_from_the_meld_count_waits_behind_the_kept_hands_und
     phone.get_by_role("button", name="Mine is the next hand: keep it as hand 3").click()
     hands = until_settled(browser, phone, game, 5)
     assert ["meld 23·12" in hands[2], "meld 24·12" in hands[3], "meld 4·12" in hands[4]] == [True] * 3, hands
+
+
+def test_a_fixed_kept_hand_leaves_no_copy_of_itself_in_the_next_hands_form(browser, phone, live_server):
+    """Fix put the refused hand's numbers into the form while it was still the next hand's: a draft of them
+    was kept for that hand, came back as "typed for hand 3", and one tap recorded the hand twice."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    phone.context.set_offline(True)
+    record(phone, ("21", "12"), "60", kept=True)  # refused once it arrives: 60 counters of 50
+    phone.context.set_offline(False)
+    fix = phone.locator("#outbox").get_by_role("button", name="Fix hand 2")
+    expect(fix).to_be_visible(timeout=SETTLED_MS)
+    fix.click()
+    phone.fill("#counters_0", "31")
+    phone.locator("button.save-button").click()
+    until_settled(browser, phone, game, 2)
+    expect(phone.locator("#expected")).to_have_value("3")
+    for _ in range(2):  # as the save left it, and after a reload
+        expect(phone.locator("#draft-note")).to_have_count(0)
+        assert phone.locator("#meld_0").input_value() == "" and phone.locator("#counters_0").input_value() == ""
+        phone.reload()
+
+
+def test_a_kept_hand_waits_for_a_hand_taken_back_on_the_other_phone_and_lands_after_it(browser, phone, other_phone,
+                                                                                      live_server):
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    expect(phone.locator("#expected")).to_have_value("3")
+    phone.context.set_offline(True)
+    record(phone, ("23", "12"), "33", kept=True)  # hand 3 here
+    other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 taken back to fix
+    expect(other_phone.locator("#expected")).to_have_value("2")
+    phone.context.set_offline(False)
+    expect(phone.locator("#outbox")).to_contain_text("It goes by itself once that hand is back", timeout=SETTLED_MS)
+    other_phone.fill("#meld_1", "30")  # corrected, and recorded again
+    other_phone.locator("button.save-button").click()
+    hands = until_settled(browser, phone, game, 3)
+    assert ["meld 10·30" in hands[1], "meld 23·12" in hands[2]] == [True, True], hands
+
+
+def test_the_next_hands_form_does_not_carry_the_words_of_a_refusal_about_the_hand_kept(phone, live_server):
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#counters_0", "30")
+    phone.fill("#counters_1", "25")  # 55 of 50: refused
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#error-summary")).to_contain_text("Hand 1 was not saved")
+    phone.fill("#counters_1", "20")
+    phone.context.set_offline(True)
+    phone.locator("button.save-button").click()  # kept, and the form moves on
+    expect(phone.locator("#expected")).to_have_value("2")
+    expect(phone.locator("#error-summary")).to_have_count(0)
+    expect(phone.locator(".field-error")).to_have_count(0)
+    phone.context.set_offline(False)

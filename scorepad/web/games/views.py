@@ -104,11 +104,12 @@ def _page(game_id: int) -> pages.GamePage:
 
 
 def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
-               clash=None, repeat=None, carried=False):
+               clash=None, repeat=None, carried=False, behind=False):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
     (the form asks whether to record it anyway); `carried`: `values` are a change to a hand deleted meanwhile,
-    kept in the form for the next hand (nothing typed is lost)."""
+    kept in the form for the next hand (nothing typed is lost); `behind`: the form was started for a later hand
+    than the sheet now takes (a hand was deleted on another phone), which a phone keeping it waits out."""
     game, sheet = page.game, page.sheet
     values = values if values is not None else _blank_hand(game, request.args)
     club = _club_table(game, sheet)
@@ -116,7 +117,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     return vary_on_htmx(render_template(
         "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
-        token=token, poll=current_app.config["POLL_SECONDS"], carried=carried,
+        token=token, poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
         saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
         clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
 
@@ -314,7 +315,7 @@ def record(game_id: int):
                                       repeat_ok=request.form.get("repeat") == "1")
     except HandTaken as taken:
         if not taken.recorded_elsewhere:
-            return _game_page(_page(game_id), form.values, token=token, **_said(taken))
+            return _game_page(_page(game_id), form.values, token=token, behind=True, **_said(taken))
         # the hand this form was started for is on the sheet: which hand is this one? (nothing is moved on)
         return _game_page(_page(game_id), form.values, token=token, clash=taken.expected,
                           status=taken.status_hint)
