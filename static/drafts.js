@@ -41,6 +41,19 @@
     try { localStorage.removeItem(key(game, hand)); } catch (e) { /* nothing kept */ }
   }
 
+  // Kept hands renumbered (an answer kept one as a later hand, a discard freed a number): a draft typed past
+  // them, for the hand after them, moves with them.
+  function shiftDrafts(game, after, by) {
+    var numbers = draftsOf(game).filter(function (n) { return n > after; });
+    if (by > 0) numbers.reverse();
+    numbers.forEach(function (n) {
+      var draft = read(game, n);
+      if (!draft || read(game, n + by)) return;
+      forget(game, n);
+      try { localStorage.setItem(key(game, n + by), JSON.stringify(draft)); } catch (e) { /* kept where it was */ }
+    });
+  }
+
   function draftsOf(game) {
     var found = [];
     try {
@@ -177,6 +190,7 @@
   }, true);
 
   var answering = null; // {form, id, game, hand, keepAs}: the kept hand an answer on its way sends
+  var drainAfterSettle = false;
 
   function settle(answer) {
     var game = gameId(), hand = Number(answer.dataset.forgetHand);
@@ -187,7 +201,7 @@
     var sends = answer.matches("form") && (answer.getAttribute("method") || "").toLowerCase() === "post";
     if (!sends) {
       outbox.remove(function (entry) { return entry.id === kept.id; });
-      if (answer.dataset.keepAs) outbox.shiftAfter(game, kept.hand, Number(answer.dataset.keepAs) - kept.hand);
+      if (answer.dataset.keepAs) renumber(game, kept.hand, Number(answer.dataset.keepAs) - kept.hand);
       return;
     }
     answering = { form: answer, id: kept.id, game: game, hand: kept.hand,
@@ -212,8 +226,10 @@
     answering = null;
     if (landed(detail.xhr, was.game)) {
       outbox.remove(function (entry) { return entry.id === was.id; });
-      if (was.keepAs) outbox.shiftAfter(was.game, was.hand, was.keepAs - was.hand);
-      outbox.schedule(0); // the hands kept after it go now
+      if (was.keepAs) renumber(was.game, was.hand, was.keepAs - was.hand);
+      // the hands kept after it go now, once the page it landed on has its form numbered past them (a hand
+      // typed there meanwhile is put back under its new number first)
+      drainAfterSettle = true;
     } else {
       outbox.update(was.id, function (entry) { entry.held = clashHeld(entry); return entry; });
     }
@@ -221,6 +237,11 @@
 
   function clashHeld(entry) {
     return outbox.clashHeld(entry);
+  }
+
+  function renumber(game, after, by) {
+    outbox.shiftAfter(game, after, by);
+    shiftDrafts(game, after, by);
   }
 
   // --- putting a draft back when a fresh form is rendered ----------------------------------------------------
@@ -292,18 +313,21 @@
   // was waiting for this hand to be fixed in the form.
   var sending = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
+    // a save kept on the phone behind other kept hands (outbox.js) is never sent: nothing to wait for
+    if (event.defaultPrevented) return;
     var form = event.detail && event.detail.elt;
     var path = event.detail.pathInfo && new URL(event.detail.pathInfo.requestPath, location.href).pathname;
     // the save itself: not Count cards (another address) nor the preview
     if (form && form === recordForm() && path === new URL(form.action).pathname &&
         event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
-      sending = { game: form.dataset.game, hand: form.elements.expected.value, action: path,
+      sending = { form: form, game: form.dataset.game, hand: form.elements.expected.value, action: path,
                   token: form.elements.token ? form.elements.token.value : "" };
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var xhr = event.detail && event.detail.xhr;
-    if (!sending || !xhr || event.detail.elt !== document.getElementById("hand-form") && !event.detail.boosted) return;
+    var xhr = event.detail && event.detail.xhr, config = event.detail && event.detail.requestConfig;
+    // that save's own answer (not another form's landing on the same page: an answer to the two-phone question)
+    if (!sending || !xhr || !config || config.elt !== sending.form) return;
     var landed = xhr.responseURL ? new URL(xhr.responseURL).pathname : "";
     if (xhr.status === 200 && landed === "/games/" + sending.game) { // the sheet the saved hand is on
       forget(sending.game, sending.hand);
@@ -458,7 +482,7 @@
     } else if (b.dataset.discard) {
       outbox.remove(function (kept) { return kept.id === entry.id; });
       // its number is free for the hands kept after it, unless another phone's hand is on the sheet there
-      if (!entry.held || entry.held.kind !== "clash") outbox.shiftAfter(entry.game, entry.hand, -1);
+      if (!entry.held || entry.held.kind !== "clash") renumber(entry.game, entry.hand, -1);
       outbox.schedule(0);
       var question = document.querySelector("#record[data-clash='" + entry.hand + "']");
       if (question) location.reload(); // the question about the hand just discarded has no more to ask
@@ -489,7 +513,14 @@
   });
 
   document.addEventListener("scorepad:outbox", showKept);
-  document.addEventListener("htmx:afterSettle", function () { formRendered(); showKept(); });
+  document.addEventListener("htmx:afterSettle", function () {
+    formRendered();
+    showKept();
+    if (drainAfterSettle) {
+      drainAfterSettle = false;
+      outbox.schedule(0);
+    }
+  });
 
   window.ScorepadDrafts = { askAbout: askAbout };
 

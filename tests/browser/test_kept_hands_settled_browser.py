@@ -243,3 +243,23 @@ def test_the_next_hands_form_does_not_carry_the_words_of_a_refusal_about_the_han
     expect(phone.locator("#error-summary")).to_have_count(0)
     expect(phone.locator(".field-error")).to_have_count(0)
     phone.context.set_offline(False)
+
+
+def test_a_hand_being_typed_when_the_question_is_answered_stays_in_the_form_past_the_kept_hands(
+        browser, phone, other_phone, live_server):
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    record(phone, ("23", "12"), "33", kept=True)  # kept as 2 and 3 here
+    record(phone, ("24", "12"), "34", kept=True)
+    phone.fill("#meld_0", "25")  # the next hand, being typed
+    phone.context.set_offline(False)
+    phone.locator("#outbox").get_by_role("button", name="Compare hand 2").click(timeout=SETTLED_MS)
+    phone.get_by_role("button", name="Mine is the next hand: keep it as hand 3").click()
+    until_settled(browser, phone, game, 4)
+    expect(phone.locator("#expected")).to_have_value("5")
+    expect(phone.locator("#meld_0")).to_have_value("25")  # what was typed, under the number after the kept ones
+    expect(phone.locator("#record[data-clash]")).to_have_count(0)
