@@ -66,6 +66,16 @@ def phone(browser, request):
     context.close()
 
 
+@pytest.fixture
+def other_phone(browser):
+    """A second phone at 390×844 on the same game: a browser context of its own (its own cookies and storage)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    yield page
+    context.close()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

@@ -5,21 +5,12 @@ and a phone whose own save is still waiting hears from the poll that the hand is
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, WAIT_MS, record_played, start_game
+from tests.browser.helpers import PHONE, record_played, start_game
 
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 NOTICE_LEAVES_MS = 9_000  # the notice stays five seconds; a loaded machine polls late
-
-
-@pytest.fixture
-def second_phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    yield page
-    context.close()
 
 
 def as_a_fresh_page_shows_it(browser, url) -> dict:
@@ -54,44 +45,44 @@ def assert_notice_beside_the_score_then_gone(page, words):
 
 
 def test_an_untouched_second_phone_shows_the_next_hand_as_a_fresh_page_would(
-        browser, phone, second_phone, live_server):
+        browser, phone, other_phone, live_server):
     start_game(phone, live_server, players=PLAYERS)
-    second_phone.goto(phone.url)
+    other_phone.goto(phone.url)
     record_played(phone, "Bo", 55, (30, 12), 28)
-    expect(second_phone.locator("button.save-button")).to_have_text("Record hand 2", timeout=8000)
-    assert record_card(second_phone) == as_a_fresh_page_shows_it(browser, phone.url)
-    assert_notice_beside_the_score_then_gone(second_phone, "Updated from another phone: next is hand 2.")
+    expect(other_phone.locator("button.save-button")).to_have_text("Record hand 2", timeout=8000)
+    assert record_card(other_phone) == as_a_fresh_page_shows_it(browser, phone.url)
+    assert_notice_beside_the_score_then_gone(other_phone, "Updated from another phone: next is hand 2.")
 
 
 def test_a_second_phone_in_the_middle_of_a_hand_is_asked_which_hand_it_is_and_loses_nothing(
-        browser, phone, second_phone, live_server):
+        browser, phone, other_phone, live_server):
     start_game(phone, live_server, players=PLAYERS)
-    second_phone.goto(phone.url)
-    second_phone.locator("#field-bidder .choice", has_text="Cy").click()
-    second_phone.fill("#bid", "65")
-    second_phone.fill("#meld_0", "20")
+    other_phone.goto(phone.url)
+    other_phone.locator("#field-bidder .choice", has_text="Cy").click()
+    other_phone.fill("#bid", "65")
+    other_phone.fill("#meld_0", "20")
     record_played(phone, "Bo", 55, (30, 12), 28)
     # never moved on to hand 2 silently: the hand recorded and the hand typed, side by side
-    question = second_phone.locator("#record.clash")
+    question = other_phone.locator("#record.clash")
     expect(question.locator("h2")).to_have_text("Hand 1 was just recorded on another phone", timeout=8000)
     expect(question.locator("tr.differs th")).to_have_text(["Bidder", "Bid", "Trump", "Meld", "Counters"])
-    second_phone.get_by_role("button", name="Mine is the next hand: go on with it as hand 2").click()
-    expect(second_phone.locator("button.save-button")).to_have_text("Record hand 2")
-    expect(second_phone.locator("#bid")).to_have_value("65")
-    expect(second_phone.locator("#meld_0")).to_have_value("20")
-    expect(second_phone.locator("#field-bidder input[value=s2]")).to_be_checked()
+    other_phone.get_by_role("button", name="Mine is the next hand: go on with it as hand 2").click()
+    expect(other_phone.locator("button.save-button")).to_have_text("Record hand 2")
+    expect(other_phone.locator("#bid")).to_have_value("65")
+    expect(other_phone.locator("#meld_0")).to_have_value("20")
+    expect(other_phone.locator("#field-bidder input[value=s2]")).to_be_checked()
 
 
-def test_a_second_phone_shows_the_winner_and_no_form_once_the_game_is_won(phone, second_phone, live_server):
+def test_a_second_phone_shows_the_winner_and_no_form_once_the_game_is_won(phone, other_phone, live_server):
     start_game(phone, live_server)
-    second_phone.goto(phone.url)
-    second_phone.fill("#bid", "65")  # typing in: the game's end still takes the form away
+    other_phone.goto(phone.url)
+    other_phone.fill("#bid", "65")  # typing in: the game's end still takes the form away
     for i in range(4):
         record_played(phone, "Us", 150, (100, 0), 50, again=i > 0)
-    expect(second_phone.locator(".winner-card h2")).to_have_text("Us won the game", timeout=8000)
-    expect(second_phone.locator("#hand-form")).to_have_count(0)
-    expect(second_phone.locator("#record")).to_have_count(1)
-    assert_notice_beside_the_score_then_gone(second_phone, "Updated from another phone: Us won the game.")
+    expect(other_phone.locator(".winner-card h2")).to_have_text("Us won the game", timeout=8000)
+    expect(other_phone.locator("#hand-form")).to_have_count(0)
+    expect(other_phone.locator("#record")).to_have_count(1)
+    assert_notice_beside_the_score_then_gone(other_phone, "Updated from another phone: Us won the game.")
 
 
 def test_a_save_still_waiting_for_its_answer_ends_when_the_poll_finds_the_hand_stored(phone, live_server):

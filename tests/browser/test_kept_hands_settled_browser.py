@@ -9,20 +9,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, WAIT_MS, start_game
+from tests.browser.helpers import PHONE, start_game
 
 pytestmark = pytest.mark.browser
 
 SETTLED_MS = 30_000  # a kept hand goes within a retry or two (3 s, then 5 s) once it can
-
-
-@pytest.fixture
-def other_phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    yield page
-    context.close()
 
 
 def record(page, meld, counters, bidder="Us", bid="50", kept=False):
@@ -47,6 +38,20 @@ def stored(browser, url) -> list[str]:
     lines = [" ".join(text.split()) for text in page.locator(".hands details summary").all_inner_texts()]
     context.close()
     return lines[::-1]
+
+
+def kept_behind_the_other_phones_hand(phone, other_phone, live_server) -> str:
+    """Hand 1 recorded; this phone offline keeps its next two hands (meld 23 and 24, numbered 2 and 3 here) while
+    the other phone records hand 2. Returns the game's address; this phone is still offline."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    record(phone, ("23", "12"), "33", kept=True)
+    record(phone, ("24", "12"), "34", kept=True)
+    return game
 
 
 def until_settled(browser, page, url, count):
@@ -76,14 +81,7 @@ def test_discarding_a_kept_hand_another_phone_recorded_leaves_the_next_kept_hand
 
 
 def test_the_hands_kept_behind_an_answered_question_land_after_it(browser, phone, other_phone, live_server):
-    start_game(phone, live_server)
-    game = phone.url
-    record(phone, ("20", "12"), "30")
-    other_phone.goto(game)
-    phone.context.set_offline(True)
-    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2, played on the other phone
-    record(phone, ("23", "12"), "33", kept=True)  # hands 3 and 4, numbered 2 and 3 on this phone
-    record(phone, ("24", "12"), "34", kept=True)
+    game = kept_behind_the_other_phones_hand(phone, other_phone, live_server)
     phone.context.set_offline(False)
     keep = phone.get_by_role("button", name="Mine is the next hand: keep it as hand 3")
     expect(keep).to_be_visible(timeout=SETTLED_MS)
@@ -135,14 +133,7 @@ def test_a_kept_copy_of_the_hand_that_won_on_the_other_phone_is_asked_about_and_
 def test_kept_hands_wait_while_the_answer_to_the_question_is_asked_again(browser, phone, other_phone, live_server):
     """The other phone records the next hand too before this one's answer lands: the answer is refused with a
     new question, and the hand kept after the one asked about must not go meanwhile under a number of its own."""
-    start_game(phone, live_server)
-    game = phone.url
-    record(phone, ("20", "12"), "30")
-    other_phone.goto(game)
-    phone.context.set_offline(True)
-    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
-    record(phone, ("23", "12"), "33", kept=True)  # this phone's next two hands, numbered 2 and 3 here
-    record(phone, ("24", "12"), "34", kept=True)
+    game = kept_behind_the_other_phones_hand(phone, other_phone, live_server)
     phone.context.set_offline(False)
     keep = phone.get_by_role("button", name="Mine is the next hand: keep it as hand 3")
     expect(keep).to_be_visible(timeout=SETTLED_MS)
@@ -159,14 +150,7 @@ def test_kept_hands_wait_while_the_answer_to_the_question_is_asked_again(browser
 
 def test_a_hand_brought_back_from_the_meld_count_waits_behind_the_kept_hands_under_the_next_number(
         browser, phone, other_phone, live_server):
-    start_game(phone, live_server)
-    game = phone.url
-    record(phone, ("20", "12"), "30")
-    other_phone.goto(game)
-    phone.context.set_offline(True)
-    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
-    record(phone, ("23", "12"), "33", kept=True)  # kept as 2 and 3 here
-    record(phone, ("24", "12"), "34", kept=True)
+    game = kept_behind_the_other_phones_hand(phone, other_phone, live_server)
     phone.locator("#field-bidder .choice", has_text="Us").click()  # hand 4 here, being typed: no question yet
     phone.fill("#bid", "50")
     phone.context.set_offline(False)
@@ -247,14 +231,7 @@ def test_the_next_hands_form_does_not_carry_the_words_of_a_refusal_about_the_han
 
 def test_a_hand_being_typed_when_the_question_is_answered_stays_in_the_form_past_the_kept_hands(
         browser, phone, other_phone, live_server):
-    start_game(phone, live_server)
-    game = phone.url
-    record(phone, ("20", "12"), "30")
-    other_phone.goto(game)
-    phone.context.set_offline(True)
-    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
-    record(phone, ("23", "12"), "33", kept=True)  # kept as 2 and 3 here
-    record(phone, ("24", "12"), "34", kept=True)
+    game = kept_behind_the_other_phones_hand(phone, other_phone, live_server)
     phone.fill("#meld_0", "25")  # the next hand, being typed
     phone.context.set_offline(False)
     phone.locator("#outbox").get_by_role("button", name="Compare hand 2").click(timeout=SETTLED_MS)

@@ -9,18 +9,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, PHONE, WAIT_MS, start_game
+from tests.browser.helpers import ARTIFACTS, PHONE, start_game
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def other_phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    yield page
-    context.close()
 
 
 def type_hand(page, bidder="Us", bid="55", meld=("30", "12"), counters=("28", "22")):
