@@ -277,6 +277,19 @@ def test_the_meld_counts_use_button_stays_on_the_screen_while_the_cards_go_in(ph
     expect(phone.locator("#meld_0")).to_have_value(total)
 
 
+def type_at_the_end_of_the_form(page, counters: str) -> float:
+    """Scrolled so the Record bar sits in its place at the end of the form, `counters` typed into Us's counters;
+    Record's top as it was just then. Typed and measured in one go: the preview's answer waits for a pause in the
+    typing, so it cannot be in yet."""
+    page.locator("#hand-form").evaluate("form => { form.scrollIntoView({block: 'end'}); scrollBy(0, 40); }")
+    return page.locator("#counters_0").evaluate("""(field, value) => {
+        field.focus();
+        field.value = value;
+        field.dispatchEvent(new Event("input", {bubbles: true}));
+        return document.querySelector("#hand-form .save-button").getBoundingClientRect().top;
+    }""", counters)
+
+
 @pytest.mark.parametrize("width", [390, 320])
 def test_record_stays_under_the_finger_when_the_result_comes_in(context_for, live_server, width):
     """The preview's answer makes the page above Record taller. Scrolled to the end of the form (the Record bar in
@@ -288,14 +301,7 @@ def test_record_stays_under_the_finger_when_the_result_comes_in(context_for, liv
     page.fill("#bid", "55")
     page.fill("#meld_0", "30")
     page.fill("#meld_1", "12")
-    page.locator("#hand-form").evaluate("form => { form.scrollIntoView({block: 'end'}); scrollBy(0, 40); }")
-    # typed, and Record measured, in one go: the answer waits for a pause in the typing, so it cannot be in yet
-    before = page.locator("#counters_0").evaluate("""field => {
-        field.focus();
-        field.value = "28";
-        field.dispatchEvent(new Event("input", {bubbles: true}));
-        return document.querySelector("#hand-form .save-button").getBoundingClientRect().top;
-    }""")
+    before = type_at_the_end_of_the_form(page, "28")
     expect(page.locator("#preview-line")).to_contain_text("58 : 22")
     after = page.locator("button.save-button").evaluate("button => button.getBoundingClientRect().top")
     assert abs(after - before) < 1, (before, after)
@@ -358,13 +364,7 @@ def test_record_stays_under_the_finger_when_the_result_goes_again(context_for, l
     page.fill("#meld_0", "30")
     page.fill("#counters_0", "28")
     expect(page.locator("#preview-line")).to_contain_text("→")
-    page.locator("#hand-form").evaluate("form => { form.scrollIntoView({block: 'end'}); scrollBy(0, 40); }")
-    before = page.locator("#counters_0").evaluate("""field => {
-        field.focus();
-        field.value = "";
-        field.dispatchEvent(new Event("input", {bubbles: true}));
-        return document.querySelector("#hand-form .save-button").getBoundingClientRect().top;
-    }""")
+    before = type_at_the_end_of_the_form(page, "")
     expect(page.locator("#preview .preview-score")).to_have_count(0)
     page.wait_for_timeout(100)  # the answer's swap done
     after = page.locator("button.save-button").evaluate("button => button.getBoundingClientRect().top")
