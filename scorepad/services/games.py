@@ -97,9 +97,8 @@ def rematch(db, game_id: int) -> Rematch:
         if clubs.table_of_game(db, game.id) is not None:
             raise Conflict("This game is a table of a club night: the night seats its players for the next "
                            "round, so it has no rematch. Go back to your seat card.")
-        existing = games.rematch_for(db, game.id)
-        if existing:
-            return Rematch(existing, already=True)
+        if game.rematch:
+            return Rematch(game.rematch, already=True)
         next_dealer = dealer_for(game.first_dealer, game.hands_count, game.rules.players)
         return Rematch(games.create_game(db, game.rules, game.teams, game.players, next_dealer, rematch_of=game.id),
                        already=False)

@@ -184,12 +184,6 @@ def abandon_game(db, game_id: int) -> bool:
     return done.rowcount == 1
 
 
-def rematch_for(db, game_id: int) -> int | None:
-    """The game already started as this game's rematch, if any: a second tap on Rematch goes there."""
-    row = db.execute("SELECT id FROM games WHERE rematch_of = ? ORDER BY id LIMIT 1", [game_id]).fetchone()
-    return row[0] if row else None
-
-
 # --- what a fold of the hands says ------------------------------------------------------------------------------
 
 _RESULTS_SQL = """

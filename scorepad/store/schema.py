@@ -559,7 +559,6 @@ def m018_club_seasons_and_specials(db: sqlite_utils.Database) -> None:
     """)
 
 
-
 @migrations()
 def m019_rematch_moves_its_game(db: sqlite_utils.Database) -> None:
     """A rematch started on one phone is news on the others still showing the game it follows: the old game's

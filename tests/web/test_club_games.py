@@ -85,7 +85,7 @@ def test_a_rematch_of_a_club_table_is_refused_in_words_and_starts_nothing(client
     assert "club night" in parse(response).select_one("#form-message").get_text()
     db = connection.connect(app.config["DATABASE"])
     try:
-        assert games.rematch_for(db, game_id) is None
+        assert games.load_game(db, game_id).rematch is None
     finally:
         db.close()
 

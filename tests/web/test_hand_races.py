@@ -136,7 +136,7 @@ def test_two_phones_tapping_rematch_together_start_one_game(app, client, rounds)
         assert statuses(answers) == [303, 303]
         assert answers[0].headers["Location"] == answers[1].headers["Location"]
         db = connection.connect(app.config["DATABASE"])
-        assert games.rematch_for(db, game_id) is not None
+        assert games.load_game(db, game_id).rematch is not None
         assert db.execute("SELECT count(*) FROM games WHERE rematch_of = ?", [game_id]).fetchone()[0] == 1
         db.close()
 
