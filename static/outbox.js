@@ -274,17 +274,10 @@
     return null;
   }
 
-  // The record card's own request on its way (a save, an answer to the two-phone question): the next kept hand
-  // may be the one after it, so it waits for that answer.
-  function answering() {
-    return Boolean(document.querySelector("#record form.htmx-request, #record a.htmx-request, #hand-form.htmx-request"));
-  }
-
   function drain() {
     if (sending || !window.fetch) return;
     var entry = nextToSend();
     if (!entry) return;
-    if (answering()) { schedule(1000); return; }
     sending = true;
     // the page's own CSRF token: the one kept with the hand may be older than this phone's session
     var csrf = document.querySelector("meta[name=csrf-token]");
@@ -398,8 +391,8 @@
 
   window.ScorepadOutbox = {
     ofGame: ofGame, remove: remove, update: update, shiftAfter: shiftAfter, drain: drain, schedule: schedule,
-    numberPastKept: numberPastKept, newToken: newToken, value: value, setNumber: setNumber, lastKept: lastKept,
-    fixing: fixing, clashHeld: clashHeld, retried: retried,
+    numberPastKept: numberPastKept, newToken: newToken, value: value, setNumber: setNumber,
+    fixing: fixing, clashHeld: clashHeld,
     clearFields: clearFields, fieldsOf: fieldsOf
   };
 
