@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test test-fast install clean bench chromium systemd-analyze sshd unit verify-service service address
+.PHONY: run test test-fast lint install clean bench chromium systemd-analyze sshd unit verify-service service address
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -38,12 +38,16 @@ chromium:
 # them in this one. Every test has its own database, port and folder, so two at once meet nothing of each other.
 TEST_WORKERS ?= 2
 
-test: install chromium systemd-analyze sshd
+# ruff (configured in pyproject.toml) before any test: a finding fails both test commands, and CI with them.
+lint: install
+	$(BIN)/ruff check .
+
+test: install lint chromium systemd-analyze sshd
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The quick loop while working: tests/core, tests/store and tests/web. No Chromium, no real server, no build
 # (tests/browser is marked browser, tests/system slow); `make test` still runs everything.
-test-fast: install
+test-fast: install lint
 	$(BIN)/python -m pytest -m "not slow and not browser" -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 clean:

@@ -141,7 +141,7 @@ async def poller(port: int, game_id: int, etag: str, start_in: float, until: flo
             if not keep:
                 writer.close()
                 writer = None
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
             counts.poll_failures += 1
             if writer is not None:
                 writer.close()
@@ -181,11 +181,11 @@ async def holder(port: int, kind: str, until: float, counts: Counts) -> None:
                     try:  # the server's answer or its close shows here
                         if await asyncio.wait_for(reader.read(1), 0.001) == b"":
                             break
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         pass
             if time.monotonic() < until:
                 counts.closed[kind] += 1
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+        except (TimeoutError, OSError, asyncio.IncompleteReadError):
             if time.monotonic() < until:
                 counts.closed[kind] += 1
         finally:

@@ -13,7 +13,8 @@ from datetime import UTC, datetime, timedelta
 
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand, decide_winner, score_hand
-from scorepad.store import connection, games as store_games, players, schema
+from scorepad.store import connection, players, schema
+from scorepad.store import games as store_games
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
 # Mostly four at the table; a three-handed game now and then, and six in three partnerships on a big evening.

@@ -199,8 +199,8 @@ def one_request(kind: str, table: Table, session: Session, rng: random.Random) -
         with table.writing[game_id]:
             body = urllib.parse.urlencode({"csrf_token": table.csrf, "token": uuid.uuid4().hex,
                                            "expected": table.expected[game_id], "kind": "played", "bidder": "t0",
-                                           "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30", "repeat": "1",
-                                           "counters_1": "20"}).encode()
+                                           "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30",
+                                           "repeat": "1", "counters_1": "20"}).encode()
             status = session.request("POST", f"/games/{game_id}/hands", body=body)[0]
             if status == 303:
                 table.expected[game_id] += 1

@@ -5,8 +5,21 @@ Python, nothing of Flask or the database), `store` (all SQL), `services` (one fu
 (the Flask shell). `create_app` builds the web shell, importing Flask only when called.
 """
 
-from .core import (PRESETS, GameOver, GameState, Hand, HandResult, InvalidHand, InvalidRules, Rules, ScorepadError,
-                   describe, play_game, score_hand, validate_hand)
+from .core import (
+    PRESETS,
+    GameOver,
+    GameState,
+    Hand,
+    HandResult,
+    InvalidHand,
+    InvalidRules,
+    Rules,
+    ScorepadError,
+    describe,
+    play_game,
+    score_hand,
+    validate_hand,
+)
 
 __all__ = [
     "PRESETS", "GameOver", "GameState", "Hand", "HandResult", "InvalidHand", "InvalidRules", "Rules",

@@ -37,7 +37,8 @@ def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[t
              f'font-size="{FONT}" aria-label="{escape(_summary(running, teams))}" xmlns="http://www.w3.org/2000/svg">']
     parts.append(f'<line class="axis" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}"/>')
     for v in _ticks(low, high, y):
-        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" text-anchor="end">{number(v)}</text>')
+        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" text-anchor="end">'
+                     f'{number(v)}</text>')
     if target:
         parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(target)}" '
                      f'y2="{y(target)}"/>')

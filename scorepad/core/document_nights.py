@@ -16,11 +16,34 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from .club import (
-    KINDS, MOST_NIGHTS, MOST_ROUNDS, SPECIALS, TALLIED, TIE_BREAKS, VERSIONS, ClubError, fits_a_club_table, round_rules)
+    KINDS,
+    MOST_NIGHTS,
+    MOST_ROUNDS,
+    SPECIALS,
+    TALLIED,
+    TIE_BREAKS,
+    VERSIONS,
+    ClubError,
+    fits_a_club_table,
+    round_rules,
+)
 from .club.rounds import ROUND_ENDS
 from .document import (
-    MAX_SUMMARY, ImportedGame, _Checker, _choice, _fields, _list, _name, _pair, _refused, _rules, _show, _text, _whole,
-    _Wrong)
+    MAX_SUMMARY,
+    ImportedGame,
+    _Checker,
+    _choice,
+    _fields,
+    _list,
+    _name,
+    _pair,
+    _refused,
+    _rules,
+    _show,
+    _text,
+    _whole,
+    _Wrong,
+)
 from .errors import ImportRefused
 from .inputs import name_key
 

@@ -171,7 +171,7 @@ def _once_only(hand: Counter, trump: str, table: MeldTable, items: list) -> bool
     """The melds of `hand` when no card may serve in two of them: every split of the cards among runs,
     pinochles and arounds is tried (a hand holds at most four of a card, so there are few), and the K-Q pairs
     left over are marriages. The split worth most is counted."""
-    best: tuple[int, list] = (-1, [])
+    best: tuple[int, list, bool] = (-1, [], False)
     ranges = [range(_copies(hand, "ATKQJ", trump) + 1), range(min(hand[Card("Q", "S")], hand[Card("J", "D")]) + 1)]
     ranges += [range(min(hand[Card(rank, suit)] for suit in SUITS) + 1) for rank in table.arounds]
     for split in product(*ranges):
@@ -181,13 +181,13 @@ def _once_only(hand: Counter, trump: str, table: MeldTable, items: list) -> bool
         split_items: list = []
         wins_game = _runs_and_marriages(left + _run_cards(trump, split[0]), trump, table, split_items)
         _pinochles(Counter({Card("Q", "S"): split[1], Card("J", "D"): split[1]}), table, split_items)
-        _arounds(Counter({Card(rank, suit): n for rank, n in zip(table.arounds, split[2:]) for suit in SUITS}),
-                 table, split_items)
+        _arounds(Counter({Card(rank, suit): n for rank, n in zip(table.arounds, split[2:], strict=False)
+                          for suit in SUITS}), table, split_items)
         value = sum(points for _, points in split_items)
         if value > best[0]:
-            best = (value, split_items)
+            best = (value, split_items, wins_game)
     items.extend(best[1])
-    return False  # no once-only table has a run that wins the game
+    return best[2]
 
 
 def _run_cards(trump: str, runs: int) -> Counter:
@@ -198,7 +198,7 @@ def _left_after(hand: Counter, trump: str, table: MeldTable, split: tuple) -> Co
     """The cards `split` (runs, pinochles, then each around) leaves for marriages, or None if it needs more
     cards than the hand holds."""
     used = _run_cards(trump, split[0]) + Counter({Card("Q", "S"): split[1], Card("J", "D"): split[1]})
-    for rank, n in zip(table.arounds, split[2:]):
+    for rank, n in zip(table.arounds, split[2:], strict=False):
         used += Counter({Card(rank, suit): n for suit in SUITS})
     if any(used[card] > hand[card] for card in used):
         return None

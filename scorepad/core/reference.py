@@ -9,8 +9,18 @@ from dataclasses import fields
 
 from .meld import AROUND_NAMES, DECK_COPIES, TABLES, WINS_GAME, MeldTable
 from .rules import (
-    ALL_PASS, DECKS, NO_MARRIAGE, PRESETS, SEATINGS, SET_PENALTY, THROW_IN_AWARD, THROW_IN_PENALTY, Rules,
-    card_count_words, describe)
+    ALL_PASS,
+    DECKS,
+    NO_MARRIAGE,
+    PRESETS,
+    SEATINGS,
+    SET_PENALTY,
+    THROW_IN_AWARD,
+    THROW_IN_PENALTY,
+    Rules,
+    card_count_words,
+    describe,
+)
 from .scoring import Hand, score_hand
 from .words import BIDDERS, KIND_WORDS, MELD_TABLE_NAMES, MELD_TABLE_TITLES, OPPONENTS, capitalized, number, signed
 

@@ -841,8 +841,9 @@ def _describe_surrender(r: Rules) -> list[str]:
                      "for the cards; this app follows the scoring section.")
     if r.forced_no_marriage_meld_only and r.no_marriage == "throw_in" and r.throw_in_award == "meld_plus_bonus":
         lines.append(f"If the bid was forced on the dealer and {'the dealer has' if lone else 'the bidders have'} "
-                     f"no marriage in trump, {w['others']} get{w['s']} only their meld, without the {number(r.card_bonus)} for the cards; a forced bid thrown "
-                     "in for any other reason scores as any throw-in.")
+                     f"no marriage in trump, {w['others']} get{w['s']} only their meld, without the "
+                     f"{number(r.card_bonus)} for the cards; a forced bid thrown in for any other reason scores as "
+                     "any throw-in.")
     lines += _describe_renege(r)
     return lines
 

@@ -486,7 +486,8 @@ def _meld_line(rules: Rules, who: str, meld: int) -> tuple[int, str]:
         return 0, f"{who} {_verb(who, 'have', 'has')} no meld."
     # "Bidders' meld", "Ann's meld"; but a partnership's chosen name ("Us", "Them") takes no possessive: it is
     # written as the form's label writes it, "Us meld"
-    whose = f"{who} meld" if rules.players_per_side > 1 and who not in (BIDDERS, OPPONENTS) else f"{possessive(who)} meld"
+    partners = rules.players_per_side > 1 and who not in (BIDDERS, OPPONENTS)
+    whose = f"{who} meld" if partners else f"{possessive(who)} meld"
     if not rules.min_meld:
         return meld, f"{whose} {number(meld)} counts."
     if meld >= rules.min_meld:

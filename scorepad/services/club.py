@@ -14,12 +14,24 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.club import (
-    KINDS, LATEST, MOST_ROUNDS, SEATS, TIE_BREAKS, ClubError, Round, TableResult, movement, round_rules, standings,
-    time_up)
+    KINDS,
+    LATEST,
+    MOST_ROUNDS,
+    SEATS,
+    TIE_BREAKS,
+    ClubError,
+    Round,
+    TableResult,
+    movement,
+    round_rules,
+    standings,
+    time_up,
+)
 from ..core.inputs import name_key
 from ..core.rules import Rules
 from ..core.words import number
-from ..store import clubs, connection, games, players as store_players, seasons
+from ..store import clubs, connection, games, seasons
+from ..store import players as store_players
 from ..store.clubs import ClubTable, Entrant, Night
 from .committed import after_commit
 from .errors import Conflict, NotFound, Refused
@@ -502,12 +514,12 @@ def rotation_chart(db, night: Night) -> list[ChartRound]:
         return []
     by_number = {e.number: e for e in entrants}
     chart = []
-    for number, planned in enumerate(_round_plan(night, entrants), start=1):
+    for round_no, planned in enumerate(_round_plan(night, entrants), start=1):
         tables = []
         for table_no, seated in enumerate(planned.tables, start=1):
             _, players, sides = _seating(night.kind, seated, by_number)
             tables.append(ChartTable(table_no, players, sides))
-        chart.append(ChartRound(number, tuple(tables), tuple(by_number[n].name for n in planned.byes)))
+        chart.append(ChartRound(round_no, tuple(tables), tuple(by_number[n].name for n in planned.byes)))
     return chart
 
 

@@ -17,7 +17,8 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 
-from ..store import connection, players as store_players
+from ..store import connection
+from ..store import players as store_players
 from . import backups, pages, warming
 
 _logger = logging.getLogger(__name__)

@@ -357,7 +357,8 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
         "Dealer stuck": (h.forced, "yes" if h.forced else "no"),
         "Meld": (meld, _pair_words(meld)),
         "Counters": (counters, _pair_words(counters)),
-        "Meld only the dix": (h.dix_only, ", ".join(t for t, flag in zip(teams, h.dix_only) if flag) or "no"),
+        "Meld only the dix": (h.dix_only,
+                              ", ".join(t for t, flag in zip(teams, h.dix_only, strict=True) if flag) or "no"),
     }
 
 

@@ -8,7 +8,6 @@ from ..store import clubs, games, players, readable, records
 from ..store.clubs import Night
 from ..store.games import Game, StoredHand
 
-
 # --- games and their hands -----------------------------------------------------------------------------------
 
 def game(db, game_id: int) -> Game | None:

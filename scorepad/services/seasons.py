@@ -22,7 +22,6 @@ from . import ratings
 from .club import Place, night_standings
 from .errors import Conflict, NotFound, Refused
 
-
 # --- the director's changes ----------------------------------------------------------------------------------
 
 def _checked(name: str, best_of: int | None, min_nights: int | None, specials: tuple[str, ...]) -> dict:

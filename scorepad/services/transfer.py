@@ -24,9 +24,10 @@ from ..core.errors import ImportRefused
 from ..core.hands import hand_from_columns, hand_to_export
 from ..core.scoring import dix_value, play_game
 from ..core.seats import dealer_for, seat_label
-from ..store import clubs, connection, games as store_games, imports, seasons as store_seasons
+from ..store import clubs, connection, imports
+from ..store import games as store_games
+from ..store import seasons as store_seasons
 from ..store.games import Game, StoredHand
-
 
 # --- out ------------------------------------------------------------------------------------------------------
 

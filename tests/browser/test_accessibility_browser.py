@@ -159,7 +159,8 @@ def test_no_text_a_player_reads_is_under_14_px(page, live_server, pages):
 PLACEHOLDERS_AND_EDGES = """() => {
   // the contrast of two colours, after WCAG 2; the placeholder's colour is its own (no opacity is used)
   const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
-  const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255; return v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4; });
+  const lum = c => { const [r, g, b] = rgb(c).map(v => {
+                       v /= 255; return v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4; });
                      return .2126 * r + .7152 * g + .0722 * b; };
   const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + .05) / (y + .05); };
   const page = getComputedStyle(document.body).backgroundColor;
@@ -170,7 +171,9 @@ PLACEHOLDERS_AND_EDGES = """() => {
     const r = ratio(style.color, getComputedStyle(el).backgroundColor);
     if (r < 4.5 || Number(style.opacity) < 1) out.push(`placeholder of ${el.name}: ${r.toFixed(2)}`);
   }
-  for (const el of document.querySelectorAll("input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select, textarea, .choice span, .suit-choice span")) {
+  const fields = "input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select, textarea, "
+    + ".choice span, .suit-choice span";
+  for (const el of document.querySelectorAll(fields)) {
     if (!el.checkVisibility()) continue;
     const r = ratio(getComputedStyle(el).borderTopColor, page);
     if (r < 3) out.push(`edge of ${el.name || el.className || el.tagName}: ${r.toFixed(2)}`);
@@ -225,7 +228,9 @@ def test_a_tap_on_the_bidder_still_moves_on_to_the_bid(page, live_server, pages)
 IN_VIEW = """() => {
   // the focused control is wholly on the screen and under no sticky or fixed bar it is not part of
   const el = document.activeElement, box = el.getBoundingClientRect();
-  if (box.top < 0 || box.bottom > innerHeight) return `${el.id || el.name || el.textContent.trim()} is off the screen (${box.top}–${box.bottom} of ${innerHeight})`;
+  if (box.top < 0 || box.bottom > innerHeight)
+    return `${el.id || el.name || el.textContent.trim()} is off the screen `
+      + `(${box.top}–${box.bottom} of ${innerHeight})`;
   for (const bar of document.querySelectorAll(".action-bar, .meld-bar, .alert, .topbar")) {
     const where = getComputedStyle(bar).position;
     if ((where !== "sticky" && where !== "fixed") || bar.contains(el)) continue;

@@ -113,7 +113,8 @@ def test_the_directors_link_copies_and_the_page_fits_a_phone(director, live_serv
                                               "Cat", "Dan"])
     director.goto(f"{live_server}/club/{night}/director")
     lines = director.locator("#director-standings th").evaluate_all("""cells => cells.map(cell => {
-        const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length; })""")
+        const range = document.createRange(); range.selectNodeContents(cell);
+        return range.getClientRects().length; })""")
     assert set(lines) == {1}, lines  # no heading broken mid-word beside a long name
     director.get_by_role("button", name="Copy").click()
     expect(director.locator("#director-address-said")).to_be_visible()

@@ -67,7 +67,7 @@ def play_round(round_no, phones, director):
     expect(director.locator("#round-actions button.primary")).to_have_count(0)
     for table_no, (north, east, _, _) in enumerate(SEATING[round_no], start=1):
         recorder, opponent = phones[north], phones[east]
-        for page, name in ((recorder, north), (opponent, east)):
+        for page in (recorder, opponent):
             expect(page.locator(".seat-line")).to_contain_text(f"Round {round_no} · Table {table_no} · You:")
         seats = dict(zip(("North", "East"), SEATING[round_no][table_no - 1][:2], strict=True))
         recorder.locator("#score-sheet").click()

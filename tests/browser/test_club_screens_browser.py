@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import HAND, PHONE, make_night, no_sideways_scroll, post
+from tests.browser.helpers import PHONE, make_night, no_sideways_scroll, post
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,7 @@
 """A save that fails on the phone is never silent and never lost. A server error or a full disk: the banner is at
 the top of the screen, every value stays typed, and tapping Record again stores the hand exactly once. A dropped
-connection or no answer in time: the hand is kept on the phone and sent again by itself, once. The poll failing only shows a quiet mark that goes away by itself."""
+connection or no answer in time: the hand is kept on the phone and sent again by itself, once. The poll failing
+only shows a quiet mark that goes away by itself."""
 
 import re
 import sqlite3

@@ -6,7 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, record_hand as record, start_game
+from tests.browser.helpers import no_sideways_scroll, start_game
+from tests.browser.helpers import record_hand as record
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,8 @@ and an edit on the way), a two-handed game without bidding to 1,000, and six pla
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, record_hand as record, start_game
+from tests.browser.helpers import no_sideways_scroll, start_game
+from tests.browser.helpers import record_hand as record
 
 pytestmark = pytest.mark.browser
 

@@ -195,7 +195,7 @@ def record_three_while_unreachable(page):
         expect(page.locator("#expected")).to_have_value(str(n))
         _type_fast(page, bid, counters)  # no preview: Scorepad cannot be reached
         page.locator("button.save-button").click()
-        expect(page.locator("#outbox")).to_contain_text(f"kept on this phone")
+        expect(page.locator("#outbox")).to_contain_text("kept on this phone")
         expect(page.locator("#expected")).to_have_value(str(n + 1))
     expect(page.locator("#outbox")).to_contain_text("Hands 1, 2 and 3 are kept on this phone and will be saved, in "
                                                     "order, when Scorepad can be reached.")

@@ -9,7 +9,7 @@ import math
 import subprocess
 import sys
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import pytest
@@ -25,7 +25,7 @@ PLAYERS = range(4, MOST + 1)
 TEAMS = range(2, MOST + 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def night(kind: str, count: int, version: int = LATEST) -> tuple:
     return tuple(movement(kind, range(1, count + 1), ROUNDS, version))
 

@@ -1,4 +1,7 @@
+
 """A season's standings across nights and the specials' prize list, in the core: tables of cases and properties."""
+
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
@@ -64,7 +67,7 @@ def test_every_entrant_once_ranked_ones_first_in_order_with_shared_ranks(found, 
     ranked = [row for row in table if row.rank is not None]
     assert table[:len(ranked)] == ranked and all(row.played < min_nights for row in table[len(ranked):])
     assert all(row.played >= min_nights for row in ranked)
-    for before, after in zip(ranked, ranked[1:]):
+    for before, after in pairwise(ranked):
         assert (before.wins, before.points) >= (after.wins, after.points)
         assert after.rank == (before.rank if (before.wins, before.points) == (after.wins, after.points)
                               else ranked.index(after) + 1)

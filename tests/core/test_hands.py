@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 
 from scorepad.core import document
 from scorepad.core.hands import (
-    HAND_COLUMNS, HAND_EXPORT_FIELDS, SIDE_COLUMNS, hand_from_columns, hand_to_columns, hand_to_export, hand_to_history)
+    HAND_COLUMNS,
+    HAND_EXPORT_FIELDS,
+    SIDE_COLUMNS,
+    hand_from_columns,
+    hand_to_columns,
+    hand_to_export,
+    hand_to_history,
+)
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand, play_game, score_hand, validate_hand
 from tests.store.helpers import random_hand

@@ -5,7 +5,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorepad.core.inputs import (
-    MAX_ID, MAX_NAME, NotANumber, clean_name, name_key, name_problem, record_id, try_whole_number, whole_number)
+    MAX_ID,
+    MAX_NAME,
+    NotANumber,
+    clean_name,
+    name_key,
+    name_problem,
+    record_id,
+    try_whole_number,
+    whole_number,
+)
 
 
 @pytest.mark.parametrize("text, value", [
@@ -67,7 +76,8 @@ def test_every_printed_number_reads_back(n):
 
 
 @pytest.mark.parametrize("raw, kept", [
-    ("  Ann  ", "Ann"), ("Ann   Marie", "Ann Marie"), ("Cafe\u0301", "Café"), (None, ""), ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
+    ("  Ann  ", "Ann"), ("Ann   Marie", "Ann Marie"), ("Cafe\u0301", "Café"), (None, ""),
+    ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
 ])
 def test_names_are_cleaned(raw, kept):
     assert clean_name(raw) == kept

@@ -1,9 +1,11 @@
+
 """The ratings fold: openskill over finished games in order. A player who always wins rises, partners share the
 credit, the same games always give the same ratings, and a rating says how sure it is."""
 
 import random
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -49,7 +51,7 @@ def test_a_player_who_always_wins_rises_with_every_game_and_tops_the_ladder(seed
     games = history(seed, 120)
     folded = fold(games)
     mus = [step.mu for step in folded.history(0)]
-    assert mus[0] > START_MU and all(later > earlier for earlier, later in zip(mus, mus[1:]))
+    assert mus[0] > START_MU and all(later > earlier for earlier, later in pairwise(mus))
     assert ladder(folded)[0][0] == 0
     assert folded.now[0].games == len(mus)
 

@@ -290,7 +290,7 @@ def hands(draw, rules):
     """A valid hand under `rules`, at any table."""
     steps = rules.hand_points // rules.counter_step
     cuts = sorted(draw(st.lists(st.integers(0, steps), min_size=rules.sides - 1, max_size=rules.sides - 1)))
-    counters = tuple((b - a) * rules.counter_step for a, b in zip([0, *cuts], [*cuts, steps]))
+    counters = tuple((b - a) * rules.counter_step for a, b in zip([0, *cuts], [*cuts, steps], strict=True))
     meld = tuple(draw(st.integers(0, rules.hand_points // rules.meld_step)) * rules.meld_step
                  for _ in range(rules.sides))
     if not rules.bidding:

@@ -11,10 +11,10 @@ import pytest
 from scorepad import services
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
-from tests.services.helpers import first_thread_cannot_start, record
 from scorepad.services import club
 from scorepad.services.backups import AFTER_GAME, DAILY, Backups, register
 from scorepad.store import autobackup, clubs, connection, games
+from tests.services.helpers import first_thread_cannot_start, record
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50: the second one wins a game to 100

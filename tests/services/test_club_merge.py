@@ -5,7 +5,8 @@ import pytest
 
 from scorepad import services
 from scorepad.services import club
-from scorepad.store import clubs, players as store_players
+from scorepad.store import clubs
+from scorepad.store import players as store_players
 from tests.services.helpers import everything, new_night
 
 HELD_ON = "2026-11-01T18:00:00+00:00"  # the evening of 1 Nov wherever the table is, from UTC-12 to UTC+12

@@ -9,8 +9,7 @@ import pytest
 from scorepad import services
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
-from scorepad.services import transfer
-from scorepad.services import club
+from scorepad.services import club, transfer
 from scorepad.store import clubs, connection, games, players, records, schema
 from tests.services.helpers import new_night
 

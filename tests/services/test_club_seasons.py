@@ -4,7 +4,8 @@ import pytest
 
 from scorepad import services
 from scorepad.services import club, seasons
-from scorepad.store import clubs, players, seasons as store_seasons
+from scorepad.store import clubs, players
+from scorepad.store import seasons as store_seasons
 from tests.every_kind import WIN_0, WIN_1, night, record
 
 

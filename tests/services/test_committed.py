@@ -8,9 +8,10 @@ import pytest
 from scorepad import services
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
-from scorepad.store import clubs, connection, games, players as store_players
-from tests.services.helpers import record
 from scorepad.services import club, committed, pages, warming
+from scorepad.store import clubs, connection, games
+from scorepad.store import players as store_players
+from tests.services.helpers import record
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50

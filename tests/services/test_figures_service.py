@@ -9,7 +9,8 @@ from scorepad.core.figures import SideGame, side_figures
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand, play_game
 from scorepad.services import figures
-from scorepad.store import games as store_games, players, records
+from scorepad.store import games as store_games
+from scorepad.store import players, records
 
 TO_100 = replace(PRESETS["double-deck"], target=100)
 SEATED = ("Ann", "Bob", "Cat", "Dan")

@@ -10,9 +10,10 @@ import pytest
 from scorepad import services
 from scorepad.core import document
 from scorepad.core.errors import ImportRefused
-from scorepad.services import transfer
-from scorepad.services import club, seasons
-from scorepad.store import clubs, connection, games as store_games, records, seasons as store_seasons
+from scorepad.services import club, seasons, transfer
+from scorepad.store import clubs, connection, records
+from scorepad.store import games as store_games
+from scorepad.store import seasons as store_seasons
 from tests.every_kind import DD, WIN_0, club_nights_of_every_kind, games_of_every_kind, record
 
 

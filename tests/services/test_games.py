@@ -2,8 +2,8 @@
 validation, one fold each, a typed error for every refusal, and nothing stored on a refusal."""
 
 import random
-from datetime import UTC, datetime, timedelta
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -8,9 +8,9 @@ import pytest
 from scorepad import services
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
+from scorepad.services import pages
 from scorepad.store import games, players
 from tests.services.helpers import record
-from scorepad.services import pages
 
 MADE = Hand(0, 50, (0, 0), (50, 0))  # Us +50
 OTHERS = Hand(1, 50, (0, 0), (0, 50))  # Them +50

@@ -1,8 +1,10 @@
+
 """Ratings read from the stored games: folded in the order games finished, kept until a record could change, and
 moved by an edit or a deleted hand as if the game had always been so."""
 
 import secrets
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 
@@ -11,7 +13,8 @@ from scorepad.core import ratings as core
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
 from scorepad.services import ratings
-from scorepad.store import games as store_games, players as store_players
+from scorepad.store import games as store_games
+from scorepad.store import players as store_players
 
 QUICK = replace(PRESETS["double-deck"], target=100)  # two hands of 50 win
 US, THEM = Hand(0, 50, (0, 0), (50, 0)), Hand(1, 50, (0, 0), (0, 50))
@@ -55,7 +58,7 @@ def test_a_player_who_always_wins_climbs_the_ladder_to_the_top(db):
     ann = ids(db)["Ann"]
     rating, steps = ratings.player_rating(db, ann)
     assert rating.games == len(steps) == 12
-    assert all(b.mu > a.mu for a, b in zip(steps, steps[1:]))
+    assert all(b.mu > a.mu for a, b in pairwise(steps))
     top = ratings.ladder(db)[0]
     assert (top.place, top.name, top.player_id) == (1, "Ann", ann)
 

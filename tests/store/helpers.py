@@ -1,9 +1,11 @@
+
 """Histories drawn at random, for the store tests to share."""
 
 import json
 import random
 import uuid
 from dataclasses import replace
+from itertools import pairwise
 
 from scorepad.core.errors import GameOver
 from scorepad.core.hands import hand_to_columns
@@ -37,7 +39,7 @@ def _random_counters(rng, rules) -> tuple[int, ...]:
     steps = rules.hand_points // rules.counter_step
     cuts = sorted(rng.randrange(0, steps + 1) for _ in range(rules.sides - 1))
     bounds = [0, *cuts, steps]
-    return tuple((high - low) * rules.counter_step for low, high in zip(bounds, bounds[1:]))
+    return tuple((high - low) * rules.counter_step for low, high in pairwise(bounds))
 
 
 # --- exports drawn at random ---------------------------------------------------------------------------------

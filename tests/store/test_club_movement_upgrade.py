@@ -14,6 +14,7 @@ from scorepad.services import club
 from scorepad.store import clubs, connection, schema
 from tests.helpers import FIXTURES
 
+
 def _has(path, table: str) -> bool:
     return bool(sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True).execute(
         "SELECT 1 FROM sqlite_master WHERE name = ?", [table]).fetchone())

@@ -17,9 +17,9 @@ from scorepad.core.hands import hand_to_columns, hand_to_history
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
 from scorepad.services import transfer
-from scorepad.store import connection, games as store_games, imports, players
+from scorepad.store import connection, imports, players
+from scorepad.store import games as store_games
 from tests.store.helpers import export_of, hand_data
-
 
 SUMMARIES = {
     "hands": "SELECT id, points_0, points_1, outcome FROM hands ORDER BY id",

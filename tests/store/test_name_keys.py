@@ -12,7 +12,8 @@ from scorepad.core.errors import ImportRefused
 from scorepad.core.rules import PRESETS
 from scorepad.services import transfer
 from scorepad.services.transfer import export_games
-from scorepad.store import connection, players as store_players, schema
+from scorepad.store import connection, schema
+from scorepad.store import players as store_players
 
 DD = PRESETS["double-deck"]
 AT = "2024-11-02T19:00:00+00:00"

@@ -12,7 +12,9 @@ from scorepad.core.errors import GameOver
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand, play_game
 from scorepad.services import transfer
-from scorepad.store import connection, games as store_games, players as store_players, records, schema
+from scorepad.store import connection, records, schema
+from scorepad.store import games as store_games
+from scorepad.store import players as store_players
 from tests.store.helpers import random_hand
 
 DD = PRESETS["double-deck"]

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scorepad.core.errors import GameOver
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand, play_game, validate_hand
-from scorepad.store import connection as store_connection, games, players, records
+from scorepad.store import connection as store_connection
+from scorepad.store import games, players, records
 from scorepad.store.games import NewHand
 from tests.helpers import ROOT
 

@@ -13,7 +13,8 @@ import textwrap
 import pytest
 import sqlite_utils
 
-from scorepad.store import backups, connection, schema as store_schema
+from scorepad.store import backups, connection
+from scorepad.store import schema as store_schema
 from tests.helpers import FIXTURES
 
 EVERY = store_schema.migrations.pending(sqlite_utils.Database(memory=True))

@@ -48,7 +48,7 @@ def replicated_server(instance: Path, env: dict):
         except OSError:
             if time.monotonic() > deadline or process.poll() is not None:
                 process.kill()
-                raise RuntimeError("the server did not start: " + (instance.parent / log.name).read_text())
+                raise RuntimeError("the server did not start: " + (instance.parent / log.name).read_text()) from None
             time.sleep(0.1)
     try:
         yield base, process

@@ -16,7 +16,10 @@ import sqlite_utils
 from scorepad import create_app, store
 from scorepad.core.inputs import whole_number
 from scorepad.core.scoring import play_game, score_hand
-from scorepad.store import connection, games as store_games, records as store_records, schema as store_schema
+from scorepad.store import connection
+from scorepad.store import games as store_games
+from scorepad.store import records as store_records
+from scorepad.store import schema as store_schema
 from tests.helpers import FIXTURES, parse
 
 pytestmark = pytest.mark.slow

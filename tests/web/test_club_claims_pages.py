@@ -48,7 +48,7 @@ def test_a_name_claimed_on_one_phone_is_refused_on_another_until_the_director_re
     assert two.get("/club/1/me").status_code == 303  # the second phone follows nobody
     card = parse(two.get("/club/1/tables/1"))
     assert card.select_one(f"#claimed-{al}").get_text() == "on a phone"  # the table's card says so
-    assert card.select_one("button[value='%s'] .who-claimed" % store_id(app, "Bo")) is None
+    assert card.select_one(f"button[value='{store_id(app, 'Bo')}'] .who-claimed") is None
 
     director = parse(client.get("/club/1/director"))
     claim = director.select_one(f"#claim-{al}")

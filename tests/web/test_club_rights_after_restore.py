@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad.store import backups, clubs, connection, players as store_players
+from scorepad.store import backups, clubs, connection
+from scorepad.store import players as store_players
 from tests.helpers import parse
 from tests.web.helpers import club_post
 

@@ -4,7 +4,8 @@ show standings across nights (a substitute with their team), the specials with w
 
 import pytest
 
-from scorepad.store import clubs, connection, players as store_players
+from scorepad.store import clubs, connection
+from scorepad.store import players as store_players
 from tests.helpers import parse
 from tests.web.helpers import CLUB_WIN_0, club_post, csrf, form_of, record
 

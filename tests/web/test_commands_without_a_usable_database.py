@@ -81,3 +81,21 @@ def test_backup_copies_a_live_database_that_cannot_be_upgraded(tmp_path):
     assert "Traceback" not in done.stderr
     with sqlite3.connect(tmp_path / "copy.db") as db:
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] > 0
+
+
+def test_pages_under_a_command_say_why_the_database_cannot_be_opened(tmp_path):
+    """Loaded by a command (`flask --app scorepad ...`), an app whose database cannot be opened answers every
+    page with 503 and the reason: the reason must outlive the `except` block that caught it."""
+    import click
+
+    from scorepad import create_app
+
+    live = tmp_path / "live" / "scorepad.db"
+    live.parent.mkdir()
+    not_a_database(live)
+    with click.Context(click.Command("backup")):
+        app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(live),
+                          "BACKUP_DIR": str(tmp_path / "backups")})
+    page = app.test_client().get("/")
+    assert page.status_code == 503
+    assert "file is not a database" in page.get_data(as_text=True)

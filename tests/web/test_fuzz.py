@@ -17,7 +17,8 @@ from werkzeug.datastructures import MultiDict
 
 from scorepad import create_app
 from scorepad.core.rules import limits
-from scorepad.store import connection, games, players as store_players
+from scorepad.store import connection, games
+from scorepad.store import players as store_players
 from tests.helpers import parse, quick_and_in_full
 from tests.web.helpers import every_table
 

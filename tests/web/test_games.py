@@ -8,7 +8,6 @@ from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, hands_stored, new_game, record, totals
 
-
 # --- home and new game ---------------------------------------------------------------------------------------
 
 def test_home_puts_new_game_first_then_games_in_progress_then_finished(client):

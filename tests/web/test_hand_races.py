@@ -10,6 +10,7 @@ from scorepad.store import connection, games
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, new_game, record
 
+
 # Races at full size (100 rounds each) under `slow`; the quick loop runs a few rounds of each
 @pytest.fixture(params=[pytest.param(100, marks=pytest.mark.slow, id="100 rounds"), pytest.param(6, id="6 rounds")])
 def rounds(request) -> int:
@@ -111,7 +112,8 @@ def test_two_phones_deleting_the_same_hand_write_one_deleted_line(app, client, g
         assert history(app, hand_id) == ["recorded", "deleted"]
 
 
-def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the_hand_as_it_is(app, client, game, rounds):
+def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the_hand_as_it_is(
+        app, client, game, rounds):
     phones = [Phone(app), Phone(app)]
     for _ in range(rounds):
         record(client, game, **HAND)

@@ -101,8 +101,8 @@ def test_the_server_is_sized_for_a_club_night():
 def polled(app, served):
     """A game's live sheet on the served app, and its ETag: (port, path, etag)."""
     from scorepad import services
-    from scorepad.store import connection
     from scorepad.core.rules import PRESETS
+    from scorepad.store import connection
 
     db = connection.connect(app.config["DATABASE"])
     game_id = services.start_game(db, PRESETS["double-deck"], ("Us", "Them"), (None,) * 4, 0)

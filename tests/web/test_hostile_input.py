@@ -147,9 +147,10 @@ BAD_NAMES = [
 
 NAME_FIELDS = ["team_0", "team_1", "player_0", "player_3"]
 # Ten megabytes take a second or more each: the quick loop sends them in one field, the slow run in every one.
+SAID = ["10 MB", "41 letters", "bidi", "NUL", "zero width"]
 NAMES_IN_FIELDS = [pytest.param(field, name, message, id=f"{said}-{field}",
                                 marks=[pytest.mark.slow] if name is TEN_MB and field != NAME_FIELDS[0] else [])
-                   for (name, message), said in zip(BAD_NAMES, ["10 MB", "41 letters", "bidi", "NUL", "zero width"])
+                   for (name, message), said in zip(BAD_NAMES, SAID, strict=True)
                    for field in NAME_FIELDS]
 
 

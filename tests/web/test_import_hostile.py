@@ -9,12 +9,13 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from scorepad import create_app
 from scorepad.services import transfer
-from scorepad.store import connection, games as store_games
+from scorepad.store import connection
+from scorepad.store import games as store_games
 from tests.helpers import parse, quick_and_in_full
 from tests.web.helpers import HOSTILE_VALUES, csrf, every_table, hand_ids, new_game, record, upload
 

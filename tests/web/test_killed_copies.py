@@ -18,7 +18,8 @@ import pytest
 
 from scorepad import create_app
 from scorepad.core.rules import PRESETS
-from scorepad.store import autobackup, backups as store_backups, connection, files, schema
+from scorepad.store import autobackup, connection, files, schema
+from scorepad.store import backups as store_backups
 from tests.helpers import ROOT
 
 # A process that copies a database a few pages at a time, says so when half of a copy is done (a copy into the

@@ -18,8 +18,8 @@ def test_a_poll_carrying_the_token_of_the_hand_it_finds_stored_says_that_hand_is
     form = form_of(client, game_id)
     other = app.test_client()  # the save's answer went to nobody: the session never heard of it
     stamp = form_of(other, game_id)["csrf_token"]
-    sent = other.post(f"/games/{game_id}/hands", data={**form, "csrf_token": stamp,
-                                                       "kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"})
+    hand = {"kind": "played", "bidder": "t0", "bid": "50", "counters_0": "50"}
+    sent = other.post(f"/games/{game_id}/hands", data={**form, "csrf_token": stamp, **hand})
     assert sent.status_code == 303
     notice = poll(client, game_id, form["token"]).select_one("#live-notice")
     assert notice.has_attr("data-saved") and not notice.has_attr("hidden")

@@ -10,7 +10,8 @@ from scorepad import services
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
 from scorepad.services import ratings
-from scorepad.store import connection, games, players as store_players
+from scorepad.store import connection, games
+from scorepad.store import players as store_players
 from tests.helpers import parse
 
 QUICK = replace(PRESETS["double-deck"], target=100)

@@ -12,8 +12,9 @@ from .specials import DERIVED, SPECIALS, TALLIED, Prize, prize_list, shown_by
 from .standings import DEFAULT_TIE_BREAKS, TIE_BREAKS, Standing, TableResult, bye_score, standings
 
 __all__ = [
-    "DEFAULT_TIE_BREAKS", "KINDS", "LATEST", "MOST_MINUTES", "MOST_ROUNDS", "ROUND_ENDS", "SEATS", "TIE_BREAKS", "ClubError",
-    "Round", "Standing", "TableResult", "bye_score", "fits_a_club_table", "movement", "partners_of", "round_rules", "round_words", "time_up",
+    "DEFAULT_TIE_BREAKS", "KINDS", "LATEST", "MOST_MINUTES", "MOST_ROUNDS", "ROUND_ENDS", "SEATS", "TIE_BREAKS",
+    "ClubError", "Round", "Standing", "TableResult", "bye_score", "fits_a_club_table", "movement", "partners_of",
+    "round_rules", "round_words", "time_up",
     "standings", "MOST_NIGHTS", "NightScore", "SeasonStanding", "counted_nights", "season_standings", "DERIVED",
     "SPECIALS", "TALLIED", "Prize", "prize_list", "shown_by", "VERSIONS",
 ]

@@ -132,8 +132,8 @@ class _Met:
 def _search(seats: list, met: _Met, rng: random.Random) -> list:
     """The seating that costs least by `met` reached by swapping players from the plan's (the plan itself when
     it costs nothing), and of those the one that moves the fewest from their seat by the plan (a North counts
-    three times: North stays, where it can; the first half of the search moves no North). Now and then a worse swap is taken, to leave a dead end; the best
-    seating seen is the answer."""
+    three times: North stays, where it can; the first half of the search moves no North). Now and then a worse
+    swap is taken, to leave a dead end; the best seating seen is the answer."""
     tables = len(seats) // 4
     costs = [met.cost(seats[t * 4:t * 4 + 4]) for t in range(tables)]
     total, moved = sum(costs), 0

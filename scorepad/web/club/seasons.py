@@ -14,7 +14,8 @@ from ...services import Declined, seasons
 from ..games.forms import HAND_FIELDS
 from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
-from . import forms, views as club_views
+from . import forms
+from . import views as club_views
 
 bp = Blueprint("seasons", __name__, url_prefix="/club")
 

@@ -16,7 +16,6 @@ from ...core.inputs import record_id, try_whole_number
 from ...services import Declined, club, seasons
 from ..shell.addresses import lan_addresses
 from ..shell.database import get_db
-from ..shell.forms import ECHO
 from ..shell.htmx import vary_on_htmx
 from . import forms
 

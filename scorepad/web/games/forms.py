@@ -8,13 +8,12 @@ the form could not read at all.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ...core.errors import InvalidRules
 from ...core.hands import HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
-from ...core.rules import (
-    DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, fits_seating, limits, seated, with_house_rules)
+from ...core.rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, fits_seating, limits, seated, with_house_rules
 from ...core.scoring import Hand
 from ...core.seats import seat_names, team_of
 from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized

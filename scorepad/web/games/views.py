@@ -21,8 +21,19 @@ from ..shell.database import get_db
 from ..shell.faults import refused
 from ..shell.htmx import is_htmx, vary_on_htmx
 from .forms import (
-    DEFAULT_SEATING, HAND_FIELDS, HOUSE_RULES, SEATING_CHOICES, TEAM_PLACEHOLDERS, edits_seen, hand_values,
-    new_game_values, parse_hand, parse_new_game, preset_fits, seating_of)
+    DEFAULT_SEATING,
+    HAND_FIELDS,
+    HOUSE_RULES,
+    SEATING_CHOICES,
+    TEAM_PLACEHOLDERS,
+    edits_seen,
+    hand_values,
+    new_game_values,
+    parse_hand,
+    parse_new_game,
+    preset_fits,
+    seating_of,
+)
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 

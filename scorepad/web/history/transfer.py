@@ -30,8 +30,8 @@ def _game_or_404(game_id: int):
 @bp.get("/export.json")
 def export_all():
     document = transfer.export_games(get_db())
-    return _download(json.dumps(document, ensure_ascii=False, separators=(",", ":")), f"scorepad-{transfer.stamp()}.json",
-                     "application/json")
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return _download(text, f"scorepad-{transfer.stamp()}.json", "application/json")
 
 
 @bp.get("/games/<int:game_id>/export.json")

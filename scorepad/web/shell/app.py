@@ -17,10 +17,13 @@ from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
 from ..cli.rules import rules_command
-from ..club import seasons, views as club
-from ..games import meld, rules, views as games
+from ..club import seasons
+from ..club import views as club
+from ..games import meld, rules
+from ..games import views as games
 from ..games.forms import bid_chips, kind_choices, wrong_fields
-from ..history import players, transfer, views as history
+from ..history import players, transfer
+from ..history import views as history
 from . import about, database, passcode, request_log, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused

@@ -47,8 +47,9 @@ def init_app(app) -> None:
         # A command (`backup`, `restore`) is the way out of a database that cannot be brought up to date or
         # opened: it must not die with it. Each page answers with the reason instead.
         click.echo(f"Warning: {refused.message}", err=True)
-        app.extensions["scorepad_unusable"] = refused.message
-        app.before_request(lambda: _unusable(refused.message))
+        why = refused.message  # `refused` is unbound once the except block ends; the page needs the words later
+        app.extensions["scorepad_unusable"] = why
+        app.before_request(lambda: _unusable(why))
     else:
         if not app.testing:
             # records, the ladder and the figures ready before the first phone asks

@@ -15,7 +15,6 @@ from waitress.task import WSGITask
 from ...core.inputs import NotANumber, whole_number
 from .addresses import lan_addresses
 
-
 EVERY_INTERFACE = ("0.0.0.0", "")
 
 
@@ -121,7 +120,8 @@ def late(channel, now: float) -> bool:
 
 def create_server(app, **options):
     """waitress's server with `options`, whose connections close a request that arrives too slowly."""
-    from waitress.server import BaseWSGIServer, create_server as waitress_server
+    from waitress.server import BaseWSGIServer
+    from waitress.server import create_server as waitress_server
 
     server = waitress_server(app, **options)
     sockets = getattr(server, "map", None) or server._map

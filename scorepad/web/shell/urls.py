@@ -7,7 +7,8 @@ puts its own ids in their places."""
 
 from __future__ import annotations
 
-from flask import current_app, has_request_context, request, url_for as build
+from flask import current_app, has_request_context, request
+from flask import url_for as build
 
 KEPT = 4096  # shapes per app before the kept ones are dropped and built again
 STAND_IN = 918_273_645_500  # + n for the nth id: a number no address holds otherwise, all of one length
