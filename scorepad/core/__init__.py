@@ -7,7 +7,8 @@ What most callers need stands here; a module's other names are imported from the
 """
 
 from .errors import GameOver, ImportRefused, InvalidHand, InvalidRules, ScorepadError
-from .rules import PRESETS, Rules, describe
+from .rules import PRESETS, Rules
+from .rules_in_words import describe
 from .scoring import GameState, Hand, HandResult, play_game, score_hand, validate_hand
 
 __all__ = [

@@ -18,9 +18,8 @@ from .rules import (
     THROW_IN_AWARD,
     THROW_IN_PENALTY,
     Rules,
-    card_count_words,
-    describe,
 )
+from .rules_in_words import card_count_words, describe
 from .scoring import Hand, score_hand
 from .words import BIDDERS, KIND_WORDS, MELD_TABLE_NAMES, MELD_TABLE_TITLES, OPPONENTS, capitalized, number, signed
 

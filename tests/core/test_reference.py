@@ -8,7 +8,8 @@ import pytest
 import scorepad
 from scorepad.core.meld import DECK_COPIES, TABLES
 from scorepad.core.reference import rules_reference
-from scorepad.core.rules import PRESETS, describe
+from scorepad.core.rules import PRESETS
+from scorepad.core.rules_in_words import describe
 from scorepad.core.scoring import Hand, score_hand
 from scorepad.core.words import MELD_TABLE_NAMES, number
 

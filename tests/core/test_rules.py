@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorepad.core.errors import InvalidRules
-from scorepad.core.rules import PRESETS, Rules, allowed_kinds, can_be_stuck, describe, limits
+from scorepad.core.rules import PRESETS, Rules, allowed_kinds, can_be_stuck, limits
+from scorepad.core.rules_in_words import describe
 
 # The §1 table, column by column (field: (double-deck, shg, bicycle, gamerules, single-deck)).
 ORDER = ["double-deck", "double-deck-shg", "double-pack-bicycle", "double-deck-gamerules", "single-deck"]

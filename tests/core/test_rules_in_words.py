@@ -8,7 +8,8 @@ from dataclasses import fields, replace
 import pytest
 
 from scorepad.core.errors import InvalidRules
-from scorepad.core.rules import _CHOICES, LONE_PRESETS, PRESETS, SOURCES, Rules, describe
+from scorepad.core.rules import _CHOICES, LONE_PRESETS, PRESETS, Rules
+from scorepad.core.rules_in_words import SOURCES, describe
 from scorepad.core.scoring import Hand, score_hand
 
 EXPECTED = {

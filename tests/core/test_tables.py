@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from scorepad.core.errors import InvalidRules
 from scorepad.core.meld import count_meld
-from scorepad.core.rules import PRESETS, SEATINGS, describe
+from scorepad.core.rules import PRESETS, SEATINGS
+from scorepad.core.rules_in_words import describe
 from scorepad.core.scoring import Hand, decide_winner, play_game, score_hand, validate_hand
 from scorepad.core.seats import dealer_for, first_bidder, seat_label, seats_of, team_of
 from tests.fixtures import scoring_two_teams as before

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from scorepad.core import meld, rules, scoring, words
 from scorepad.core.chart import score_chart
 from scorepad.core.inputs import MAX_DIGITS, whole_number
-from scorepad.core.rules import PRESETS, describe
+from scorepad.core.rules import PRESETS
+from scorepad.core.rules_in_words import describe
 from scorepad.core.scoring import Hand, validate_hand
 
 # Every number `whole_number` accepts: it refuses more than MAX_DIGITS digits as "far too large to be a score".

@@ -3,7 +3,8 @@ quadruple run), and the rules in words on the rules page and every game page."""
 
 import pytest
 
-from scorepad.core.rules import PRESETS, describe
+from scorepad.core.rules import PRESETS
+from scorepad.core.rules_in_words import describe
 from tests.helpers import parse
 from tests.web.helpers import new_game, record, totals
 

@@ -1,6 +1,7 @@
 """The rules page: every preset in words, as the game pages will show them."""
 
-from scorepad.core.rules import PRESETS, describe
+from scorepad.core.rules import PRESETS
+from scorepad.core.rules_in_words import describe
 from tests.helpers import parse
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
-from ...core.rules import PRESETS, describe
+from ...core.rules import PRESETS
+from ...core.rules_in_words import describe
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 

@@ -13,7 +13,8 @@ from ...core import words
 from ...core.club.specials import SHORT as SPECIAL_SHORT
 from ...core.club.specials import SPECIALS, TALLIED
 from ...core.inputs import record_id, try_whole_number
-from ...core.rules import PRESETS, describe, seated
+from ...core.rules import PRESETS, seated
+from ...core.rules_in_words import describe
 from ...core.seats import seat_names
 from ...services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, lookups, pages
 from ..shell.assets import asset_url

@@ -13,7 +13,7 @@ from ...core.chart import score_chart
 from ...core.evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
 from ...core.hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import record_id
-from ...core.rules import describe
+from ...core.rules_in_words import describe
 from ...core.seats import seat_label
 from ...services import lookups
 from ..shell.database import get_db
