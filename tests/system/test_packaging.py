@@ -16,8 +16,8 @@ def test_the_wheel_carries_templates_and_static_and_serves_a_page(tmp_path):
                     "--quiet", "-w", str(tmp_path)], check=True, capture_output=True)
     wheel = next(tmp_path.glob("scorepad-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    for template in (ROOT / "templates").glob("*.html"):
-        assert f"scorepad/templates/{template.name}" in names
+    for template in (ROOT / "templates").rglob("*.html"):
+        assert f"scorepad/templates/{template.relative_to(ROOT / 'templates').as_posix()}" in names
     assert "scorepad/static/app.css" in names
 
     target = tmp_path / "site"

@@ -36,20 +36,20 @@ def _season(season_id: int):
 @bp.get("/seasons/")
 def season_list():
     db = get_db()
-    return render_template("club_seasons.html", seasons=seasons.all_seasons(db),
+    return render_template("club/seasons.html", seasons=seasons.all_seasons(db),
                            current=seasons.current_season(db))
 
 
 @bp.get("/seasons/<int:season_id>")
 def season(season_id: int):
     page = _season(season_id)
-    return render_template("club_season.html", page=page, **_words(page))
+    return render_template("club/season.html", page=page, **_words(page))
 
 
 @bp.get("/seasons/<int:season_id>/wall")
 def season_wall(season_id: int):
     page = _season(season_id)
-    return render_template("club_season_wall.html", page=page, poll=current_app.config["POLL_SECONDS"],
+    return render_template("club/season_wall.html", page=page, poll=current_app.config["POLL_SECONDS"],
                            etag=seasons.season_etag(get_db(), season_id), **_words(page))
 
 
@@ -63,7 +63,7 @@ def season_wall_live(season_id: int):
         response = current_app.response_class(status=304)
     else:
         page = _season(season_id)
-        response = vary_on_htmx(render_template("_club_season_wall_live.html", page=page, is_live_update=True,
+        response = vary_on_htmx(render_template("club/_season_wall_live.html", page=page, is_live_update=True,
                                                 etag=etag, poll=current_app.config["POLL_SECONDS"], **_words(page)))
         response.headers["Cache-Control"] = "no-cache"
     response.headers["ETag"] = etag
@@ -73,7 +73,7 @@ def season_wall_live(season_id: int):
 @bp.get("/seasons/<int:season_id>/prizes")
 def season_prizes(season_id: int):
     page = _season(season_id)
-    return render_template("club_prizes.html", title=page.season.name, prizes=page.prizes,
+    return render_template("club/prizes.html", title=page.season.name, prizes=page.prizes,
                            final=page.over, back=url_for("seasons.season", season_id=season_id),
                            lines=page.teams if _teams_first(page) else page.players, **_words(page))
 
@@ -97,7 +97,7 @@ def night_prizes(night_id: int):
     night = club_views._night(night_id)
     db = get_db()
     read = seasons.read_night(db, night)
-    return render_template("club_prizes.html", title=night.name, prizes=seasons.night_prizes(db, night, read),
+    return render_template("club/prizes.html", title=night.name, prizes=seasons.night_prizes(db, night, read),
                            final=night.closed_at is not None, back=url_for("club.show", night_id=night_id),
                            lines=None, special_names=SPECIALS)
 

@@ -23,7 +23,7 @@ bp = Blueprint("club", __name__, url_prefix="/club")
 
 
 def _nights_page(values, errors, status=200):
-    return render_template("club_nights.html", nights=club.nights(get_db()), values=values,
+    return render_template("club/nights.html", nights=club.nights(get_db()), values=values,
                            season=seasons.season_under_way(get_db()),
                            errors=errors, presets=forms.CLUB_PRESETS, kinds=forms.KIND_WORDS, round_ends=ROUND_ENDS,
                            tie_breaks=TIE_BREAKS), status
@@ -102,7 +102,7 @@ def _directed(night_id: int):
         _direct(night)
     elif not _directing(night):
         # in words, not a bare "Forbidden": a director whose browser forgot the night must learn the way back
-        abort(current_app.response_class(render_template("club_not_director.html", night=night), status=403))
+        abort(current_app.response_class(render_template("club/not_director.html", night=night), status=403))
     return night
 
 
@@ -113,7 +113,7 @@ def _director_page(night, values=None, errors=None, message=None, status=200):
     from .seasons import season_context  # the season's card (its views import these)
 
     return render_template(
-        "club_director.html", **_director_context(night, values, errors), **season_context(night),
+        "club/director.html", **_director_context(night, values, errors), **season_context(night),
         known_players=club.player_names(get_db()),
         message=message, kinds=forms.KIND_WORDS, registered=registered, director_link=_director_link(night)), status
 
@@ -172,7 +172,7 @@ def director_live(night_id: int):
     night = _directed(night_id)
     etag = night.etag[:-1] + ('-up"' if _clock_up(night) else '"')
     return _live(night_id, lambda night, etag: render_template(
-        "_club_director_live.html", is_live_update=True, etag=etag, **_director_context(night)), etag=etag)
+        "club/_director_live.html", is_live_update=True, etag=etag, **_director_context(night)), etag=etag)
 
 
 @bp.post("/<int:night_id>/register")
@@ -292,14 +292,14 @@ def cards(night_id: int):
         address = base + url_for("club.table", night_id=night_id, table_no=number)
         cards.append({"number": number, "address": address,
                       "qr": segno.make(address, error="m").svg_data_uri(scale=5, border=2)})
-    return render_template("club_cards.html", night=night, cards=cards)
+    return render_template("club/cards.html", night=night, cards=cards)
 
 
 @bp.get("/<int:night_id>/chart")
 def chart(night_id: int):
     """The whole night's rotation chart, to print: every round, table by table, and who sits out."""
     night = _directed(night_id)
-    return render_template("club_chart.html", night=night, chart=club.rotation_chart(get_db(), night),
+    return render_template("club/chart.html", night=night, chart=club.rotation_chart(get_db(), night),
                            round_words=round_words(night.round_end, night.round_size))
 
 
@@ -308,7 +308,7 @@ def game_cards(night_id: int):
     """A card for each player, to print and hand out: their table and seat every round, so a dead phone never
     stops a table."""
     night = _directed(night_id)
-    return render_template("club_game_cards.html", night=night, cards=club.game_cards(get_db(), night),
+    return render_template("club/game_cards.html", night=night, cards=club.game_cards(get_db(), night),
                            round_words=round_words(night.round_end, night.round_size))
 
 
@@ -342,7 +342,7 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
     byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
     # a name claimed on a phone says so: its player, if that is not their phone, asks the director
     claimed = {c.player_id for c in club.claims(get_db(), night.id)}
-    return render_template("club_table.html", night=night, table_no=table_no, here=here, byes=byes,
+    return render_template("club/table.html", night=night, table_no=table_no, here=here, byes=byes,
                            message=message, entrants=entrants, claimed=claimed), status
 
 
@@ -416,7 +416,7 @@ def me(night_id: int):
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
     if not _registered(night_id, context["player"]["id"]):
         return _not_registered(night, context["player"]["name"], 1)
-    return render_template("club_me.html", etag=club.seat_etag(get_db(), night_id, _me(night)),
+    return render_template("club/me.html", etag=club.seat_etag(get_db(), night_id, _me(night)),
                            **context)
 
 
@@ -424,7 +424,7 @@ def me(night_id: int):
 def me_live(night_id: int):
     """The phone's poll: 304 while the night is as it was, else its seat card afresh."""
     night = _night(night_id)
-    return _live(night_id, lambda night, etag: render_template("_club_seat.html", is_live_update=True, etag=etag,
+    return _live(night_id, lambda night, etag: render_template("club/_seat.html", is_live_update=True, etag=etag,
                                                                 **_me_context(night)),
                  etag=club.seat_etag(get_db(), night_id, _me(night)))
 
@@ -440,7 +440,7 @@ def confirm(night_id: int, table_id: int):
         context = _me_context(_night(night_id))
         if context["player"] is None:
             return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
-        return render_template("club_me.html", message=str(refusal), **context,
+        return render_template("club/me.html", message=str(refusal), **context,
                                etag=club.seat_etag(get_db(), night_id, _me(night))), refusal.status_hint
     flash("Already confirmed: the score stands." if done.already else
           f"Table {done.table_no}'s score is confirmed: only the director can change it now.")
@@ -498,12 +498,12 @@ def _wall_context(night) -> dict:
 
 @bp.get("/<int:night_id>/wall")
 def wall(night_id: int):
-    return render_template("club_wall.html", **_wall_context(_night(night_id)))
+    return render_template("club/wall.html", **_wall_context(_night(night_id)))
 
 
 @bp.get("/<int:night_id>/wall/live")
 def wall_live(night_id: int):
-    return _live(night_id, lambda night, etag: render_template("_club_wall_live.html", is_live_update=True,
+    return _live(night_id, lambda night, etag: render_template("club/_wall_live.html", is_live_update=True,
                                                                 etag=etag, **_wall_context(night)))
 
 
@@ -540,7 +540,7 @@ def show(night_id: int):
     rounds: dict[int, list] = {}
     for t in tables:
         rounds.setdefault(t.round, []).append(t)
-    return render_template("club_night.html", night=night, rounds=rounds, entrants=entrants,
+    return render_template("club/night.html", night=night, rounds=rounds, entrants=entrants,
                            places=club.night_standings(db, night, entrants, tables),
                            changes=club.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),

@@ -95,7 +95,7 @@ def calculator():
     action = _carry_action(calc, request.args)
     if action is not None:
         return action
-    template = "_meld_calculator.html" if is_htmx() else "meld.html"
+    template = "games/_meld_calculator.html" if is_htmx() else "games/meld.html"
     status = 422 if calc.error else 200
     response = vary_on_htmx(render_template(template, calc=calc, suits=SUITS, symbols=SUIT_SYMBOLS,
                                             suit_names=SUIT_NAMES, tables=TABLE_TITLES), status)
@@ -197,7 +197,7 @@ def _carry_action(calc: Calculator, args):
         if _only_dix(calc):  # the calculator knows the cards: it ticks "only the dix" itself
             state.append((dix_field, "1"))
         shows = shown_by(calc.cards, calc.trump)
-        if shows:  # a club table's hand form ticks the specials these cards hold (see `_club_specials.html`)
+        if shows:  # a club table's hand form ticks the specials these cards hold (see `club/_specials.html`)
             state += [("shows", ",".join(shows)), ("shows_team", calc.carry["field"][-1])]
         url = f"{calc.carry['back']}?{urlencode(state)}#record"
         if is_htmx():  # a whole-page move: htmx must not swap the game page into the calculator

@@ -13,7 +13,7 @@ bp = Blueprint("rules", __name__, url_prefix="/rules")
 @bp.get("/")
 def all_presets():
     presets = [(key, rules, describe(rules)) for key, rules in PRESETS.items()]
-    return render_template("rules.html", presets=presets)
+    return render_template("games/rules.html", presets=presets)
 
 
 @bp.get("/<preset>")
@@ -21,4 +21,4 @@ def one_preset(preset: str):
     rules = PRESETS.get(preset)
     if rules is None:
         abort(404)
-    return render_template("rules.html", presets=[(preset, rules, describe(rules))])
+    return render_template("games/rules.html", presets=[(preset, rules, describe(rules))])

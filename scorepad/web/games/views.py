@@ -49,7 +49,7 @@ ALREADY_DELETED = ("That hand was already deleted (on another phone, or by a sec
 def home():
     db = get_db()
     finished = lookups.listed_games(db, finished=True, limit=10)
-    return render_template("home.html", playing=lookups.listed_games(db, finished=False), finished=finished,
+    return render_template("games/home.html", playing=lookups.listed_games(db, finished=False), finished=finished,
                            club_games=lookups.club_tables_of(db, [g.id for g in finished]))
 
 
@@ -76,8 +76,9 @@ def _new_game_page(values, errors, status=200):
     presets = presets or PRESETS
     if values["preset"] not in presets:  # a table of another size: its first rule set is ready
         values = {**values, "preset": next(iter(presets))}
-    return render_template("new_game.html", values=values, errors=errors, presets=presets, seatings=SEATING_CHOICES,
-                           sides=sides, per_side=per_side, team_placeholders=TEAM_PLACEHOLDERS,
+    return render_template("games/new_game.html", values=values, errors=errors, presets=presets,
+                           seatings=SEATING_CHOICES, sides=sides, per_side=per_side,
+                           team_placeholders=TEAM_PLACEHOLDERS,
                            house_rules=HOUSE_RULES, seats=seat_names(sides * per_side),
                            player_fields=[f"player_{seat}" for seat in range(sides * per_side)],
                            known_players=lookups.player_names(get_db())), status
@@ -127,7 +128,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     club = _club_table(game, sheet)
     token = token or secrets.token_urlsafe(16)
     return vary_on_htmx(render_template(
-        "game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
+        "games/game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token, poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
         saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
@@ -243,8 +244,8 @@ def live(game_id: int):
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
     response = vary_on_htmx(render_template(
-        "_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here, values=values,
-        errors={}, preview=_preview(game, values), token=secrets.token_urlsafe(16),
+        "games/_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here,
+        values=values, errors={}, preview=_preview(game, values), token=secrets.token_urlsafe(16),
         poll=current_app.config["POLL_SECONDS"],
         club=club, readonly=_kept(club)))
     response.headers["ETag"] = game.etag
@@ -286,7 +287,7 @@ def compare(game_id: int):
                    _club_table(game, sheet)) if number else None
     if clash is None:
         return "", 204
-    return vary_on_htmx(render_template("_two_phones.html", game=game, sheet=sheet, clash=clash))
+    return vary_on_htmx(render_template("games/_two_phones.html", game=game, sheet=sheet, clash=clash))
 
 
 @bp.route("/<int:game_id>/preview", methods=["GET", "POST"])
@@ -298,7 +299,7 @@ def preview(game_id: int):
     if not is_htmx():
         return _game_page(_page(game_id), values=values)
     game = _load(game_id)
-    return vary_on_htmx(render_template("_preview_body.html", game=game, preview=_preview(game, values),
+    return vary_on_htmx(render_template("games/_preview_body.html", game=game, preview=_preview(game, values),
                                         preview_oob=True))
 
 
@@ -311,7 +312,7 @@ def edit_preview(game_id: int, hand_id: int):
         preview = _preview(game, values, hand_id)
     except (HandGone, services.NotFound):
         abort(404)
-    return vary_on_htmx(render_template("_preview_body.html", game=game, preview=preview, preview_oob=True))
+    return vary_on_htmx(render_template("games/_preview_body.html", game=game, preview=preview, preview_oob=True))
 
 
 # --- recording, editing, deleting ----------------------------------------------------------------------------
@@ -388,7 +389,7 @@ def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, 
     # a club table's game whose round is over shows its hand, but no form to change it with
     closed = services.club.game_closed(get_db(), game.id)
     preview = None if closed else _preview(game, values, row.stored.id)
-    return render_template("edit_hand.html", game=game, sheet=sheet, row=row, values=values,
+    return render_template("games/edit_hand.html", game=game, sheet=sheet, row=row, values=values,
                            errors=errors or {}, message=message, fault=fault, closed=closed,
                            preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
 
@@ -442,11 +443,11 @@ def hand_detail(game_id: int, hand_id: int):
     """One sheet row's story, for htmx to put in when the row is opened."""
     game, sheet, row = _hand_in_game(game_id, hand_id)
     readonly = request.args.get("readonly") == "1" or services.club.game_closed(get_db(), game_id) is not None
-    return vary_on_htmx(render_template("_hand_detail.html", game=game, sheet=sheet, row=row, readonly=readonly))
+    return vary_on_htmx(render_template("games/_hand_detail.html", game=game, sheet=sheet, row=row, readonly=readonly))
 
 
 def _delete_page(game, sheet, row, message=None, status=200, fault=None):
-    return render_template("delete_hand.html", game=game, sheet=sheet, row=row,
+    return render_template("games/delete_hand.html", game=game, sheet=sheet, row=row,
                            message=message, fault=fault, closed=services.club.game_closed(get_db(), game.id)), status
 
 
@@ -496,7 +497,7 @@ def _moved_down(later: int) -> str:
 @bp.get("/<int:game_id>/end")
 def confirm_end(game_id: int):
     page = _page(game_id)
-    return render_template("end_game.html", game=page.game, sheet=page.sheet)
+    return render_template("games/end_game.html", game=page.game, sheet=page.sheet)
 
 
 @bp.post("/<int:game_id>/end")
@@ -505,7 +506,7 @@ def end_game(game_id: int):
         change = services.abandon_game(get_db(), game_id)
     except Declined as refusal:
         page = _page(game_id)
-        return render_template("end_game.html", game=page.game, sheet=page.sheet,
+        return render_template("games/end_game.html", game=page.game, sheet=page.sheet,
                                message=str(refusal)), refusal.status_hint
     _wrote(change, "That game was already ended (on another phone, or by a second tap).",
            "The game was ended unfinished. It stays in History, marked abandoned; nobody won it.")

@@ -25,7 +25,7 @@ def records():
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
-    return render_template("players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
+    return render_template("history/players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
                            unfinished=lookups.unfinished_games(db)), \
         422 if refused else 200
 
@@ -64,7 +64,8 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     others = [p for p in lookups.player_choices(db) if p["id"] != player_id]
     recent = lookups.history_games(db, player_id, limit=10)
     rated = ratings.of_player(db, player_id)
-    return render_template("player.html", player=me, record=lookups.side_record(db, [player_id]), partners=mates,
+    return render_template("history/player.html", player=me, record=lookups.side_record(db, [player_id]),
+                           partners=mates,
                            figures=figures[(player_id,)], rating=rated.rating,
                            rating_chart=Markup(rated.chart) if rated.chart else None,  # numbers only: safe
                            teams=lookups.team_records(db, player_id),

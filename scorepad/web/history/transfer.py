@@ -55,11 +55,11 @@ def export_game_csv(game_id: int):
 
 @bp.get("/import")
 def import_form():
-    return render_template("import.html", error=None)
+    return render_template("history/import.html", error=None)
 
 
 def _import_page(error: str, status: int):
-    return render_template("import.html", error=error), status
+    return render_template("history/import.html", error=error), status
 
 
 @bp.post("/import")

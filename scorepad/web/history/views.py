@@ -58,7 +58,7 @@ def evenings():
     groups = group_by_evening(games, lambda g: datetime.fromisoformat(g.created_at).astimezone())
     nights = dict(group_by_evening(lookups.nights_between(db, start=_utc(start), end=_utc(end)),
                                    lambda n: datetime.fromisoformat(n.created_at).astimezone()))
-    return render_template("history.html", groups=groups, club_nights=nights,
+    return render_template("history/index.html", groups=groups, club_nights=nights,
                            club_games=lookups.club_tables_of(db, [g.id for g in games]),
                            players=lookups.player_choices(db), player_id=player_id,
                            older=_older_link(args, games[-1].created_at) if older else None,
@@ -105,7 +105,7 @@ def game(game_id: int):
     db = get_db()
     page = _page(game_id)
     record, sheet = page.game, page.sheet
-    return render_template("history_game.html", game=record, sheet=sheet, chart=chart_for(sheet),
+    return render_template("history/game.html", game=record, sheet=sheet, chart=chart_for(sheet),
                            rules_words=describe(record.rules), readonly=True,
                            club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
 
@@ -119,7 +119,7 @@ def hand(game_id: int, hand_id: int):
     if row is None:
         abort(404)
     edits = [_edit_view(e, record) for e in lookups.edits_of_hand(db, hand_id)]
-    return render_template("hand.html", game=record, sheet=sheet, row=row, edits=edits,
+    return render_template("history/hand.html", game=record, sheet=sheet, row=row, edits=edits,
                            rules_words=describe(record.rules))
 
 

@@ -25,7 +25,7 @@ def about():
     backups = _backups()
     status, now = backups.status(), datetime.now(UTC)
     age = retention.age_in_words(status.succeeded_at, now) if status.succeeded_at else None
-    return render_template("about.html", title="About", status=status, age=age, warning=backups.warning(),
+    return render_template("shell/about.html", title="About", status=status, age=age, warning=backups.warning(),
                            folders=backups.folders, kept=backups.keep_last, future=backups.in_future(),
                            database=current_app.config["DATABASE"], instance=current_app.instance_path,
                            replica=replica_setup.facts(now))

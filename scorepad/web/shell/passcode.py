@@ -195,13 +195,13 @@ def guard():
 def _ask(problem: str | None, status: int):
     carried = [(k, v) for k, v in request.form.items(multi=True) if k not in ("passcode", "csrf_token")]
     upload = bool(request.files)
-    return render_template("passcode.html", problem=problem, carried=carried, action=request.path,
+    return render_template("shell/passcode.html", problem=problem, carried=carried, action=request.path,
                            upload=upload), status
 
 
 @bp.get("/unlock")
 def unlock_page():
-    return render_template("passcode.html", problem=None, carried=[("next", safe_path(request.args.get("next")))],
+    return render_template("shell/passcode.html", problem=None, carried=[("next", safe_path(request.args.get("next")))],
                            action=url_for("passcode.unlock"), upload=False)
 
 
@@ -212,7 +212,7 @@ def unlock():
         return redirect(target, 303)
     refusal = _try(request.form.get("passcode", ""))
     if refusal:
-        return render_template("passcode.html", problem=refusal.message, carried=[("next", target)],
+        return render_template("shell/passcode.html", problem=refusal.message, carried=[("next", target)],
                                action=url_for("passcode.unlock"), upload=False), refusal.status
     return redirect(target, 303)
 
