@@ -9,8 +9,10 @@ from .errors import (
     Declined,
     EndsTooEarly,
     FormIncomplete,
+    GameGone,
     GameIsOver,
     HandChangedElsewhere,
+    HandElsewhere,
     HandGone,
     HandTaken,
     LooksRepeated,
@@ -40,10 +42,10 @@ from .players import Merged, Renamed, merge_players, rename_player
 from .transfer import import_games, sheets_csv
 
 __all__ = [
-    "CannotMerge", "Change", "Conflict", "Declined", "Difference", "EndsTooEarly", "FormIncomplete", "GameIsOver",
-    "HandChangedElsewhere", "HandGone", "HandTaken", "LooksRepeated", "Merged", "NotFound", "NotLastHand",
-    "Preview", "Refused", "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "committed",
-    "compare_hands", "delete_hand", "describe_change", "edit_hand", "figures", "import_games", "merge_players",
-    "pages", "preview_edit", "preview_hand", "ratings", "record_hand", "rematch", "rename_player", "restore_hand",
-    "seasons", "sheets_csv", "start_game", "warming",
+    "CannotMerge", "Change", "Conflict", "Declined", "Difference", "EndsTooEarly", "FormIncomplete", "GameGone",
+    "GameIsOver", "HandChangedElsewhere", "HandElsewhere", "HandGone", "HandTaken", "LooksRepeated", "Merged",
+    "NotFound", "NotLastHand", "Preview", "Refused", "Rematch", "Renamed", "ServiceError", "abandon_game", "club",
+    "committed", "compare_hands", "delete_hand", "describe_change", "edit_hand", "figures", "import_games",
+    "merge_players", "pages", "preview_edit", "preview_hand", "ratings", "record_hand", "rematch", "rename_player",
+    "restore_hand", "seasons", "sheets_csv", "start_game", "warming",
 ]

@@ -67,6 +67,25 @@ class HandTaken(Conflict):
         return self.count + 1 > self.expected
 
 
+class GameGone(Conflict):
+    """A hand sent for a game that is not this one: the game it was typed for is gone (a restored older backup
+    took it away, and a new game was given its number since). Never recorded here, never dropped unsaid."""
+
+    def __init__(self):
+        super().__init__("The game this hand was typed for is no longer here (an older backup was put back since, "
+                         "and this is another game under its number): it was not saved, here or anywhere.")
+
+
+class HandElsewhere(Conflict):
+    """A hand whose one-time token is already on another game's sheet: it was saved there, not here."""
+
+    def __init__(self, game_id: int, number: int | None, teams: tuple[str, ...]):
+        self.game_id, self.number = game_id, number
+        place = f"as hand {number}" if number else "and deleted since"
+        super().__init__(f"This hand was saved already, in another game ({' : '.join(teams)}, game {game_id}) "
+                         f"{place}: nothing was added to this game.")
+
+
 class LooksRepeated(Conflict):
     """A new hand equal to the hand recorded just before it, a few minutes ago: most likely the same hand typed
     twice (on two phones, or once more after a save whose answer was lost). Asked, never refused."""

@@ -23,8 +23,10 @@ from .errors import (
     Conflict,
     EndsTooEarly,
     FormIncomplete,
+    GameGone,
     GameIsOver,
     HandChangedElsewhere,
+    HandElsewhere,
     HandGone,
     HandTaken,
     LooksRepeated,
@@ -111,15 +113,18 @@ REPEAT_WINDOW = timedelta(minutes=10)
 
 
 def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | None,
-                unreadable: dict[str, str] | None = None, repeat_ok: bool = False) -> Change:
-    """`hand` as hand number `expected`, stored once for its form's one-time `token` (a token already used
-    comes back `already`). Raises NotFound, GameIsOver, Refused (every wrong field: the core's, and the ones the
-    form could not read, `unreadable`), FormIncomplete (no token or number), HandTaken (the sheet has
-    another number of hands than the form was opened on) and, unless `repeat_ok`, LooksRepeated (the hand is
-    the one just before it again)."""
+                unreadable: dict[str, str] | None = None, repeat_ok: bool = False,
+                game_uid: str | None = None) -> Change:
+    """`hand` as hand number `expected`, stored once for its form's one-time `token` (a token already used in
+    this game comes back `already`). `game_uid`: the identity of the game the form was made for (None: a form
+    from before games had one). Raises NotFound, GameGone (the game is another one now), HandElsewhere (the
+    token is on another game's sheet), GameIsOver, Refused (every wrong field: the core's, and the ones the
+    form could not read, `unreadable`), FormIncomplete (no token or number), HandTaken (the sheet has another
+    number of hands than the form was opened on) and, unless `repeat_ok`, LooksRepeated (the hand is the one
+    just before it again)."""
     with connection.write_lock(db):
-        game = _game(db, game_id)
-        if token and games.hand_by_token(db, token):
+        game = _game(db, game_id, game_uid)
+        if token and _saved_before(db, game_id, token):
             return Change(game_id, already=True)
         _still_open(db, game_id)
         over = game.winner is not None or game.abandoned_at is not None
@@ -132,11 +137,13 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
                              "start a rematch.")
         if game.abandoned_at is not None:
             raise GameIsOver("This game was ended unfinished: it takes no more hands. Start a new game.")
+        # the hand's number first: a form refused for a typo comes back to be fixed under the number it shows, so
+        # a hand another phone recorded meanwhile is asked about now, typo and all, never fixed into a second copy
+        if token and expected is not None and game.hands_count + 1 != expected:
+            raise HandTaken(game.hands_count, expected)
         _check(game, hand, game.hands_count, unreadable)
         if not token or expected is None:
             raise FormIncomplete()
-        if game.hands_count + 1 != expected:
-            raise HandTaken(game.hands_count, expected)
         before = games.live_hands(db, game_id)
         if not repeat_ok:
             _not_a_repeat(before, hand, expected)
@@ -339,7 +346,8 @@ def describe_change(before: Hand, after: Hand, game: Game) -> str:
 
 
 def _facts(h: Hand, game: Game) -> dict[str, tuple]:
-    """Each thing an edit can change: label -> (the value compared, the value in words)."""
+    """Each thing an edit can change: label -> (the value compared, the value in words). A hand still being typed
+    may hold text that is no number ("20.5", "2o"): it is shown as typed."""
     teams = game.teams
     if h.bidder_seat is not None:
         bidder = (("seat", h.bidder_seat), seat_label(h.bidder_seat, game.players))
@@ -351,7 +359,7 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
     return {
         "Kind": (h.kind, h.kind.replace("_", " ")),
         "Bidder": bidder,
-        "Bid": (h.bid, "—" if h.bid is None else number(h.bid)),
+        "Bid": (h.bid, _shown(h.bid)),
         "Trump": (h.trump, trump(h.trump)),
         "Reneged": (h.renege_team, "—" if h.renege_team is None else teams[h.renege_team]),
         "Dealer stuck": (h.forced, "yes" if h.forced else "no"),
@@ -360,6 +368,13 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
         "Meld only the dix": (h.dix_only,
                               ", ".join(t for t, flag in zip(teams, h.dix_only, strict=True) if flag) or "no"),
     }
+
+
+def _shown(value) -> str:
+    """A hand's amount in words: a number as Scorepad writes it, a blank as a dash, anything else as typed."""
+    if value is None:
+        return "—"
+    return number(value) if isinstance(value, int) else str(value)
 
 
 @dataclass(frozen=True)
@@ -386,16 +401,33 @@ def compare_hands(theirs: Hand, mine: Hand, game: Game) -> list[Difference]:
 
 
 def _pair_words(pair) -> str:
-    return " : ".join("—" if value is None else number(value) for value in pair)
+    return " : ".join(_shown(value) for value in pair)
 
 
 # --- in common ----------------------------------------------------------------------------------------------
 
-def _game(db, game_id: int) -> Game:
+def _game(db, game_id: int, uid: str | None = None) -> Game:
+    """The game; NotFound when there is none, GameGone when `uid` says the form was made for another game."""
     game = games.load_game(db, game_id)
     if game is None:
         raise NotFound("There is no such game.")
+    if uid and uid != game.uid:
+        raise GameGone()
     return game
+
+
+def _saved_before(db, game_id: int, token: str) -> bool:
+    """Whether the hand of this one-time `token` is stored in this game (a second tap, a retry); HandElsewhere
+    when it is stored in another game."""
+    found = games.hand_by_token(db, token)
+    if found is None:
+        return False
+    if found["game_id"] == game_id:
+        return True
+    other = games.load_game(db, found["game_id"])
+    number = next((place for place, stored in enumerate(games.live_hands(db, other.id), start=1)
+                   if stored.id == found["id"]), None)
+    raise HandElsewhere(other.id, number, other.teams)
 
 
 def _still_open(db, game_id: int) -> None:

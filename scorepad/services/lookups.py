@@ -14,9 +14,10 @@ def game(db, game_id: int) -> Game | None:
     return games.load_game(db, game_id)
 
 
-def game_version(db, game_id: int) -> int | None:
-    """The version a game's ETag is made of; None for a game that is not there."""
-    return games.game_version(db, game_id)
+def game_etag(db, game_id: int) -> str | None:
+    """The game's ETag as it is now (its identity and version); None for a game that is not there."""
+    stamp = games.game_stamp(db, game_id)
+    return games.game_etag(game_id, *stamp) if stamp else None
 
 
 def listed_games(db, finished: bool, limit: int = 20) -> list[Game]:

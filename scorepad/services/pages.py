@@ -2,9 +2,10 @@
 its page, its poll, its history page and each hand's page.
 
 A game's version is moved by the database's own triggers on every write to the game, its hands or its players'
-names (and past every value at a restore), so a page kept under (database file, game, version) is right by
-construction: a change makes a new version, and the next look builds (or finds) the page of that one. A change
-folds its game anyway: it hands its page over (`written`), so the page after it folds nothing again.
+names (and past every value at a restore), so a page kept under (database file, game, its identity, version) is
+right by construction: a change makes a new version, and the next look builds (or finds) the page of that one.
+(The identity too: a game made after a restore may be given a gone game's id at a version that game had.) A
+change folds its game anyway: it hands its page over (`written`), so the page after it folds nothing again.
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ class GamePage:
 def game_page(db, game_id: int) -> GamePage | None:
     """The game's page data as it is now; None when there is no such game. Raises `store.UnreadableGame` for a
     game whose stored rules do not read."""
-    version = games.game_version(db, game_id)
-    if version is None:
+    stamp = games.game_stamp(db, game_id)
+    if stamp is None:
         return None
-    found = _kept(db, game_id, version)
+    found = _kept(db, game_id, stamp)
     if found is not None:
         return found
     with connection.snapshot(db):  # the game, its hands and their history as of one moment, read in a moment
@@ -66,10 +67,10 @@ def game_page(db, game_id: int) -> GamePage | None:
 
 def current_game(db, game_id: int) -> Game | None:
     """The game as it is now (from its kept page when that is current): for reading a form by its rules."""
-    version = games.game_version(db, game_id)
-    if version is None:
+    stamp = games.game_stamp(db, game_id)
+    if stamp is None:
         return None
-    found = _kept(db, game_id, version)
+    found = _kept(db, game_id, stamp)
     return found.game if found is not None else games.load_game(db, game_id)
 
 
@@ -85,7 +86,7 @@ def written(db, game_id: int, hands: list[StoredHand], state: GameState) -> Game
 
 def keep(db, page: GamePage) -> None:
     """Keep `page` for the next look at its game's version."""
-    key = (connection.database_file(db), page.game.id, page.game.version)
+    key = (connection.database_file(db), page.game.id, (page.game.uid, page.game.version))
     with _LOCK:
         _PAGES[key] = page
         _PAGES.move_to_end(key)
@@ -99,8 +100,8 @@ def forget() -> None:
         _PAGES.clear()
 
 
-def _kept(db, game_id: int, version: int) -> GamePage | None:
-    key = (connection.database_file(db), game_id, version)
+def _kept(db, game_id: int, stamp: tuple[str, int]) -> GamePage | None:
+    key = (connection.database_file(db), game_id, stamp)
     with _LOCK:
         found = _PAGES.get(key)
         if found is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,10 +40,11 @@ class Game:
     rematch_of: int | None
     abandoned_at: str | None = None  # ended unfinished: no longer in progress, and nobody won it
     rematch: int | None = None  # the game started as this one's rematch, once there is one
+    uid: str = ""  # the game's identity: never another game's, even after a restore reuses its id (m020)
 
     @property
     def etag(self) -> str:
-        return f'"g{self.id}-v{self.version}"'
+        return game_etag(self.id, self.uid, self.version)
 
     @property
     def has_players(self) -> bool:
@@ -60,9 +62,10 @@ def create_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer:
         columns = [f"team_{side}" for side in range(len(teams))] + [f"seat_{seat}" for seat in range(len(seat_ids))]
         # the id is chosen inside the insert itself, so under the write lock
         game_id = db.execute(
-            f"""INSERT INTO games (id, created_at, rules, {', '.join(columns)}, first_dealer, rematch_of)
-                VALUES (({NEXT_GAME_ID}), ?, ?, {', '.join('?' * len(columns))}, ?, ?)""",
-            [created_at or now(), json.dumps(rules.to_dict()), *teams, *seat_ids, first_dealer, rematch_of]).lastrowid
+            f"""INSERT INTO games (id, uid, created_at, rules, {', '.join(columns)}, first_dealer, rematch_of)
+                VALUES (({NEXT_GAME_ID}), ?, ?, ?, {', '.join('?' * len(columns))}, ?, ?)""",
+            [secrets.token_hex(12), created_at or now(), json.dumps(rules.to_dict()), *teams, *seat_ids,
+             first_dealer, rematch_of]).lastrowid
         db.conn.executemany("INSERT INTO game_seats (game_id, seat, team, player_id) VALUES (?, ?, ?, ?)",
                             [(game_id, seat, seat % len(teams), player_id) for seat, player_id in enumerate(seat_ids)
                              if player_id is not None])
@@ -95,7 +98,7 @@ def _game(row: dict) -> Game:
         first_dealer=row["first_dealer"], version=row["version"],
         totals=tuple(row[f"total_{side}"] or 0 for side in range(rules.sides)), hands_count=row["hands_count"],
         winner=row["winner"], finished_at=row["finished_at"], rematch_of=row["rematch_of"],
-        abandoned_at=row.get("abandoned_at"), rematch=row.get("rematch"),
+        abandoned_at=row.get("abandoned_at"), rematch=row.get("rematch"), uid=row.get("uid") or "",
     )
 
 
@@ -137,10 +140,21 @@ def load_game(db, game_id: int) -> Game | None:
 
 
 def game_version(db, game_id: int) -> int | None:
+    stamp = game_stamp(db, game_id)
+    return stamp[1] if stamp else None
+
+
+def game_stamp(db, game_id: int) -> tuple[str, int] | None:
+    """(identity, version): what a page of the game is kept under and its ETag made of. The version alone is not
+    enough: a game made after a restore may be given the id of a game that is gone, at a version that game had."""
     if not 0 < game_id <= MAX_ID:
         return None
-    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
-    return row[0] if row else None
+    row = db.execute("SELECT uid, version FROM games WHERE id = ?", [game_id]).fetchone()
+    return (row[0] or "", row[1]) if row else None
+
+
+def game_etag(game_id: int, uid: str, version: int) -> str:
+    return f'"g{game_id}-v{version}-{uid}"'
 
 
 def game_ids(db, among: Sequence[int] | None = None) -> list[int]:

@@ -570,6 +570,21 @@ def m019_rematch_moves_its_game(db: sqlite_utils.Database) -> None:
     BEGIN UPDATE games SET version = version + 1 WHERE id = NEW.rematch_of; END;
     """)
 
+@migrations()
+def m020_game_identity(db: sqlite_utils.Database) -> None:
+    """Every game has an identity no other game will ever have: ids are reused (a restored older backup hands the
+    id of a game it lacks to the next new game), so a phone that kept a hand, or a half-typed one, for game 2
+    would otherwise put it into another family's game 2. The phone carries the identity with every hand it
+    keeps; Scorepad refuses a hand whose game is not that game. A game from before gets one made of its id and
+    the moment it started, so the same game has the same identity in a backup made before this upgrade and put
+    back after it; a new game gets a random one."""
+    db.executescript("""
+    ALTER TABLE games ADD COLUMN uid TEXT;
+    UPDATE games SET uid = printf('%d-%s', id, created_at);
+    CREATE UNIQUE INDEX games_by_uid ON games (uid);
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing, and key the players whose name has

@@ -184,7 +184,7 @@ def test_a_fault_answered_with_an_error_page_shows_that_pages_words_over_the_for
     start_game(phone, live_server)
     fill_hand(phone)
     # the view's first read (the game's version, to read the form by its rules) fails before it reaches its service
-    monkeypatch.setattr(games, "game_version", lambda *args: refuse_locked())
+    monkeypatch.setattr(games, "game_stamp", lambda *args: refuse_locked())
     tap_record(phone)
     assert_banner_at_the_top(phone, "Scorepad waited too long for another change to finish (another phone, an "
                                     "import or a backup): that change was NOT saved. Wait a few seconds, then "

@@ -194,6 +194,16 @@ def hand_values(h: Hand) -> dict[str, str]:
                                                   enumerate(h.dix_only)}}
 
 
+def filled_from(typed: dict[str, str], theirs: dict[str, str]) -> dict[str, str]:
+    """A hand still being typed, with every field left blank taken from `theirs` (the hand another phone recorded
+    in its place), so that "mine is right" changes only what was typed here. The kind counts as not typed while
+    it is still the form's own "played"."""
+    def blank(name: str) -> bool:
+        value = str(typed.get(name, "")).strip()
+        return not value or (name == "kind" and value == "played")
+    return {**typed, **{name: value for name, value in theirs.items() if blank(name)}}
+
+
 # --- a new game ----------------------------------------------------------------------------------------------
 
 # House rules a game can change, each with its kind of input: "number", "bool", or its choices. Blank, the

@@ -16,11 +16,22 @@ from ...core.inputs import record_id, try_whole_number
 from ...core.rules import PRESETS, seated
 from ...core.rules_in_words import describe
 from ...core.seats import seat_names
-from ...services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, lookups, pages
+from ...services import (
+    Declined,
+    GameGone,
+    HandChangedElsewhere,
+    HandElsewhere,
+    HandGone,
+    HandTaken,
+    LooksRepeated,
+    lookups,
+    pages,
+)
+from ..shell.answers import answered
 from ..shell.assets import asset_url
 from ..shell.database import get_db
 from ..shell.faults import refused
-from ..shell.htmx import is_htmx, vary_on_htmx
+from ..shell.htmx import is_htmx, is_htmx_form, vary_on_htmx
 from .forms import (
     DEFAULT_SEATING,
     HAND_FIELDS,
@@ -28,6 +39,7 @@ from .forms import (
     SEATING_CHOICES,
     TEAM_PLACEHOLDERS,
     edits_seen,
+    filled_from,
     hand_values,
     new_game_values,
     parse_hand,
@@ -117,22 +129,24 @@ def _page(game_id: int) -> pages.GamePage:
 
 
 def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
-               clash=None, repeat=None, carried=False, behind=False):
+               clash=None, repeat=None, carried=False, behind=False, answer=None):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
     (the form asks whether to record it anyway); `carried`: `values` are a change to a hand deleted meanwhile,
     kept in the form for the next hand (nothing typed is lost); `behind`: the form was started for a later hand
-    than the sheet now takes (a hand was deleted on another phone), which a phone keeping it waits out."""
+    than the sheet now takes (a hand was deleted on another phone), which a phone keeping it waits out.
+    `answer`: the kind of answer the page is to a change (see `shell.answers`), said in its header."""
     game, sheet = page.game, page.sheet
     values = values if values is not None else _blank_hand(game, request.args)
     club = _club_table(game, sheet)
     token = token or secrets.token_urlsafe(16)
-    return vary_on_htmx(render_template(
+    response = vary_on_htmx(render_template(
         "games/game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token, poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
-        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
+        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat, answer=answer,
         clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
+    return answered(response, answer) if answer else response
 
 
 def _specials(game, club) -> dict:
@@ -147,12 +161,16 @@ def _specials(game, club) -> dict:
 
 def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | None:
     """The two-phone question about hand `number`: the hand on the sheet beside the one typed here, and what
-    each answer sends. None when the sheet has no such hand (any more)."""
+    each answer sends. None when the sheet has no such hand (any more). A hand still being typed is compared as
+    "mine is right" would make it: what it leaves blank is the other phone's (see `forms.filled_from`)."""
     if not 1 <= number <= len(sheet.rows):
         return None
     row = sheet.rows[number - 1]
-    typed = parse_hand(values, game.rules, game.has_players).hand
-    lines = services.compare_hands(row.hand, typed, game)
+    typed = parse_hand(values, game.rules, game.has_players)
+    whole = services.preview_edit(get_db(), game.id, row.stored.id, typed.hand, unreadable=typed.unreadable,
+                                  typed_counters=typed.typed_counters).result is not None
+    mine = values if whole else filled_from(values, hand_values(row.hand))
+    lines = services.compare_hands(row.hand, parse_hand(mine, game.rules, game.has_players).hand, game)
     open_for_more = not (sheet.finished or game.abandoned_at or (club and club.over))
     # a hand still being typed (no counters yet) is not saved by "keep it as the next hand": it goes on in the form
     # (and a game the other phone's hand has just won takes no next hand at all: nothing to preview)
@@ -160,6 +178,7 @@ def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | N
     complete = preview is not None and preview.result is not None
     return {"number": number, "row": row, "lines": lines, "differs": any(line.differs for line in lines),
             "values": {name: value for name, value in values.items() if value}, "token": token,
+            "mine": {name: value for name, value in mine.items() if value}, "filled": mine != values,
             "next": sheet.next_number, "open": open_for_more, "complete": complete}
 
 
@@ -228,10 +247,9 @@ def live(game_id: int):
     """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments, the
     record card as a fresh page has it, and a notice: news from another phone, or that the hand of the form the
     poll names (`X-Hand-Token`) is saved."""
-    version = lookups.game_version(get_db(), game_id)
-    if version is None:
+    etag = lookups.game_etag(get_db(), game_id)
+    if etag is None:
         abort(404)
-    etag = f'"g{game_id}-v{version}"'
     if request.headers.get("If-None-Match") == etag:
         response = current_app.response_class(status=304)
         response.headers["ETag"] = etag
@@ -240,7 +258,7 @@ def live(game_id: int):
     game, sheet = page.game, page.sheet
     saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
-    news = session.get("wrote") != [game_id, version] and saved_here is None
+    news = session.get("wrote") != [game_id, game.version] and saved_here is None
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
     response = vary_on_htmx(render_template(
@@ -281,6 +299,8 @@ def compare(game_id: int):
     by live.js when the poll brings that hand: 204 while the sheet has no such hand."""
     page = _page(game_id)
     game, sheet = page.game, page.sheet
+    if request.args.get("game", game.uid) != game.uid:  # typed for a game that is no longer here
+        return answered(("", 409), "gone")
     number = record_id(request.args.get("expected"))
     values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
     clash = _clash(game, sheet, number, values, request.args.get("token", "")[:64] or secrets.token_urlsafe(16),
@@ -325,25 +345,39 @@ def record(game_id: int):
     try:
         change = services.record_hand(get_db(), game_id, form.hand, token=token, unreadable=form.unreadable,
                                       expected=record_id(request.form.get("expected")),
-                                      repeat_ok=request.form.get("repeat") == "1")
+                                      repeat_ok=request.form.get("repeat") == "1",
+                                      game_uid=request.form.get("game", "")[:64] or None)
     except HandTaken as taken:
         if not taken.recorded_elsewhere:
-            return _game_page(_page(game_id), form.values, token=token, behind=True, **_said(taken))
+            return _game_page(_page(game_id), form.values, token=token, behind=True, answer="behind", **_said(taken))
         # the hand this form was started for is on the sheet: which hand is this one? (nothing is moved on)
         return _game_page(_page(game_id), form.values, token=token, clash=taken.expected,
-                          status=taken.status_hint)
+                          status=taken.status_hint, answer="clash")
     except LooksRepeated as repeated:
         return _game_page(_page(game_id), form.values, token=token, repeat=repeated.number,
-                          status=repeated.status_hint)
+                          status=repeated.status_hint, answer="repeat")
+    except (GameGone, HandElsewhere) as elsewhere:
+        # never this game's hand: the page is this game's as it is, the form blank, the words above it
+        return _game_page(_page(game_id), answer="gone" if isinstance(elsewhere, GameGone) else "elsewhere",
+                          message=str(elsewhere), status=elsewhere.status_hint)
     except Declined as refusal:
-        return _game_page(_page(game_id), form.values, token=token or None, **_said(refusal))
+        return _game_page(_page(game_id), form.values, token=token or None, answer="refused", **_said(refusal))
     except sqlite3.OperationalError as error:  # the same token: tapping again stores the hand once
-        return _game_page(_page(game_id), form.values, token=token, **_not_saved(error, "this hand was NOT saved",
-                                                                       "tap Record again — it will be saved once"))
+        return _game_page(_page(game_id), form.values, token=token, answer="fault",
+                          **_not_saved(error, "this hand was NOT saved", "tap Record again — it will be saved once"))
     _wrote(change, ALREADY_SAVED)
-    if not change.already:
-        session["saved"] = {"game": game_id, "hand": change.hand_id, "how": "recorded"}
-    return redirect(url_for("games.show", game_id=game_id), 303)
+    saved = None if change.already else {"game": game_id, "hand": change.hand_id, "how": "recorded"}
+    return _after_save(game_id, change, saved)
+
+
+def _after_save(game_id: int, change, saved: dict | None, anchor: str = ""):
+    """The answer to a change that was stored: a plain form is sent on to the game's page (303), which says what
+    was done; htmx gets that page at once, built from the change's own fold, marked `saved`."""
+    if not is_htmx_form():
+        if saved:
+            session["saved"] = saved
+        return redirect(url_for("games.show", game_id=game_id) + anchor, 303)
+    return _game_page(change.page or _page(game_id), saved=saved, answer="saved")
 
 
 def _said(refusal: Declined) -> dict:
@@ -420,9 +454,8 @@ def save_hand(game_id: int, hand_id: int):
         return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen,
                           **_not_saved(error, "this change was NOT saved", "tap Save changes again"))
     _wrote(change)
-    if not change.already:
-        session["saved"] = {"game": game_id, "hand": hand_id, "how": "changed", "summary": change.summary}
-    return redirect(url_for("games.show", game_id=game_id) + f"#hand-{hand_id}", 303)
+    saved = None if change.already else {"game": game_id, "hand": hand_id, "how": "changed", "summary": change.summary}
+    return _after_save(game_id, change, saved, f"#hand-{hand_id}")
 
 
 def _stale_edit(game_id: int, hand_id: int, stale: Declined, typed: dict):

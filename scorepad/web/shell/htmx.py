@@ -12,6 +12,12 @@ def is_htmx() -> bool:
             and headers.get("HX-History-Restore-Request") != "true")
 
 
+def is_htmx_form() -> bool:
+    """A form htmx sends (boosted or not): its answer is swapped into the page, so a stored change can be
+    answered with the page itself rather than a redirect the browser would follow blindly."""
+    return request.headers.get("HX-Request") == "true"
+
+
 def vary_on_htmx(body, status: int = 200):
     response = make_response(body, status)
     response.vary.add("HX-Request")

@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 
+from .answers import answered
 from .paths import safe_path
 
 bp = Blueprint("passcode", __name__)
@@ -195,8 +196,9 @@ def guard():
 def _ask(problem: str | None, status: int):
     carried = [(k, v) for k, v in request.form.items(multi=True) if k not in ("passcode", "csrf_token")]
     upload = bool(request.files)
-    return render_template("shell/passcode.html", problem=problem, carried=carried, action=request.path,
-                           upload=upload), status
+    page = render_template("shell/passcode.html", problem=problem, carried=carried, action=request.path,
+                           upload=upload)
+    return answered((page, status), "passcode")
 
 
 @bp.get("/unlock")

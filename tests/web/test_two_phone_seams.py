@@ -1,0 +1,201 @@
+"""The seams between the two-phone question, the hands a phone keeps and a restore, as the server answers them:
+a typo never stops the question being asked, a hand typed for a game a restore took away never lands in another
+game, and "mine is right" from a half-typed form changes only what was typed."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from scorepad.store import backups, connection
+from scorepad.store import games as store_games
+from tests.helpers import parse
+from tests.web.helpers import form_of, hands_stored, new_game, record
+
+THEIRS = {"kind": "played", "bidder": "t0", "bid": "55", "trump": "H", "meld_0": "30", "meld_1": "12",
+          "counters_0": "28", "counters_1": "22"}
+
+
+def question(client, game_id, typed: dict):
+    return client.get(f"/games/{game_id}/hands/compare", query_string=typed, headers={"HX-Request": "true"})
+
+
+def answer_form(page, label: str) -> tuple[str, dict]:
+    """The form behind one of the question's answers: its address and what it sends."""
+    button = next(b for b in page.select(".clash-choices button") if label in b.get_text())
+    form = button.find_parent("form")
+    return form["action"], {i["name"]: i["value"] for i in form.select("input[type=hidden]")}
+
+
+def typed_here(page) -> dict[str, str]:
+    rows = page.select(".clash-table tbody tr")
+    return {row.th.get_text(): row.select("td")[1].get_text(" ", strip=True) for row in rows}
+
+
+# --- a typo in the compared hand ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typo", ["20.5", "2o", "1O", "½", "٢o", "-"])
+@pytest.mark.parametrize("field", ["meld_0", "counters_0", "bid"])
+def test_the_question_is_asked_whatever_was_typed_and_shows_it_as_typed(client, field, typo):
+    game_id = new_game(client)
+    phone_b = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "60", "meld_0": "20",
+               "counters_0": "30", field: typo}
+    record(client, game_id, **THEIRS)
+    answer = question(client, game_id, phone_b)
+    assert answer.status_code == 200
+    page = parse(answer)
+    assert page.select_one("#record.clash")["data-clash"] == "1"
+    label = {"meld_0": "Meld", "counters_0": "Counters", "bid": "Bid"}[field]
+    assert typo in typed_here(page)[label]
+
+
+def test_a_typo_saved_for_a_hand_another_phone_recorded_is_asked_about_as_typed(client, app):
+    """Refused for the typo, the form would come back as the next hand's (hand 2), and fixing the typo would have
+    recorded hand 1 twice: the question comes first, the typo shown as typed."""
+    game_id = new_game(client)
+    phone_b = {**form_of(client, game_id), **THEIRS, "meld_0": "3o"}
+    record(client, game_id, **THEIRS)
+    answer = client.post(f"/games/{game_id}/hands", data=phone_b)
+    assert answer.status_code == 409 and answer.headers["Scorepad-Answer"] == "clash"
+    assert "3o" in typed_here(parse(answer))["Meld"]
+    assert hands_stored(app, game_id) == 1
+
+
+def test_a_typo_in_the_next_hand_is_refused_under_its_own_number(client, app):
+    game_id = new_game(client)
+    answer = client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **THEIRS, "meld_0": "3o"})
+    assert answer.status_code == 422 and answer.headers["Scorepad-Answer"] == "refused"
+    page = parse(answer)
+    assert page.select_one("#expected")["value"] == "1" and page.select_one("#meld_0")["value"] == "3o"
+
+
+# --- "mine is right" from a half-typed form -------------------------------------------------------------------
+
+def test_mine_is_right_from_a_half_typed_form_changes_only_what_was_typed(client, app):
+    """Phone B had typed the bidder, the bid and one meld when phone A recorded the whole hand: trump, the other
+    side's meld and the counters B never typed stay A's (a made hand never becomes a set by blanks)."""
+    game_id = new_game(client)
+    phone_b = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "56", "meld_0": "30"}
+    record(client, game_id, **THEIRS)
+    before = parse(client.get(f"/games/{game_id}")).select_one("#scoreboard").get_text(" ", strip=True)
+    page = parse(question(client, game_id, phone_b))
+    assert [row.th.get_text() for row in page.select("tr.differs")] == ["Bid"]
+    assert page.select_one("#clash-filled") is not None
+    action, sent = answer_form(page, "mine is right")
+    assert {name: sent[name] for name in ("bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1")} == {
+        "bid": "56", "trump": "H", "meld_0": "30", "meld_1": "12", "counters_0": "28", "counters_1": "22"}
+    assert client.post(action, data=sent).status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one("#scoreboard").get_text(" ", strip=True) == before  # still made, by the same counters
+    assert "Bid 55 → 56" in page.select_one(".hands details").get_text(" ", strip=True) or hands_stored(app, game_id)
+    assert hands_stored(app, game_id) == 1
+
+
+def test_mine_is_right_from_a_whole_hand_is_the_hand_as_typed(client):
+    game_id = new_game(client)
+    phone_b = {**form_of(client, game_id), **THEIRS, "trump": "", "counters_0": "30", "counters_1": "20"}
+    record(client, game_id, **THEIRS)
+    page = parse(question(client, game_id, phone_b))
+    assert page.select_one("#clash-filled") is None
+    _, sent = answer_form(page, "mine is right")
+    assert "trump" not in sent and sent["counters_0"] == "30"
+
+
+# --- a game a restore took away -------------------------------------------------------------------------------
+
+def test_a_hand_typed_for_a_game_a_restore_took_away_never_lands_in_the_game_now_under_its_number(
+        app, client, tmp_path):
+    live = app.config["DATABASE"]
+    new_game(client)
+    older = tmp_path / "older.db"
+    with connection.connect(live) as db:
+        db.execute("VACUUM INTO ?", [str(older)])
+    taken_away = new_game(client)  # game 2, which the older backup lacks
+    kept = {**form_of(client, taken_away), **THEIRS}  # a phone keeps a hand for it, offline
+    backups.restore(str(older), live)
+    other_family = new_game(client, team_0="Grands", team_1="Kids")
+    assert other_family == taken_away  # the id is given again
+    answer = client.post(f"/games/{taken_away}/hands", data=kept)
+    assert answer.status_code == 409 and answer.headers["Scorepad-Answer"] == "gone"
+    assert "The game this hand was typed for is no longer here" in parse(answer).select_one("#form-message").get_text()
+    assert hands_stored(app, other_family) == 0
+    # and the page of the game under that number now is that game's, and takes its hands as usual
+    assert "Grands" in parse(client.get(f"/games/{other_family}")).select_one("#scoreboard").get_text()
+    assert record(client, other_family, **THEIRS).status_code == 303
+
+
+def test_the_compare_of_a_hand_typed_for_another_game_says_the_game_is_gone(client):
+    game_id = new_game(client)
+    record(client, game_id, **THEIRS)
+    answer = question(client, game_id, {**THEIRS, "expected": "1", "game": "not-this-game"})
+    assert answer.status_code == 409 and answer.headers["Scorepad-Answer"] == "gone"
+
+
+def test_a_hand_saved_in_one_game_and_sent_to_another_says_where_it_is(client, app):
+    first, second = new_game(client), new_game(client, team_0="Grands", team_1="Kids")
+    form = form_of(client, first)
+    assert client.post(f"/games/{first}/hands", data={**form, **THEIRS}).status_code == 303
+    sent_to_second = {**form, "game": form_of(client, second)["game"], "expected": "1"}
+    answer = client.post(f"/games/{second}/hands", data={**sent_to_second, **THEIRS})
+    assert answer.status_code == 409 and answer.headers["Scorepad-Answer"] == "elsewhere"
+    words = parse(answer).select_one("#form-message").get_text()
+    assert "saved already, in another game (Us : Them, game 1) as hand 1" in words
+    assert "on the sheet once" not in answer.get_data(as_text=True)
+    assert hands_stored(app, second) == 0 and hands_stored(app, first) == 1
+
+
+def test_every_game_has_an_identity_of_its_own_kept_by_a_backup_made_before_identities(tmp_path, new_database):
+    """A game from before m020 gets the same identity in the live database and in a backup of that time put back
+    after the upgrade; new games get random ones."""
+    from tests.helpers import FIXTURES
+    old = FIXTURES / "historic" / "4815ab9-rematch-moves-its-game.db"
+    one, two = tmp_path / "one.db", tmp_path / "two.db"
+    shutil.copyfile(old, one)
+    shutil.copyfile(old, two)
+    from scorepad.store import schema
+    schema.migrate(str(one))
+    schema.migrate(str(two))
+    with connection.connect(str(one)) as a, connection.connect(str(two)) as b:
+        uids = [store_games.load_game(a, i).uid for i in store_games.game_ids(a)]
+        assert uids == [store_games.load_game(b, i).uid for i in store_games.game_ids(b)]
+        assert len(set(uids)) == len(uids)
+
+
+# --- the kind of answer, said as data -------------------------------------------------------------------------
+
+def test_each_answer_to_a_save_says_its_kind_in_a_header(client, app):
+    game_id = new_game(client)
+    form = form_of(client, game_id)
+    saved = client.post(f"/games/{game_id}/hands", data={**form, **THEIRS}, headers={"HX-Request": "true"})
+    assert (saved.status_code, saved.headers["Scorepad-Answer"]) == (200, "saved")  # the page itself, no redirect
+    assert parse(saved).select_one("#saved") is not None  # "Hand 1 recorded: ..."
+    again = client.post(f"/games/{game_id}/hands", data={**form, **THEIRS}, headers={"HX-Request": "true"})
+    assert again.headers["Scorepad-Answer"] == "saved" and hands_stored(app, game_id) == 1
+    plain = client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **THEIRS, "repeat": "1"})
+    assert plain.status_code == 303  # without JavaScript: the page after the save is a redirect, as ever
+    repeated = client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **THEIRS})
+    assert (repeated.status_code, repeated.headers["Scorepad-Answer"]) == (409, "repeat")
+    wrong = client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **THEIRS, "counters_0": "60"})
+    assert (wrong.status_code, wrong.headers["Scorepad-Answer"]) == (422, "refused")
+    late = client.post(f"/games/{game_id}/hands", data={**form, **THEIRS, "token": "another", "expected": "2"})
+    assert (late.status_code, late.headers["Scorepad-Answer"]) == (409, "clash")
+    ahead = client.post(f"/games/{game_id}/hands", data={**form, **THEIRS, "token": "ahead", "expected": "9"})
+    assert (ahead.status_code, ahead.headers["Scorepad-Answer"]) == (409, "behind")
+
+
+@pytest.mark.app_config(PASSCODE="clubs")
+def test_a_save_from_a_locked_phone_is_answered_passcode(client, app):
+    game_id = new_game(client, passcode="clubs")
+    other = app.test_client()
+    form = form_of(other, game_id)
+    locked = other.post(f"/games/{game_id}/hands", data={**form, **THEIRS})
+    assert (locked.status_code, locked.headers["Scorepad-Answer"]) == (401, "passcode")
+
+
+def test_the_kinds_of_answer_are_the_ones_the_phone_knows():
+    from scorepad.web.shell.answers import KINDS
+    from tests.helpers import ROOT
+    machine = (ROOT / "static" / "save_machine.js").read_text()
+    for kind in KINDS:
+        assert f'"{kind}"' in machine or f"{kind}:" in machine, kind
