@@ -1,122 +1,131 @@
-// A failed save is never silent. When a form that htmx sends (the hand form) gets an error, no answer, or no
-// answer in time, a banner at the top of the screen says so, and the form stays as it was: every value typed,
-// and the same one-time token, so tapping again stores the hand once. Requests in the background (the poll,
-// the preview) only set a quiet "offline" mark that clears itself at the next answer. Without JavaScript the
-// browser shows the server's own page, which says the same.
+// Every page's scripts meet here. The page's one listener for each htmx event: the request is described once
+// (a save of the record form, an answer to the two-phone question, the poll; the kind of answer Scorepad gave,
+// from its Scorepad-Answer header), then each part of the page hears it, in the written ORDER. A part is
+// registered by its own file (Scorepad.part), and is only there on the pages that load it.
+// Also here: a failed change is never silent (a banner at the top of the screen, the form kept as it was, the same
+// one-time token so a second tap stores it once); a request in the background (the poll, the preview) only sets
+// a quiet "offline" mark. Without JavaScript the browser shows the server's own page, which says the same.
 (function () {
   "use strict";
 
+  const ORDER = ["outbox", "record", "drafts", "live", "kept", "kept-loader", "form", "banner"];
+  const EVENTS = ["configRequest", "beforeRequest", "afterRequest", "sendError", "timeout", "responseError",
+    "beforeSwap", "afterSwap", "afterSettle"];
+  const parts = {};
+  const S = (window.Scorepad = window.Scorepad || {});
+  S.part = (name, handlers) => { parts[name] = handlers; };
+  S.root = document.documentElement.dataset.root || "";
   document.documentElement.classList.add("js"); // the banner's close button works only with this file
 
-  function cause(kind, xhr) {
-    if (kind === "offline") return "no answer from Scorepad (is this phone still on the home Wi-Fi?)";
-    if (kind === "timeout") {
-      return "Scorepad did not answer within " + Math.round(htmx.config.timeout / 1000) + " seconds";
+  // What a request is to the page: {elt: the element that sent it, kind: "save" | "answer" | "poll" | null,
+  // answer: the kind of answer Scorepad gave (see shell/answers.py), status, xhr}.
+  // (Asked once per request, before it is sent: after its answer is swapped in, its form is gone from the page.)
+  function describe(detail) {
+    const elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+    const xhr = detail.xhr;
+    let kind = xhr && "scorepadKind" in xhr ? xhr.scorepadKind : null;
+    if (!xhr || !("scorepadKind" in xhr)) {
+      if (elt && elt.id === "live") kind = "poll";
+      else if (S.record) kind = S.record.kindOf(elt, detail);
+      if (xhr) xhr.scorepadKind = kind;
     }
-    return "Scorepad ran into an error (" + (xhr ? xhr.status : "unknown") + ")";
+    const done = xhr && xhr.readyState === 4;
+    return { elt, kind, xhr, detail, status: done ? xhr.status : 0,
+      answer: done ? xhr.getResponseHeader("Scorepad-Answer") : null };
   }
 
-  function capital(text) {
-    return text.charAt(0).toUpperCase() + text.slice(1);
-  }
+  EVENTS.forEach((name) => document.addEventListener("htmx:" + name, (event) => {
+    const req = describe(event.detail || {});
+    for (const part of ORDER) if (parts[part] && parts[part][name]) parts[part][name](req, event);
+  }));
 
-  function alertBox() {
-    return document.getElementById("alert");
-  }
+  // --- a change that failed ---------------------------------------------------------------------------------
+  const alertBox = () => document.getElementById("alert");
+  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
   function showAlert(text) {
-    var box = alertBox();
+    const box = alertBox();
     if (!box) return;
     box.querySelector("#alert-text").textContent = text;
     box.classList.add("floating");
     box.hidden = false;
-    // the same words a second time still catch the eye: the banner pulses again
-    box.classList.remove("pulse");
+    box.classList.remove("pulse"); // the same words a second time still catch the eye: the banner pulses again
     void box.offsetWidth;
     box.classList.add("pulse");
   }
 
-  document.addEventListener("click", function (event) {
-    if (event.target.closest && event.target.closest("#alert-close")) alertBox().hidden = true;
-  });
-
-  // The Print button (CSP forbids an inline onclick): the browser's own dialog, which also saves a PDF.
-  document.addEventListener("click", function (event) {
-    if (event.target.closest && event.target.closest("[data-print]")) window.print();
-  });
-
   function offlineMark() {
-    var mark = document.getElementById("offline");
+    let mark = document.getElementById("offline");
     if (!mark) {
-      mark = document.createElement("p");
-      mark.id = "offline";
-      mark.className = "offline";
+      mark = Object.assign(document.createElement("p"), { id: "offline", className: "offline", hidden: true,
+        textContent: "Offline", title: "No answer from Scorepad: the score may be out of date until it answers again" });
       mark.setAttribute("role", "status");
-      mark.textContent = "Offline";
-      mark.title = "No answer from Scorepad: the score may be out of date until it answers again";
-      mark.hidden = true;
       document.body.appendChild(mark);
     }
     return mark;
   }
 
-  function formOf(detail) {
-    var elt = detail.elt;
-    return elt && elt.closest ? elt.closest("form") : null;
+  function cause(failure, xhr) {
+    if (failure === "sendError") return "no answer from Scorepad (is this phone still on the home Wi-Fi?)";
+    if (failure === "timeout") {
+      return "Scorepad did not answer within " + Math.round(htmx.config.timeout / 1000) + " seconds";
+    }
+    return "Scorepad ran into an error (" + (xhr ? xhr.status : "unknown") + ")";
   }
 
-  // A form sent by htmx, or any request that changes something, is the player's own action: it gets the
-  // banner. A GET that htmx makes by itself (poll, preview, a row's story, the meld count) does not.
-  function isAction(detail) {
-    var verb = (detail.requestConfig && detail.requestConfig.verb) || "get";
-    return detail.boosted || verb.toLowerCase() !== "get";
-  }
-
-  // Whether the request is the form's own save (not its Check or Count cards button, which store nothing).
-  function isSave(detail, form) {
-    if (!form || !detail.pathInfo) return false;
-    var sent = new URL(detail.pathInfo.requestPath, location.href).pathname;
-    return sent === new URL(form.action, location.href).pathname;
-  }
-
-  // The sentence the server already wrote for this failure: its banner, or its error page. Not the page of a
-  // plain 500 (a bug), whose words know nothing of the hand: the phone says it better.
+  // The sentence the server already wrote for this failure (its banner, or its error page); not a plain 500's.
   function serverWords(xhr) {
     if (!xhr || !xhr.responseText) return "";
-    var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
-    var said = page.querySelector("#alert-text");
+    const page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    const said = page.querySelector("#alert-text");
     if (said && said.textContent.trim()) return said.textContent.trim();
-    said = page.querySelector(".error-message");
-    return said && xhr.status !== 500 ? said.textContent.trim() : "";
+    const error = page.querySelector(".error-message");
+    return error && xhr.status !== 500 ? error.textContent.trim() : "";
   }
 
-  function sentence(kind, detail) {
-    var form = formOf(detail);
-    if (kind === "status") {
-      var said = serverWords(detail.xhr);
-      if (said) return said;
-    }
-    var why = cause(kind, detail.xhr);
-    if (!isSave(detail, form)) return "Nothing was saved: " + why + ". What you typed is still here: try again.";
-    return capital(form.dataset.saves || "this change") + " may not have been saved: " + why + ". " +
-      capital(form.dataset.retry || "send it again") + " — it will be saved once, never twice.";
-  }
-
-  function failed(kind) {
-    return function (event) {
-      var detail = event.detail || {};
-      if (detail.keptOnPhone) offlineMark().hidden = false; // outbox.js keeps the hand and says so
-      else if (isAction(detail)) showAlert(sentence(kind, detail));
-      else offlineMark().hidden = false;
+  function failed(failure) {
+    return (req) => {
+      if (req.keptOnPhone) { offlineMark().hidden = false; return; } // the outbox keeps the hand and says so
+      const verb = ((req.detail.requestConfig && req.detail.requestConfig.verb) || "get").toLowerCase();
+      if (!req.detail.boosted && verb === "get") { offlineMark().hidden = false; return; } // the poll, a preview
+      const said = failure === "responseError" && serverWords(req.xhr);
+      const form = req.elt && req.elt.closest && req.elt.closest("form");
+      const why = cause(failure, req.xhr);
+      if (said) showAlert(said);
+      else if (req.kind !== "save" && req.kind !== "answer") {
+        showAlert("Nothing was saved: " + why + ". What you typed is still here: try again.");
+      } else {
+        showAlert(capital((form && form.dataset.saves) || "this change") + " may not have been saved: " + why + ". " +
+          capital((form && form.dataset.retry) || "send it again") + " — it will be saved once, never twice.");
+      }
     };
   }
 
-  document.addEventListener("htmx:responseError", failed("status"));
-  document.addEventListener("htmx:sendError", failed("offline"));
-  document.addEventListener("htmx:timeout", failed("timeout"));
-
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var mark = document.getElementById("offline");
-    if (mark && event.detail && event.detail.successful) mark.hidden = true;
+  S.part("banner", {
+    responseError: failed("responseError"), sendError: failed("sendError"), timeout: failed("timeout"),
+    afterRequest(req) {
+      const mark = document.getElementById("offline");
+      if (mark && req.detail.successful) mark.hidden = true;
+    },
   });
+  S.showAlert = showAlert;
+
+  document.addEventListener("click", (event) => {
+    const target = event.target.closest ? event.target : null;
+    if (target && target.closest("#alert-close")) alertBox().hidden = true;
+    // the Print button (CSP forbids an inline onclick): the browser's own dialog, which also saves a PDF
+    if (target && target.closest("[data-print]")) window.print();
+  });
+
+  // Words for a screen reader, said once: the announcer is on the page before its words change.
+  S.announce = (words) => {
+    let box = document.getElementById("announce");
+    if (!box) {
+      box = Object.assign(document.createElement("div"), { id: "announce", className: "visually-hidden" });
+      box.setAttribute("aria-live", "polite");
+      document.body.appendChild(box);
+    }
+    box.textContent = "";
+    setTimeout(() => { box.textContent = words; }, 50);
+  };
 })();

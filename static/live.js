@@ -4,157 +4,150 @@
 // - a form nobody has typed in, or the winner card, is replaced by the fresh one the poll brought;
 // - a form being typed in keeps every value and its one-time token (a retry of a hand that may have been saved
 //   must reuse it), and takes the new heading, bidder buttons, hand number and Record label;
+// - a form typed for a hand that is on the sheet now is asked about (the two-phone question), never moved on;
 // - a won game shows the winner card, whatever was being typed: it takes no more hands.
-// The poll also carries this form's token: when the hand this phone is saving (or failed to save) is on the
-// sheet, the wait ends and the phone says it was saved. The notice says what happened, then leaves by itself.
+// The poll also carries this form's token: when the hand this phone is saving is on the sheet, the wait ends and
+// the phone says it was saved. The notice says what happened, then leaves by itself.
 (function () {
   "use strict";
 
-  var NOTICE_MS = 5000;
-
-  function handForm() {
-    var form = document.getElementById("hand-form");
-    return form && form.closest("#record") ? form : null;
-  }
-
-  function isPoll(elt) {
-    return Boolean(elt && elt.id === "live");
-  }
+  const S = window.Scorepad, record = S.record, outbox = S.outbox;
+  const NOTICE_MS = 5000;
 
   // A fresh form carries data-fresh; one the player touched, or one the server re-rendered with what was typed
   // (a refusal, the meld count), is being typed in.
+  function markTyped(event) {
+    const f = event.target.form;
+    if (f && f.id === "hand-form") f.dataset.typed = "1";
+  }
   document.addEventListener("input", markTyped, true);
   document.addEventListener("change", markTyped, true);
-  function markTyped(event) {
-    var form = event.target.form;
-    if (form && form.id === "hand-form") form.dataset.typed = "1";
-  }
-
-  function typedIn(form) {
-    return !form.hasAttribute("data-fresh") || form.dataset.typed === "1";
-  }
-
-  function waiting(form) {
-    return form.classList.contains("htmx-request");
-  }
-
-  document.addEventListener("htmx:configRequest", function (event) {
-    var form = handForm();
-    if (isPoll(event.detail.elt) && form && form.elements.token) {
-      event.detail.headers["X-Hand-Token"] = form.elements.token.value;
-    }
-  });
+  const typedIn = (f) => !f.hasAttribute("data-fresh") || f.dataset.typed === "1";
+  const waiting = (f) => f.classList.contains("htmx-request");
 
   // What the record card is about: the hand it records, the two-phone question, or the game's end.
-  function about(record) {
-    if (record.hasAttribute("data-clash")) return "the question about hand " + record.dataset.clash;
-    var expected = record.querySelector("input[name=expected]");
-    return expected ? "hand " + expected.value : "won" + (record.dataset.rematch ? ", rematch started" : "");
+  function about(card) {
+    if (card.hasAttribute("data-clash")) return "the question about hand " + card.dataset.clash;
+    const expected = card.querySelector("input[name=expected]");
+    return expected ? "hand " + expected.value : "won" + (card.dataset.rematch ? ", rematch started" : "");
   }
-
-  function replace(record, fresh) {
-    htmx.swap(record, fresh.outerHTML, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
-  }
+  const won = (card) => about(card).indexOf("won") === 0;
+  const replace = (card, fresh) => htmx.swap(card, fresh.outerHTML, { swapStyle: "outerHTML", swapDelay: 0,
+    settleDelay: 0 });
 
   // The bidder buttons of the next hand, the one picked kept picked.
-  function freshBidders(form, freshForm) {
-    var old = form.querySelector("#field-bidder"), next = freshForm.querySelector("#field-bidder");
+  function freshBidders(f, freshForm) {
+    const old = f.querySelector("#field-bidder");
+    let next = freshForm.querySelector("#field-bidder");
     if (!old || !next) return;
-    var picked = old.querySelector("input[name=bidder]:checked");
-    var focused = old.contains(document.activeElement);
+    const picked = old.querySelector("input[name=bidder]:checked"), focused = old.contains(document.activeElement);
     next = document.importNode(next, true);
     old.replaceWith(next);
-    var again = picked && next.querySelector("input[name=bidder][value='" + picked.value + "']");
+    const again = picked && next.querySelector("input[name=bidder][value='" + picked.value + "']");
     if (again) {
       again.checked = true;
       if (focused) again.focus({ preventScroll: true });
     }
   }
 
-  function patch(form, freshForm) {
-    form.querySelector("#record-heading").innerHTML = freshForm.querySelector("#record-heading").innerHTML;
-    form.elements.expected.value = freshForm.elements.expected.value;
-    var button = form.querySelector(".save-button"), freshButton = freshForm.querySelector(".save-button");
-    if (button && freshButton) button.textContent = freshButton.textContent;
-    freshBidders(form, freshForm);
+  function patch(f, freshForm) {
+    f.querySelector("#record-heading").innerHTML = freshForm.querySelector("#record-heading").innerHTML;
+    f.dataset.sheetNext = freshForm.dataset.sheetNext;
+    f.dataset.ahead = freshForm.dataset.ahead;
+    record.setNumber(f, record.number(freshForm));
+    freshBidders(f, freshForm);
+    record.sync();
   }
 
-  // Hands this phone keeps until Scorepad takes them: the form is numbered after them, not by the poll.
-  function keptHere(form) {
-    return Boolean(form && window.ScorepadOutbox && ScorepadOutbox.ofGame(form.dataset.game).length);
-  }
+  let unasked = null; // a fresh card held back while the question about the typed form could not be asked
 
+  // Returns whether the typed form stays (the notice then says to check the hand being typed).
   function update(fresh, savedToken) {
-    var record = document.getElementById("record");
-    if (!record || !fresh) return false;
-    // the two-phone question waits for its answer, unless the game is won meanwhile: it takes no more hands
-    // (a question asked about a game already over stays: it is about a hand on its sheet)
-    if (record.hasAttribute("data-clash") && (about(fresh).indexOf("won") !== 0 || record.dataset.over)) return false;
-    var form = handForm();
+    const card = document.getElementById("record");
+    if (!card || !fresh) return false;
+    // the two-phone question waits for its answer, unless the game is won meanwhile (a question asked about a
+    // game already over stays: it is about a hand on its sheet)
+    if (card.hasAttribute("data-clash") && (!won(fresh) || card.dataset.over)) return false;
+    const f = record.form();
     // a poll sent just before this phone's save was answered speaks of the form that is gone: not of this one
-    if (savedToken && form && form.elements.token && form.elements.token.value === savedToken) {
-      if (waiting(form)) htmx.trigger(form, "htmx:abort"); // its answer is no longer awaited: the poll told
-      document.dispatchEvent(new CustomEvent("scorepad:saved", {
-        // its draft goes, and a refused kept hand it was fixing
-        detail: { game: form.dataset.game, hand: form.elements.expected.value, token: savedToken }
-      }));
-      var alert = document.getElementById("alert");
+    if (savedToken && f && f.elements.token.value === savedToken) {
+      if (waiting(f)) htmx.trigger(f, "htmx:abort"); // its answer is no longer awaited: the poll told
+      outbox.act("formSaved", { game: f.dataset.game, hand: record.number(f), token: savedToken });
+      const alert = document.getElementById("alert");
       if (alert) alert.hidden = true; // a failed save's "may not have been saved" is now known to be wrong
-      replace(record, fresh);
+      replace(card, fresh);
       return false;
     }
-    if (form && waiting(form)) return false; // the save's own answer will redraw the page
-    if (keptHere(form) && about(fresh).indexOf("won") !== 0) return false; // a won game takes no more hands
-    if (about(record) === about(fresh)) return false;
-    var freshForm = fresh.querySelector("#hand-form");
-    if (form && typedIn(form)) {
-      var mine = Number(form.elements.expected.value);
-      var next = freshForm ? Number(freshForm.elements.expected.value) : Infinity;
-      if (next > mine && window.ScorepadDrafts) {
-        // the hand this form was started for is on the sheet: never moved on silently, asked
-        ScorepadDrafts.askAbout(form, function () { cardInstead(document.getElementById("record"), fresh, true); });
-        return false;
+    if (f && waiting(f)) return false; // the save's own answer will redraw the page
+    const keptHere = f && outbox.load().kept.some((e) => e.game === f.dataset.game && e.state !== "gone");
+    if (keptHere && !won(fresh)) { // numbered past the kept hands, not by the poll
+      const freshForm = fresh.querySelector("#hand-form");
+      if (freshForm && !typedIn(f)) f.dataset.sheetNext = freshForm.dataset.sheetNext;
+      return false;
+    }
+    if (about(card) === about(fresh)) return false;
+    const freshForm = fresh.querySelector("#hand-form");
+    if (f && typedIn(f)) {
+      const mine = record.number(f), next = freshForm ? record.number(freshForm) : Infinity;
+      if (next > mine) { // the hand this form was started for is on the sheet: asked, never moved on unsaid
+        unasked = fresh;
+        askAboutForm(f);
+        return true;
       }
       if (freshForm) {
-        patch(form, freshForm);
+        patch(f, freshForm);
         return true;
       }
     }
-    cardInstead(record, fresh, Boolean(form && typedIn(form)));
+    cardInstead(card, fresh, Boolean(f && typedIn(f)));
     return false;
+  }
+
+  function askAboutForm(f) {
+    const snapshot = { game: f.dataset.game, hand: record.number(f), token: f.elements.token.value,
+      values: record.fields(f) };
+    record.ask(snapshot).then(() => {
+      if (document.querySelector("#record[data-clash]")) unasked = null;
+    });
   }
 
   // The fresh record card in place of this one; one that takes the place of a form typed in (a club round's
   // time called) says the hand was not saved.
-  function cardInstead(record, fresh, lost) {
-    replace(record, fresh);
-    var note = lost && document.querySelector("#record [data-if-typed]");
-    if (note) note.hidden = false;
+  function cardInstead(card, fresh, lost) {
+    replace(card, fresh);
+    const said = lost && document.querySelector("#record [data-if-typed]");
+    if (said) said.hidden = false;
   }
 
-  var hideLater = null;
+  let hideLater = null;
   function noticeShown(typing) {
-    var notice = document.getElementById("live-notice");
+    const notice = document.getElementById("live-notice");
     if (!notice || notice.hidden) return;
-    var advice = notice.querySelector("[data-typing]");
+    const advice = notice.querySelector("[data-typing]");
     if (advice) advice.hidden = !typing;
     clearTimeout(hideLater);
-    hideLater = setTimeout(function () {
-      var shown = document.getElementById("live-notice");
+    hideLater = setTimeout(() => {
+      const shown = document.getElementById("live-notice");
       if (shown) shown.hidden = true;
     }, NOTICE_MS);
   }
 
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var detail = event.detail || {};
-    if (!isPoll(detail.requestConfig && detail.requestConfig.elt) || !detail.xhr || detail.xhr.status !== 200) {
-      return;
-    }
-    var page = new DOMParser().parseFromString(detail.xhr.responseText, "text/html");
-    var template = page.querySelector("template#fresh-record");
-    var fresh = template && template.content.querySelector("#record");
-    var saved = page.querySelector("#live-notice[data-saved]");
-    var sent = detail.requestConfig.headers && detail.requestConfig.headers["X-Hand-Token"];
-    noticeShown(update(fresh, saved ? sent : null));
+  S.part("live", {
+    configRequest(req, event) { // the poll names this form's token: its hand may be saved already
+      const f = record.form();
+      if (req.kind === "poll" && f) event.detail.headers["X-Hand-Token"] = f.elements.token.value;
+    },
+    afterRequest(req) {
+      if (req.kind === "poll" && req.status === 200) {
+        const page = new DOMParser().parseFromString(req.xhr.responseText, "text/html");
+        const template = page.querySelector("template#fresh-record");
+        const fresh = template && template.content.querySelector("#record");
+        const saved = page.querySelector("#live-notice[data-saved]");
+        const sent = req.detail.requestConfig.headers && req.detail.requestConfig.headers["X-Hand-Token"];
+        noticeShown(update(fresh, saved ? sent : null));
+      } else if (unasked && req.status && req.status < 500 && record.form() && !document.querySelector("#record[data-clash]")) {
+        askAboutForm(record.form()); // Scorepad answers again: the question that could not be asked is asked now
+      }
+    },
   });
 })();
