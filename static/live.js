@@ -103,11 +103,16 @@
     return false;
   }
 
+  // (No such hand on the sheet after all, as when a club's round is called before it was played: the fresh card
+  // takes the form's place, saying the hand was not recorded.)
   function askAboutForm(f) {
     const snapshot = { game: f.dataset.game, hand: record.number(f), token: f.elements.token.value,
       values: record.fields(f) };
-    record.ask(snapshot).then(() => {
-      if (document.querySelector("#record[data-clash]")) unasked = null;
+    record.ask(snapshot).then((result) => {
+      const fresh = unasked;
+      if (result !== "failed") unasked = null;
+      const card = document.getElementById("record");
+      if (result === "none" && fresh && card) cardInstead(card, fresh, true);
     });
   }
 

@@ -163,7 +163,9 @@
     if (line) line.textContent = "";
     const rare = f.querySelector("#rare");
     if (rare) rare.open = false;
-    focusOn(f.querySelector(DOM.firstField));
+    // the next hand starts at its bidder; the page stays where it is, with the card saying the hand is kept
+    const first = f.querySelector(DOM.firstField);
+    if (first) first.focus({ preventScroll: true });
   });
 
   // Fix: the kept hand goes into the form, its number and token first (a draft saved while filling is then this
@@ -218,8 +220,11 @@
     query.set("token", subject.token);
     query.set("game", subject.game);
     const url = subject.url || (form() && form().dataset.compare);
-    const told = (result, words) => outbox.act("compared", { id: subject.id || null, game: subject.game,
-      hand: subject.hand, to: subject.to || null, result: result, words: words || "" });
+    const told = (result, words) => {
+      outbox.act("compared", { id: subject.id || null, game: subject.game, hand: subject.hand,
+        to: subject.to || null, result: result, words: words || "" });
+      return result;
+    };
     if (!url) return Promise.resolve(told("failed"));
     return fetch(url + "?" + query, { credentials: "same-origin", headers: { "HX-Request": "true" } })
       .then((response) => {
