@@ -8,13 +8,23 @@
 (function () {
   "use strict";
 
-  const ORDER = ["outbox", "record", "drafts", "live", "kept", "kept-loader", "form", "banner"];
+  const ORDER = ["outbox", "record", "drafts", "kept", "kept-loader", "form", "answers", "banner"];
   const EVENTS = ["configRequest", "beforeRequest", "afterRequest", "sendError", "timeout", "responseError",
     "beforeSwap", "afterSwap", "afterSettle"];
   const parts = {};
   const S = (window.Scorepad = window.Scorepad || {});
   S.part = (name, handlers) => { parts[name] = handlers; };
-  S.root = document.documentElement.dataset.root || "";
+
+  // Scripts a page runs only when they are needed (the two-phone question, the kept-hands card): S.need(name)
+  // runs one once, from the address the page gives (data-scripts); the script says S.done(name, what it offers).
+  const later = JSON.parse(document.documentElement.dataset.scripts || "{}"), needed = {}, ready = {};
+  S.need = (name) => needed[name] || (needed[name] = new Promise((resolve, reject) => {
+    ready[name] = resolve;
+    const tag = Object.assign(document.createElement("script"), { src: later[name] });
+    tag.onerror = () => { delete needed[name]; reject(new Error(name + " could not be loaded")); };
+    document.head.append(tag);
+  }));
+  S.done = (name, offered) => (ready[name] ? ready[name](offered) : (needed[name] = Promise.resolve(offered)));
   document.documentElement.classList.add("js"); // the banner's close button works only with this file
 
   // What a request is to the page: {elt: the element that sent it, kind: "save" | "answer" | "poll" | null,
@@ -54,16 +64,7 @@
     box.classList.add("pulse");
   }
 
-  function offlineMark() {
-    let mark = document.getElementById("offline");
-    if (!mark) {
-      mark = Object.assign(document.createElement("p"), { id: "offline", className: "offline", hidden: true,
-        textContent: "Offline", title: "No answer from Scorepad: the score may be out of date until it answers again" });
-      mark.setAttribute("role", "status");
-      document.body.appendChild(mark);
-    }
-    return mark;
-  }
+  const offlineMark = () => document.getElementById("offline") || {}; // (base.html's; a page of before has none)
 
   function cause(failure, xhr) {
     if (failure === "sendError") return "no answer from Scorepad (is this phone still on the home Wi-Fi?)";
@@ -117,14 +118,10 @@
     if (target && target.closest("[data-print]")) window.print();
   });
 
-  // Words for a screen reader, said once: the announcer is on the page before its words change.
+  // Words for a screen reader, said once: the announcer (base.html's) is on the page before its words change.
   S.announce = (words) => {
-    let box = document.getElementById("announce");
-    if (!box) {
-      box = Object.assign(document.createElement("div"), { id: "announce", className: "visually-hidden" });
-      box.setAttribute("aria-live", "polite");
-      document.body.appendChild(box);
-    }
+    const box = document.getElementById("announce");
+    if (!box) return;
     box.textContent = "";
     setTimeout(() => { box.textContent = words; }, 50);
   };

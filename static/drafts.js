@@ -63,10 +63,10 @@
     const f = record.form();
     if (!f || effect.id) return; // a kept hand's card says so itself
     const words = record.number(f) === effect.hand ?
-      "Hand " + effect.hand + " is on the sheet from another phone; Scorepad could not compare yours with it just " +
-        "now. Yours stays hand " + effect.hand + ": it is asked about again when Scorepad answers (or tap Record)." :
-      "What you had typed for hand " + effect.hand + " is kept on this phone: Scorepad could not compare it with " +
-        "hand " + effect.hand + " on the sheet just now. It is asked about again when Scorepad answers.";
+      "Another phone recorded hand " + effect.hand + ": yours could not be compared with it yet. It stays hand " +
+        effect.hand + " and is asked about again (or tap Record)." :
+      "What you had typed for hand " + effect.hand + " is kept: it could not be compared with hand " + effect.hand +
+        " on the sheet yet, and is asked about again.";
     record.note(f, words, false);
   });
 

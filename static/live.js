@@ -1,4 +1,4 @@
-// The game page kept fresh from other phones. The poll (see _poller.html) swaps in the scoreboard and the sheet by
+// The game page kept fresh from other phones (run the first time a poll brings news: record.js). The poll (see _poller.html) swaps in the scoreboard and the sheet by
 // itself; what depends on the hand number in the record card is done here, because only the page knows whether
 // the player has started typing a hand:
 // - a form nobody has typed in, or the winner card, is replaced by the fresh one the poll brought;
@@ -13,16 +13,7 @@
 
   const S = window.Scorepad, record = S.record, outbox = S.outbox;
   const NOTICE_MS = 5000;
-
-  // A fresh form carries data-fresh; one the player touched, or one the server re-rendered with what was typed
-  // (a refusal, the meld count), is being typed in.
-  function markTyped(event) {
-    const f = event.target.form;
-    if (f && f.id === "hand-form") f.dataset.typed = "1";
-  }
-  document.addEventListener("input", markTyped, true);
-  document.addEventListener("change", markTyped, true);
-  const typedIn = (f) => !f.hasAttribute("data-fresh") || f.dataset.typed === "1";
+  const typedIn = record.typedIn;
   const waiting = (f) => f.classList.contains("htmx-request");
 
   // What the record card is about: the hand it records, the two-phone question, or the game's end.
@@ -137,22 +128,19 @@
     }, NOTICE_MS);
   }
 
-  S.part("live", {
-    configRequest(req, event) { // the poll names this form's token: its hand may be saved already
-      const f = record.form();
-      if (req.kind === "poll" && f) event.detail.headers["X-Hand-Token"] = f.elements.token.value;
-    },
-    afterRequest(req) {
-      if (req.kind === "poll" && req.status === 200) {
-        const page = new DOMParser().parseFromString(req.xhr.responseText, "text/html");
-        const template = page.querySelector("template#fresh-record");
-        const fresh = template && template.content.querySelector("#record");
-        const saved = page.querySelector("#live-notice[data-saved]");
-        const sent = req.detail.requestConfig.headers && req.detail.requestConfig.headers["X-Hand-Token"];
-        noticeShown(update(fresh, saved ? sent : null));
-      } else if (unasked && req.status && req.status < 500 && record.form() && !document.querySelector("#record[data-clash]")) {
-        askAboutForm(record.form()); // Scorepad answers again: the question that could not be asked is asked now
-      }
-    },
-  });
+  // The poll's news (a 200), and after a question that could not be asked, any answer from Scorepad.
+  function heard(req) {
+    if (req.kind === "poll" && req.status === 200) {
+      const page = new DOMParser().parseFromString(req.xhr.responseText, "text/html");
+      const template = page.querySelector("template#fresh-record");
+      const fresh = template && template.content.querySelector("#record");
+      const saved = page.querySelector("#live-notice[data-saved]");
+      const sent = req.detail.requestConfig.headers && req.detail.requestConfig.headers["X-Hand-Token"];
+      noticeShown(update(fresh, saved ? sent : null));
+    } else if (unasked && req.status && req.status < 500 && record.form() && !document.querySelector("#record[data-clash]")) {
+      askAboutForm(record.form()); // Scorepad answers again: the question that could not be asked is asked now
+    }
+  }
+
+  S.done("live", { heard, waiting: () => Boolean(unasked) });
 })();

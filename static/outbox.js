@@ -53,12 +53,9 @@
     return out;
   }
 
-  // The kept-hands card is loaded only while a hand is kept, on a page with a place for it.
-  let cardLoading = false;
+  // The kept-hands card is run only while a hand is kept, on a page with a place for it.
   function cardNeeded(model) {
-    if (cardLoading || !model.kept.length || !html.keptCard || !document.querySelector("[data-kept-slot]")) return;
-    cardLoading = true;
-    document.head.append(Object.assign(document.createElement("script"), { src: html.keptCard }));
+    if (model.kept.length && document.querySelector("[data-kept-slot]")) S.need("kept").catch(() => null);
   }
 
   // --- sending ----------------------------------------------------------------------------------------------

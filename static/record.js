@@ -9,7 +9,7 @@
   // The page the scripts rely on: each selector and attribute in one place.
   const DOM = {
     record: "#record", form: "#record #hand-form", heading: "#record-heading", save: ".save-button, .default-save",
-    sheet: "#sheet", question: "#record[data-clash]", questionTitle: ".clash-title", answer: "[data-how]",
+    question: "#record[data-clash]", questionTitle: ".clash-title", answer: "[data-how]",
     errors: "#error-summary, .field-error", said: "#form-message", note: "#draft-note", firstField: "input[name=bidder]",
     // on the form: data-game (the game's identity), data-sheet-next (the sheet's next hand), data-compare (the
     // question's address), data-ahead (who deals each hand ahead); on an answer: data-how, data-forget (the
@@ -37,35 +37,14 @@
       el.type !== "button" && (!/^(radio|checkbox)$/.test(el.type) || el.checked)).map((el) => [el.name, el.value]);
   }
   const typed = (f) => fields(f).filter((p) => BOOKKEEPING.indexOf(p[0]) < 0 && p[1] !== "");
+  // A fresh form carries data-fresh; one the player touched, or one the server re-rendered with what was typed
+  // (a refusal, the meld count), is being typed in.
+  const typedIn = (f) => !f.hasAttribute("data-fresh") || f.dataset.typed === "1";
+  ["input", "change"].forEach((name) => document.addEventListener(name, (event) => {
+    const f = event.target.form;
+    if (f && f.id === "hand-form") f.dataset.typed = "1";
+  }, true));
   const number = (f) => Number(f.elements.expected.value);
-
-  // The hand in a line, as the player typed it: "Mom 60 ♥ · meld 20·12 · counters 30·20".
-  function summary(f) {
-    const parts = [], bidder = f.querySelector("input[name=bidder]:checked");
-    const kind = f.querySelector("input[name=kind]:checked");
-    const label = (input) => input.closest("label").textContent.trim();
-    if (kind && kind.value !== "played") parts.push(label(kind));
-    if (bidder) {
-      const who = bidder.closest("label").querySelector(".bidder-name") || bidder.closest("label");
-      const trump = f.querySelector("input[name=trump]:checked");
-      parts.push(who.textContent.trim() + " " + (f.elements.bid.value || f.elements.bid.placeholder) +
-        (trump ? " " + label(trump) : ""));
-    }
-    const meld = [], counters = [];
-    for (let t = 0; f.elements["meld_" + t]; t++) {
-      meld.push(f.elements["meld_" + t].value || "0");
-      counters.push((f.elements["counters_" + t] && f.elements["counters_" + t].value) || "–");
-    }
-    parts.push("meld " + meld.join("·"));
-    if (!kind || kind.value === "played") parts.push("counters " + counters.join("·"));
-    return parts.join(" · ");
-  }
-
-  function entryOf(f) {
-    const body = fields(f);
-    return { id: outbox.newToken(), game: f.dataset.game, url: f.action, compare: f.dataset.compare, body: body,
-      token: f.elements.token.value, hand: number(f), summary: summary(f), at: Date.now() };
-  }
 
   // --- the form's number and fields -------------------------------------------------------------------------
   function setNumber(f, n) {
@@ -147,47 +126,6 @@
 
   // --- what the machine says about the form ----------------------------------------------------------------
   // A save kept: the form moves on to the next hand, empty, with a token of its own.
-  outbox.on("clear-form", (effect, model) => {
-    const f = form();
-    if (!f) return;
-    clear(f);
-    unsay(f);
-    const old = document.querySelector(DOM.note);
-    if (old) old.remove();
-    f.elements.token.value = outbox.newToken();
-    delete f.dataset.typed;
-    f.setAttribute("data-fresh", "");
-    sync(model);
-    const preview = document.getElementById("preview"), line = document.getElementById("preview-line");
-    if (preview) preview.innerHTML = '<p class="muted">The result shows here as you type.</p>';
-    if (line) line.textContent = "";
-    const rare = f.querySelector("#rare");
-    if (rare) rare.open = false;
-    // the next hand starts at its bidder; the page stays where it is, with the card saying the hand is kept
-    const first = f.querySelector(DOM.firstField);
-    if (first) first.focus({ preventScroll: true });
-  });
-
-  // Fix: the kept hand goes into the form, its number and token first (a draft saved while filling is then this
-  // hand's), then what was typed for it; the cursor on the first field Scorepad named.
-  outbox.on("fill", (effect, model) => {
-    const f = form(), entry = model.kept.find((e) => e.id === effect.id);
-    if (!f || !entry) return;
-    setNumber(f, entry.hand);
-    f.elements.token.value = entry.token;
-    const draft = model.drafts[M.draftKey(entry.game, entry.hand)];
-    const pairs = draft && draft.token === entry.token ? draft.values :
-      entry.body.filter((p) => BOOKKEEPING.indexOf(p[0]) < 0);
-    unsay(f);
-    fill(f, pairs);
-    note(f, "Hand " + entry.hand + " is back in the form: fix it and record it. Scorepad said: " + entry.words);
-    const wrong = (entry.wrong || []).map((id) => document.getElementById(id)).filter(Boolean)
-      .map((el) => (el.matches("input") ? el : el.querySelector("input"))).filter(Boolean);
-    wrong.forEach((el) => el.setAttribute("aria-invalid", "true"));
-    f.scrollIntoView({ block: "start" });
-    focusOn(wrong[0] || f.querySelector(DOM.firstField));
-  });
-
   outbox.on("ask", (effect, model) => {
     const f = form(), entry = model.kept.find((e) => e.id === effect.id);
     // where the form is being typed in, the card offers the question instead
@@ -210,47 +148,10 @@
     if (question && question.dataset.clash === String(effect.hand) && effect.game === gameOf()) location.reload();
   });
 
-  // --- the two-phone question --------------------------------------------------------------------------------
-  // Ask Scorepad to set the hand on the sheet beside `subject` (a kept hand, or what is typed for a hand); its
-  // answer takes the record card's place. What came of it goes to the machine: asked, no such hand on the sheet,
-  // the game gone, or no answer (then nothing is moved: it is asked again later).
-  function ask(subject) {
-    const query = new URLSearchParams(subject.values.filter((p) => BOOKKEEPING.indexOf(p[0]) < 0));
-    query.set("expected", String(subject.hand));
-    query.set("token", subject.token);
-    query.set("game", subject.game);
-    const url = subject.url || (form() && form().dataset.compare);
-    const told = (result, words) => {
-      outbox.act("compared", { id: subject.id || null, game: subject.game, hand: subject.hand,
-        to: subject.to || null, result: result, words: words || "" });
-      return result;
-    };
-    if (!url) return Promise.resolve(told("failed"));
-    return fetch(url + "?" + query, { credentials: "same-origin", headers: { "HX-Request": "true" } })
-      .then((response) => {
-        if (response.headers.get("Scorepad-Answer") === "gone") return told("gone", GONE);
-        if (response.status === 204) return told("none");
-        if (response.status !== 200) return told("failed");
-        return response.text().then((html) => {
-          const record = document.querySelector(DOM.record);
-          if (!record) return told("failed");
-          htmx.swap(record, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
-          showQuestion();
-          return told("question");
-        });
-      }, () => told("failed"));
-  }
-  const GONE = "The game this hand was typed for is no longer here: it was not saved, here or anywhere.";
-
-  // The question, where the eye and a screen reader are: its heading focused and said.
-  function showQuestion() {
-    const title = document.querySelector(DOM.question + " " + DOM.questionTitle);
-    if (!title) return;
-    title.focus({ preventScroll: true });
-    title.closest(DOM.record).scrollIntoView({ block: "start" });
-    S.announce(title.textContent + ". " + (title.nextElementSibling ? title.nextElementSibling.textContent : ""));
-  }
-
+  // --- the two-phone question: question.js, run the first time a question is asked or on the page ---------
+  const question = () => S.need("question");
+  const ask = (subject) => question().then((q) => q.ask(subject), () => "failed");
+  const showQuestion = () => question().then((q) => q.show());
   function focusOn(el) {
     if (!el) return;
     el.focus({ preventScroll: true });
@@ -258,22 +159,12 @@
     if (box.top < 0 || box.bottom > window.innerHeight) el.scrollIntoView({ block: "center" });
   }
 
-  // An answer chosen (a link or a form inside the question): which hand it settles, and how.
-  function answered(el) {
-    settled = true;
-    outbox.act("answered", { game: gameOf(), hand: Number(el.dataset.forgetHand), how: el.dataset.how,
-      token: el.dataset.forget, keepAs: el.dataset.keepAs ? Number(el.dataset.keepAs) : null });
-  }
-  document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest("a" + DOM.answer);
-    if (link) answered(link);
-  }, true);
-  document.addEventListener("submit", (event) => {
-    if (event.target.matches && event.target.matches("form" + DOM.answer)) answered(event.target);
-  }, true);
-
   // --- the hub's events for the record form -------------------------------------------------------------------
   S.part("record", {
+    configRequest(req, event) { // the poll names this form's token: its hand may be saved already
+      const f = form();
+      if (req.kind === "poll" && f) event.detail.headers["X-Hand-Token"] = f.elements.token.value;
+    },
     beforeRequest(req, event) {
       if (req.kind === "answer") req.xhr.scorepad = { token: req.elt.dataset.forget };
       if (req.kind !== "save") return;
@@ -282,12 +173,16 @@
       // hands go in the order played: a save waits behind the hands kept here (a kept hand's fix goes at once)
       if (window.localStorage && M.queued(outbox.load(), f.dataset.game, f.elements.token.value, number(f))) {
         event.preventDefault();
-        outbox.act("kept", { entry: entryOf(f) });
+        keep(f, "It waits behind the hands kept on this phone: tap Record again once Scorepad can be reached.");
       }
     },
     sendError: keepIt,
     timeout: keepIt,
     afterRequest(req) {
+      // what another phone did (the poll's news) is live.js's, run the first time there is news
+      if ((req.kind === "poll" && req.status === 200) || (S.live && S.live.waiting())) {
+        S.need("live").then((live) => { S.live = live; live.heard(req); }, () => null);
+      }
       const was = req.xhr && req.xhr.scorepad;
       if (!was) return;
       if (req.detail.successful) outbox.pause(); // until its page has settled
@@ -300,20 +195,28 @@
       if (req.xhr && req.xhr.scorepad) outbox.resume();
       if (showQueued) showQuestion();
       // the question answered: the next thing to do is the next hand (or the new question, said as such)
-      else if (settled && form()) focusOn(form().querySelector(DOM.firstField));
-      else if (settled) showQuestion();
-      showQueued = settled = false;
+      else if (S.settled && form()) focusOn(form().querySelector(DOM.firstField));
+      else if (S.settled) showQuestion();
+      else if (document.querySelector(DOM.question)) question(); // its answers are the question's to hear
+      showQueued = S.settled = false;
     },
   });
-  let showQueued = false, settled = false;
+  let showQueued = false;
 
   // A save that got no answer is kept, and the form moves on (the banner is not needed: the card says so).
   function keepIt(req) {
     if (req.kind !== "save" || !window.localStorage) return;
-    outbox.act("kept", { entry: entryOf(req.elt) });
     req.keptOnPhone = true;
+    keep(req.elt, "Scorepad could not be reached: tap Record again once it can — it will be saved once.");
   }
 
-  S.record = { DOM, BOOKKEEPING, form, gameOf, kindOf, fields, typed, number, setNumber, clear, fill, note, ask,
-    sync, focusOn, showQuestion };
+  // Keeping is kept.js's (fetched ahead when the page is idle): should it not be there, the hand stays in the form,
+  // typed, with its token, and the banner says to tap again.
+  function keep(f, otherwise) {
+    S.need("kept").then((kept) => kept.keep(f), () => S.showAlert("This hand was not saved yet. " + otherwise));
+  }
+
+  S.record = { DOM, BOOKKEEPING, form, gameOf, kindOf, fields, typed, typedIn, number, setNumber, clear, fill, note, unsay,
+    ask, sync, focusOn };
+  if (document.querySelector(DOM.question)) question(); // a page that opens on the question (it answered a Record)
 })();

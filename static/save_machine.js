@@ -181,7 +181,15 @@
         e.keepAs = ev.how === "keep" ? ev.keepAs : null;
         return;
       }
-      remove(m, e.id); // the same hand, or one to go on typing in the form
+      if (ev.how === "goOn" && ev.keepAs) { // still to be finished: in the form as that hand, the later ones after it
+        const by = ev.keepAs - e.hand;
+        renumber(m, e.game, e.hand, by);
+        e.hand += by;
+        e.body = e.body.map((p) => (p[0] === "expected" ? ["expected", String(e.hand)] : p));
+        e.state = "fixing";
+        return;
+      }
+      remove(m, e.id); // the same hand
       fx.push({ do: "drain" });
     },
     landed(m, ev, fx) {
@@ -282,6 +290,5 @@
     return { kept: m.kept, drafts: m.drafts, effects: fx };
   }
 
-  root.ScorepadSave = { STATES, ANSWERS, EVENTS: Object.keys(ON), timing, step, next, wakeAt, formNumber,
-    queued, lastKept, draftKey, draftsOf };
+  root.ScorepadSave = { STATES, ANSWERS, timing, step, next, wakeAt, formNumber, queued, draftKey };
 })(typeof window !== "undefined" ? window : globalThis);

@@ -111,6 +111,9 @@
       } else if (fx.do === "ask-draft" && f && phone.online) {
         const d = phone.model.drafts[M.draftKey(fx.game, fx.hand)];
         if (d) ask(phone, { game: fx.game, hand: fx.hand, token: d.token, values: d.values, to: f.number });
+      } else if (fx.do === "question-gone" && phone.question && phone.question.hand === fx.hand) {
+        phone.question = null; // the page is loaded again: nothing is left to ask about it
+        freshForm(phone);
       } else if (fx.do === "on-sheet" && f && f.game === fx.game) {
         f.sheetNext = Math.max(f.sheetNext, fx.hand + 1);
       }
@@ -169,7 +172,7 @@
       const kept = phone.model.kept.find((e) => e.token === q.token);
       const b = Object.fromEntries(q.values);
       if (how === "same" || how === "goOn") {
-        step(phone, "answered", { game: q.game, hand: q.hand, token: q.token, how });
+        step(phone, "answered", { game: q.game, hand: q.hand, token: q.token, how, keepAs: g.hands.length + 1 });
         if (how === "same" && b.label) fate[b.label].state = "dropped"; // the family said so
         freshForm(phone);
         if (how === "goOn" && phone.form) { // the typed hand comes back in the form, as the next one

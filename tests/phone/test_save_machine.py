@@ -216,6 +216,11 @@ ROWS = {
         ("keep", "a", 1), ("keep", "b", 2), ("send", "a", "refused"), ("fix", "a"),
         ("queued", "after-meld", 1, False), ("form saved", "after-meld", 1), ("kept", [("b", 2, "waiting")]),
     ],
+    "a kept hand still to be finished goes on in the form as the next hand, the later ones after it": [
+        ("keep", "a", 2), ("keep", "b", 3), ("send", "a", "clash"), ("answered", "a", "goOn", 3),
+        ("kept", [("a", 3, "fixing"), ("b", 4, "waiting")]), ("form number", 3, 3), ("queued", "new", 3, False),
+        ("form saved", "new", 3), ("kept", [("b", 4, "waiting")]), ("send", "b", "saved"),
+    ],
     "a page opened while a hand was being fixed offers the fix again": [
         ("keep", "a", 1), ("send", "a", "refused"), ("fix", "a"), ("opened",), ("kept", [("a", 1, "refused")]),
     ],

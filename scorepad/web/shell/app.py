@@ -28,6 +28,7 @@ from . import about, database, passcode, request_log, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
+from .lean_scripts import serve_lean
 
 csrf = CSRFProtect()
 
@@ -82,6 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games.manifest)
     app.after_request(_security_headers)
     app.after_request(compress)
+    app.after_request(serve_lean)  # (after_request runs last first: our scripts are made lean, then compressed)
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
@@ -135,7 +137,8 @@ def compress(response):
         data = response.get_data()
         if len(data) < 1024:
             return response
-        body = gzip.compress(data, compresslevel=6, mtime=0)
+        # a static file is compressed once, so as tightly as gzip can; a page, at every answer, quickly
+        body = gzip.compress(data, compresslevel=9 if static else 6, mtime=0)
         if static:
             _GZIPPED[key] = body
     if hasattr(original, "close"):

@@ -1,10 +1,12 @@
-// The hands kept on this phone, shown: a card above the record form (on the home page, the hands kept for a game
-// that is no longer here) with what each waits for and the answers the save machine offers for it, and on the
-// sheet a line for each hand waiting to be saved. Loaded only while a hand is kept.
+// The hands kept on this phone, on the page: a save kept (Scorepad could not be reached, or hands kept before it
+// wait) and the form moved on; a card above the record form (on the home page, the hands kept for a game that is
+// no longer here) with what each waits for and the answers the save machine offers; on the sheet a line for each
+// hand waiting to be saved; and Fix, which brings one back into the form. Run only once a hand is to be kept or
+// is kept (fetched ahead when the game page is idle: the Wi-Fi is most often gone by then).
 (function () {
   "use strict";
 
-  const S = window.Scorepad, M = window.ScorepadSave, outbox = S.outbox;
+  const S = window.Scorepad, M = window.ScorepadSave, outbox = S.outbox, record = S.record;
   const el = (tag, props) => Object.assign(document.createElement(tag), props);
   // What a held hand waits for, in the phone's words where Scorepad's were written for a form being typed in.
   const WORDS = {
@@ -16,6 +18,59 @@
   };
   const words = (e) => (WORDS[e.state] ? WORDS[e.state](e) : e.words);
   const LABELS = { compare: "Compare hand ", anyway: "Record it anyway", fix: "Fix hand ", discard: "Discard hand " };
+
+  // The hand in a line, as the player typed it: "Mom 60 ♥ · meld 20·12 · counters 30·20".
+  function summary(f) {
+    const parts = [], bidder = f.querySelector("input[name=bidder]:checked");
+    const kind = f.querySelector("input[name=kind]:checked");
+    const label = (input) => input.closest("label").textContent.trim();
+    if (kind && kind.value !== "played") parts.push(label(kind));
+    if (bidder) {
+      const who = bidder.closest("label").querySelector(".bidder-name") || bidder.closest("label");
+      const trump = f.querySelector("input[name=trump]:checked");
+      parts.push(who.textContent.trim() + " " + (f.elements.bid.value || f.elements.bid.placeholder) +
+        (trump ? " " + label(trump) : ""));
+    }
+    const meld = [], counters = [];
+    for (let t = 0; f.elements["meld_" + t]; t++) {
+      meld.push(f.elements["meld_" + t].value || "0");
+      counters.push((f.elements["counters_" + t] && f.elements["counters_" + t].value) || "–");
+    }
+    parts.push("meld " + meld.join("·"));
+    if (!kind || kind.value === "played") parts.push("counters " + counters.join("·"));
+    return parts.join(" · ");
+  }
+
+  function entryOf(f) {
+    return { id: outbox.newToken(), game: f.dataset.game, url: f.action, compare: f.dataset.compare,
+      body: record.fields(f), token: f.elements.token.value, hand: record.number(f), summary: summary(f),
+      at: Date.now() };
+  }
+
+  function keep(f) {
+    outbox.act("kept", { entry: entryOf(f) });
+  }
+
+  outbox.on("clear-form", (effect, model) => {
+    const f = record.form();
+    if (!f) return;
+    record.clear(f);
+    record.unsay(f);
+    const old = document.querySelector(record.DOM.note);
+    if (old) old.remove();
+    f.elements.token.value = outbox.newToken();
+    delete f.dataset.typed;
+    f.setAttribute("data-fresh", "");
+    record.sync(model);
+    const preview = document.getElementById("preview"), line = document.getElementById("preview-line");
+    if (preview) preview.innerHTML = '<p class="muted">The result shows here as you type.</p>';
+    if (line) line.textContent = "";
+    const rare = f.querySelector("#rare");
+    if (rare) rare.open = false;
+    // the next hand starts at its bidder; the page stays where it is, with the card saying the hand is kept
+    const first = f.querySelector(record.DOM.firstField);
+    if (first) first.focus({ preventScroll: true });
+  });
 
   function handsWords(list) {
     const n = list.map((e) => e.hand);
@@ -123,8 +178,28 @@
     }
   });
 
+  // Fix: the kept hand goes into the form, its number and token first (a draft saved while filling is then this
+  // hand's), then what was typed for it; the cursor on the first field Scorepad named.
+  outbox.on("fill", (effect, model) => {
+    const f = record.form(), entry = model.kept.find((e) => e.id === effect.id);
+    if (!f || !entry) return;
+    record.setNumber(f, entry.hand);
+    f.elements.token.value = entry.token;
+    const draft = model.drafts[M.draftKey(entry.game, entry.hand)];
+    const pairs = draft && draft.token === entry.token ? draft.values :
+      entry.body.filter((p) => record.BOOKKEEPING.indexOf(p[0]) < 0);
+    record.unsay(f);
+    record.fill(f, pairs);
+    record.note(f, "Hand " + entry.hand + " is back in the form: fix it and record it. Scorepad said: " + entry.words);
+    const wrong = (entry.wrong || []).map((id) => document.getElementById(id)).filter(Boolean)
+      .map((el) => (el.matches("input") ? el : el.querySelector("input"))).filter(Boolean);
+    wrong.forEach((el) => el.setAttribute("aria-invalid", "true"));
+    f.scrollIntoView({ block: "start" });
+    record.focusOn(wrong[0] || f.querySelector(record.DOM.firstField));
+  });
+
   document.addEventListener("scorepad:kept", (event) => show(event.detail));
   S.part("kept", { afterSettle: () => show(outbox.load()) });
-  S.keptCard = { show };
+  S.done("kept", { show, keep });
   show(outbox.load());
 })();

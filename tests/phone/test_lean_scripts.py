@@ -1,0 +1,66 @@
+"""Our scripts as phones get them (shell/lean_scripts.py): without comments, still the same programs."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from py_mini_racer import MiniRacer
+
+from scorepad.web.shell.lean_scripts import lean
+from tests.helpers import ROOT
+from tests.phone.test_save_machine import ROWS, run
+
+OURS = sorted(p for p in (ROOT / "static").glob("*.js") if not p.name.startswith("htmx-"))
+
+
+@pytest.mark.parametrize("script", OURS, ids=[p.name for p in OURS])
+def test_each_script_served_lean_still_parses_and_keeps_every_string_and_pattern(script):
+    source = script.read_text()
+    served = lean(source)
+    MiniRacer().eval(f"new Function({served!r})")  # compiles (a SyntaxError fails the test)
+    assert "//" not in served.replace("://", "") or "'//'" in served
+    assert len(served) < len(source)
+
+
+@pytest.mark.parametrize("source, served", [
+    ('const a = "no // comment"; // said\n', 'const a = "no // comment";\n'),
+    ("const r = /^(radio|checkbox)$/.test(x); /* a /* b */ y;\n", "const r = /^(radio|checkbox)$/.test(x);   y;\n"),
+    ("x = a / b / c; // halves\n", "x = a / b / c;\n"),
+    ("const margin = 2; y = margin / 2 / 1;\n", "const margin = 2; y = margin / 2 / 1;\n"),
+    ("s.replace(/\\s+/g, ' ') // spaces\n", "s.replace(/\\s+/g, ' ')\n"),
+    ("if (a) return /x\\/y/.test(b);\n", "if (a) return /x\\/y/.test(b);\n"),
+    ("const t = `a ${b} // c`;\n  \n  z();\n", "const t = `a ${b} // c`;\nz();\n"),
+    ("/[/]/.test(p) // a class with a slash\n", "/[/]/.test(p)\n"),
+])
+def test_comments_go_and_code_stays(source, served):
+    assert lean(source) == served
+
+
+def test_the_save_machine_served_lean_is_the_same_machine():
+    js = MiniRacer()
+    js.eval(lean((ROOT / "static" / "save_machine.js").read_text()))
+    from tests.phone import machine
+    lean_engine = machine.engine
+    try:
+        machine.engine = lambda: js
+        for steps in ROWS.values():
+            run(machine.Phone(), steps)
+    finally:
+        machine.engine = lean_engine
+
+
+def test_the_game_page_brings_at_most_12_kib_of_our_scripts_gzipped(client):
+    """The first load of a game page, as a phone takes it: our scripts, lean and compressed (the kept-hands card
+    is fetched ahead when idle, and run only once a hand is kept)."""
+    from tests.helpers import parse
+    from tests.web.helpers import new_game
+    page = parse(client.get(f"/games/{new_game(client)}"))
+    total = 0
+    for script in page.select("script[src]"):
+        src = script["src"]
+        if "htmx-" in src:
+            continue
+        body = client.get(src, headers={"Accept-Encoding": "gzip"}).get_data()
+        total += len(body if body[:2] == b"\x1f\x8b" else gzip.compress(body))
+    assert total <= 12 * 1024, f"{total / 1024:.1f} KiB"
