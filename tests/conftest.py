@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from scorepad.core import house_time
 from scorepad.store import connection, schema
+
+
+@pytest.fixture(autouse=True)
+def _house_zone_put_back():
+    """An app built with a TIMEZONE sets the house's zone for the process: the next test starts from TZ's or the
+    machine's again (an app's own requests set its zone back)."""
+    yield
+    house_time.set_house(None)
 
 
 @pytest.fixture(scope="session")

@@ -8,10 +8,10 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from ...core import words
+from ...core import house_time, words
 from ...core.errors import ScorepadError
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
@@ -63,12 +63,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("MAX_CONTENT_LENGTH", transfer.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file or a container can give without an instance/config.py.
     for name in ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
-                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY"):
+                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "TIMEZONE"):
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
+    _house_zone(app)
 
     app.session_interface = sessions.KeptSessions()  # a phone's cookie checked once, not at every poll
     init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
+    app.before_request(_house_zone_again)
     database.init_app(app)
     csrf.init_app(app)
     passcode.init_app(app)
@@ -104,6 +106,21 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(sqlite3.OperationalError, _database_fault)
     app.register_error_handler(ScorepadError, _refused)
     return app
+
+
+def _house_zone(app: Flask) -> None:
+    """The zone evenings are filed in, chosen once (see `core.house_time`); a TIMEZONE that names no zone stops
+    the start with a sentence. Each request puts its app's zone back, for a process that holds two apps (tests)."""
+    try:
+        house = house_time.choose(app.config.get("TIMEZONE"), os.environ.get("TZ"))
+    except house_time.UnknownZone as unknown:
+        raise startup.CannotStart(str(unknown)) from None
+    house_time.set_house(house)
+    app.extensions["scorepad_house"] = house
+
+
+def _house_zone_again() -> None:
+    house_time.set_house(current_app.extensions["scorepad_house"])
 
 
 def _instance_path() -> str | None:
@@ -157,12 +174,12 @@ def _signed(n: int) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    """Stored in UTC; shown in the local time of the machine the table runs Scorepad on."""
+    """Stored in UTC; shown on the house's clock (see `core.house_time`)."""
     return _shown(stamp, "%Y-%m-%d %H:%M")
 
 
 def _played_on(stamp: str | None) -> str:
-    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" in the table's local time."""
+    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" on the house's clock."""
     return _shown(stamp, "%a %-d %b %Y, %H:%M")
 
 
@@ -170,7 +187,7 @@ def _shown(stamp: str | None, form: str) -> str:
     # A time no clock of ours wrote (missing from an imported night, 'yesterday' typed into a database by hand)
     # is shown as it is, never a page that fails
     try:
-        return datetime.fromisoformat(stamp).astimezone().strftime(form)
+        return house_time.local(datetime.fromisoformat(stamp)).strftime(form)
     except (TypeError, ValueError):
         return "" if stamp is None else str(stamp)
 

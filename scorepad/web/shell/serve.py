@@ -176,9 +176,21 @@ class QuietQueue(logging.Filter):
 
 
 def setup_logging(threads: int) -> None:
-    """Lines a person reads in a terminal or the journal: the time, then what happened."""
+    """Lines a person reads in a terminal or the journal: the time on the house's clock, then what happened."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
+    for handler in logging.getLogger().handlers:
+        if handler.formatter is not None:
+            handler.formatter.converter = _house_clock
     logging.getLogger("waitress.queue").addFilter(QuietQueue(threads))
+
+
+def _house_clock(seconds: float | None) -> time.struct_time:
+    """A log line's time on the house's clock: in a container the machine's own clock says UTC."""
+    from datetime import UTC, datetime
+
+    from ...core import house_time
+
+    return house_time.local(datetime.fromtimestamp(seconds or 0, UTC)).timetuple()
 
 
 def check(port: int) -> int:
