@@ -24,7 +24,7 @@ from ..games import views as games
 from ..games.forms import bid_chips, kind_choices, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
-from . import about, database, passcode, request_log, sessions, startup, urls
+from . import about, database, passcode, proxies, request_log, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -67,6 +67,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
     _house_zone(app)
+    try:  # a request from a proxy the owner named says where the browser is; from anyone else, nothing
+        proxies.init_app(app, os.environ.get("SCOREPAD_TRUSTED_PROXIES"))
+    except proxies.ProxySettingRefused as refused:
+        raise startup.CannotStart(str(refused)) from None
 
     app.session_interface = sessions.KeptSessions()  # a phone's cookie checked once, not at every poll
     init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
@@ -211,11 +215,17 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+# Home Assistant shows an add-on's pages in a frame of its own page, on its own origin: through its ingress (and only
+# there) a page of ours may be framed by a page of the same origin.
+FRAMED_BY_HOME_ASSISTANT = CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
+
+
 def _security_headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
+    ingress = request.environ.get(proxies.INGRESS, False)
+    response.headers.setdefault("Content-Security-Policy", FRAMED_BY_HOME_ASSISTANT if ingress else CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("X-Frame-Options", "SAMEORIGIN" if ingress else "DENY")
     return response
 
 

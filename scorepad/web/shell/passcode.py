@@ -18,7 +18,7 @@ from datetime import timedelta
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 
-from .paths import safe_path
+from .paths import here, safe_path
 
 bp = Blueprint("passcode", __name__)
 
@@ -195,19 +195,24 @@ def guard():
 def _ask(problem: str | None, status: int):
     carried = [(k, v) for k, v in request.form.items(multi=True) if k not in ("passcode", "csrf_token")]
     upload = bool(request.files)
-    return render_template("shell/passcode.html", problem=problem, carried=carried, action=request.path,
+    return render_template("shell/passcode.html", problem=problem, carried=carried, action=here(),
                            upload=upload), status
+
+
+def _next(values) -> str:
+    """Where to go once unlocked: the page a locked device came from (a path as its browser saw it), else home."""
+    return safe_path(values.get("next"), default=url_for("home"))
 
 
 @bp.get("/unlock")
 def unlock_page():
-    return render_template("shell/passcode.html", problem=None, carried=[("next", safe_path(request.args.get("next")))],
+    return render_template("shell/passcode.html", problem=None, carried=[("next", _next(request.args))],
                            action=url_for("passcode.unlock"), upload=False)
 
 
 @bp.post("/unlock")
 def unlock():
-    target = safe_path(request.form.get("next"))
+    target = _next(request.form)
     if configured() is None or unlocked():
         return redirect(target, 303)
     refusal = _try(request.form.get("passcode", ""))
