@@ -10,6 +10,8 @@
   var PREFIX = "scorepad.draft.";
   var STALE_MS = 3 * 24 * 3600 * 1000; // a hand typed days ago is not tonight's
   var outbox = window.ScorepadOutbox;
+  // Where Scorepad is on its site: "" at the top, "/scorepad" behind a proxy's prefix (base.html says it)
+  var root = document.documentElement.dataset.root || "";
 
   function recordForm() {
     var form = document.getElementById("hand-form");
@@ -19,7 +21,7 @@
   function gameId() {
     var form = recordForm();
     if (form) return form.dataset.game;
-    var match = /^\/games\/(\d+)/.exec(location.pathname);
+    var match = /^\/games\/(\d+)/.exec(location.pathname.slice(root.length));
     return match ? match[1] : null;
   }
 
@@ -154,7 +156,7 @@
     var query = new URLSearchParams(pairs.filter(function (pair) { return !BOOKKEEPING[pair[0]]; }));
     query.set("expected", String(hand));
     query.set("token", token);
-    return fetch("/games/" + game + "/hands/compare?" + query.toString(), {
+    return fetch(root + "/games/" + game + "/hands/compare?" + query.toString(), {
       credentials: "same-origin", headers: { "HX-Request": "true" }
     }).then(function (response) {
       if (response.status !== 200) { if (otherwise) otherwise(); return null; }
@@ -215,7 +217,7 @@
   // Whether an answer landed: the game's page, with no question, refusal or new question on it.
   function landed(xhr, game) {
     if (!xhr || xhr.status !== 200 || !xhr.responseURL) return false;
-    if (new URL(xhr.responseURL).pathname !== "/games/" + game) return false;
+    if (new URL(xhr.responseURL).pathname !== root + "/games/" + game) return false;
     var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
     return !page.querySelector("#record[data-clash], #repeat-question, #error-summary, #form-message");
   }
@@ -329,7 +331,7 @@
     // that save's own answer (not another form's landing on the same page: an answer to the two-phone question)
     if (!sending || !xhr || !config || config.elt !== sending.form) return;
     var landed = xhr.responseURL ? new URL(xhr.responseURL).pathname : "";
-    if (xhr.status === 200 && landed === "/games/" + sending.game) { // the sheet the saved hand is on
+    if (xhr.status === 200 && landed === root + "/games/" + sending.game) { // the sheet the saved hand is on
       forget(sending.game, sending.hand);
       var fixed = Number(sending.hand), game = sending.game;
       var token = sending.token;
@@ -410,7 +412,7 @@
       if (entry.held.kind === "passcode") {
         var unlock = document.createElement("a");
         unlock.className = "button primary";
-        unlock.href = "/unlock?next=" + encodeURIComponent(location.pathname);
+        unlock.href = root + "/unlock?next=" + encodeURIComponent(location.pathname);
         unlock.textContent = "Type the passcode";
         row.appendChild(unlock);
       }
