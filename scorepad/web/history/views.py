@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, make_response, render_template, request, url_for
 from markupsafe import Markup
 
 from ... import services
@@ -104,6 +104,16 @@ def game(game_id: int):
     return render_template("history/game.html", game=record, sheet=sheet, chart=chart_for(sheet),
                            rules_words=describe(record.rules), readonly=True,
                            club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
+
+
+@bp.get("/games/<int:game_id>/sheet.svg")
+def sheet_picture(game_id: int):
+    """The score sheet as a picture (SVG): opened to print, or downloaded (`download`) to keep or send on."""
+    response = make_response(_page(game_id).sheet.picture())
+    response.mimetype = "image/svg+xml"
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="scorepad-game-{game_id}.svg"'
+    return response
 
 
 @bp.get("/games/<int:game_id>/hands/<int:hand_id>")
