@@ -24,7 +24,7 @@ from ..games import views as games
 from ..games.forms import bid_chips, kind_choices, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
-from . import about, database, passcode, proxies, request_log, sessions, startup, urls
+from . import about, database, passcode, proxies, request_log, restore, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -80,7 +80,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     passcode.init_app(app)
     request_log.init_app(app)
 
-    for feature in (rules, meld, games, history, players, transfer, about, club, seasons):  # each a blueprint of pages
+    # each a blueprint of pages
+    for feature in (rules, meld, games, history, players, transfer, about, restore, club, seasons):
         app.register_blueprint(feature.bp)
     transfer.init_app(app)
     app.cli.add_command(rules_command)

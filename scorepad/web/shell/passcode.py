@@ -177,6 +177,14 @@ def _try(guess: str) -> Refusal | None:
     return WRONG
 
 
+def confirmed(guess: str | None) -> Refusal | None:
+    """For a change that replaces every game (a restore): the passcode typed again on its own form, even on a
+    device already unlocked, and counted as any guess is. None when it is right, or when no passcode is set."""
+    if configured() is None:
+        return None
+    return _try(guess or "")
+
+
 def guard():
     """Before every request: a change from a locked device gets the passcode form, carrying what it sent."""
     if configured() is None or request.method in ("GET", "HEAD", "OPTIONS") or request.endpoint in EXEMPT:
