@@ -13,6 +13,7 @@ from ...core.evenings import EVENING_STARTS
 from ...store import schema
 from . import replica as replica_setup
 from .database import get_db
+from .version import version
 
 bp = Blueprint("about", __name__)
 
@@ -30,7 +31,7 @@ def about():
                            folders=backups.folders, kept=backups.keep_last, future=backups.in_future(),
                            database=current_app.config["DATABASE"], instance=current_app.instance_path,
                            replica=replica_setup.facts(now), house=house_time.house(),
-                           house_now=house_time.local(now), evening_starts=EVENING_STARTS)
+                           house_now=house_time.local(now), evening_starts=EVENING_STARTS, version=version())
 
 
 @bp.get("/healthz")
@@ -45,7 +46,7 @@ def healthz():
     age = None
     if status.succeeded_at:
         age = max(int((datetime.now(UTC) - status.succeeded_at).total_seconds()), 0)
-    body = {"ok": not pending, "database": "ok",
+    body = {"ok": not pending, "version": version(), "database": "ok",
             "migrations": f"pending: {', '.join(pending)}" if pending else "current",
             "last_backup_age_seconds": age, "last_backup_failed": bool(status.problem),
             **replica_setup.health(datetime.now(UTC))}

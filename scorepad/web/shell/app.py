@@ -40,6 +40,14 @@ def resource_dir(name: str) -> str:
     return str(installed if installed.is_dir() else PACKAGE_DIR.parent / name)
 
 
+# The settings SCOREPAD_<name> in the environment gives (instance/config.py gives them by <name>)
+ENVIRONMENT_SETTINGS = ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
+                        "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "TIMEZONE")
+# ... and every name Scorepad reads from its environment: those, the ones its modules read, and the machine's TZ
+READ_FROM_ENVIRONMENT = frozenset({f"SCOREPAD_{name}" for name in ENVIRONMENT_SETTINGS} | {
+    "SCOREPAD_TRUSTED_HOSTS", "SCOREPAD_TRUSTED_PROXIES", "SCOREPAD_INSTANCE", "SCOREPAD_PORT", "TZ"})
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(
         "scorepad",
@@ -62,8 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config.setdefault("MAX_CONTENT_LENGTH", transfer.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file or a container can give without an instance/config.py.
-    for name in ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
-                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "TIMEZONE"):
+    for name in ENVIRONMENT_SETTINGS:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
     _house_zone(app)

@@ -14,6 +14,7 @@ from waitress.task import WSGITask
 
 from ...core.inputs import NotANumber, whole_number
 from .addresses import lan_addresses
+from .version import version
 
 EVERY_INTERFACE = ("0.0.0.0", "")
 
@@ -228,7 +229,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="print the address and QR code a phone opens, and exit (the server runs elsewhere)")
     parser.add_argument("--check", action="store_true",
                         help="ask the Scorepad running on --port whether it is healthy, and exit 0 if it is")
+    parser.add_argument("--home-assistant", action="store_true",
+                        help="run as Home Assistant's add-on: its options (/data/options.json) are the settings")
+    parser.add_argument("--version", action="version", version=f"Scorepad {version()}")
     args = parser.parse_args(argv)
+    if args.home_assistant:
+        from .home_assistant import OptionsRefused, apply
+
+        try:
+            apply()
+        except OptionsRefused as refused:
+            sys.exit(str(refused))
     if args.check:
         sys.exit(check(args.port))
     if args.show_address:
