@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from tests.browser.helpers import ARTIFACTS, no_sideways_scroll, record_played, start_game
 from tests.browser.proxy import ReverseProxy, home_assistant, web_station
-from tests.browser.test_two_phones_browser import type_hand
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +60,10 @@ def test_a_whole_game_through_a_web_station_at_a_sub_path(phone, other_phone, st
     assert phone.url.startswith(f"{station.url}/games/")
     other_phone.goto(phone.url)
     # hand 1 on one phone, typed on the other too: the other phone's poll brings it, and its script asks
-    type_hand(other_phone, bidder="Ann", bid="60", counters=None)
+    other_phone.locator("#field-bidder .choice", has_text="Ann").click()  # the meld is in, the hand being played
+    other_phone.fill("#bid", "60")
+    other_phone.fill("#meld_0", "30")
+    other_phone.fill("#meld_1", "12")
     record_played(phone, "Ann", 55, (30, 12), 28)
     question = other_phone.locator("#record.clash")
     expect(question.locator("h2")).to_have_text("Hand 1 was just recorded on another phone")

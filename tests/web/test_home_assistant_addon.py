@@ -12,7 +12,7 @@ from scorepad.core import house_time
 from scorepad.web.shell import home_assistant
 from scorepad.web.shell.app import READ_FROM_ENVIRONMENT
 from tests.helpers import ROOT, parse
-from tests.system.test_appliance import dockerfile, image_env
+from tests.system.appliance import dockerfile, image_env
 
 ADDON = ROOT / "home-assistant" / "scorepad"
 PLATFORMS = {"amd64": "linux/amd64", "aarch64": "linux/arm64"}  # Home Assistant's names, and the image's

@@ -50,12 +50,12 @@ def test_about_says_which_zone_evenings_are_filed_in_and_when_an_evening_starts(
     assert page.select_one("#house-zone-problem") is None
 
 
-def test_the_environment_names_the_zone_and_tz_is_taken_when_nothing_else_is(make_app, monkeypatch):
+def test_the_environment_names_the_zone_and_tz_is_taken_when_nothing_else_is(make_app, monkeypatch, tmp_path):
     monkeypatch.setenv("TZ", "Europe/Berlin")
     app = make_app()
     assert "Europe/Berlin" in parse(app.test_client().get("/about")).select_one("#house-zone").get_text()
     monkeypatch.setenv("SCOREPAD_TIMEZONE", "Asia/Tokyo")
-    app = make_app(DATABASE=str(app.instance_path) + "/../second/scorepad.db")
+    app = make_app(DATABASE=str(tmp_path / "second" / "scorepad.db"))
     text = parse(app.test_client().get("/about")).select_one("#house-zone").get_text(" ", strip=True)
     assert "Asia/Tokyo" in text and "TIMEZONE setting" in text
 

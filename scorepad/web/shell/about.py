@@ -46,7 +46,7 @@ def healthz():
     age = None
     if status.succeeded_at:
         age = max(int((datetime.now(UTC) - status.succeeded_at).total_seconds()), 0)
-    body = {"ok": not pending, "version": version(), "database": "ok",
+    body = {"ok": not pending, "database": "ok",
             "migrations": f"pending: {', '.join(pending)}" if pending else "current",
             "last_backup_age_seconds": age, "last_backup_failed": bool(status.problem),
             **replica_setup.health(datetime.now(UTC))}
