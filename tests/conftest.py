@@ -111,6 +111,7 @@ LONGEST_FIRST = (
     "tests/system/test_replica.py",  # 100 s on two workers
     "tests/browser/test_two_phones_browser.py",  # 69 s
     "tests/browser/test_club_night_browser.py",  # 47 s, one test
+    "tests/browser/test_behind_a_proxy_browser.py",  # 40 s, a whole game through a proxy
     "tests/browser/test_at_the_table_live.py",
     "tests/browser/test_hand_form_at_the_table.py",
     "tests/browser/test_accessibility_browser.py",

@@ -17,8 +17,9 @@ from tests.browser.proxy import ReverseProxy, home_assistant, web_station
 pytestmark = pytest.mark.browser
 
 TOKEN = "Wr7Ds_0-XqTw3lS9"
-# what a browser logs while its network is cut: htmx's own notes of the failed requests, and the failed loads
-OFFLINE = re.compile(r"ERR_INTERNET_DISCONNECTED|^htmx:(afterRequest|sendError), \[object HTML").search
+# what a browser logs while its network is cut (htmx's own notes of the failed requests, and the failed loads), and
+# a poll cut short by leaving the page
+OFFLINE = re.compile(r"ERR_INTERNET_DISCONNECTED|^htmx:(afterRequest|sendError|sendAbort), \[object HTML").search
 
 
 @pytest.fixture(scope="module")
