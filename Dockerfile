@@ -22,6 +22,8 @@ COPY static ./static
 RUN pip install --no-cache-dir ".[replica]"
 
 USER 10001:10001
+# The house's time zone is given when it runs (TZ, or SCOREPAD_TIMEZONE: compose.yaml); the zone names come with the
+# tzdata package (a dependency), since a slim image has no /usr/share/zoneinfo.
 # The database, its backups and the secret key: keep this volume, and an upgrade to a new image keeps every game.
 VOLUME ["/data"]
 EXPOSE 8000

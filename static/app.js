@@ -8,7 +8,7 @@
 (function () {
   "use strict";
 
-  const ORDER = ["outbox", "record", "drafts", "kept", "kept-loader", "form", "answers", "banner"];
+  const ORDER = ["outbox", "record", "drafts", "kept", "kept-loader", "form", "answers", "islands", "banner"];
   const EVENTS = ["configRequest", "beforeRequest", "afterRequest", "sendError", "timeout", "responseError",
     "beforeSwap", "afterSwap", "afterSettle"];
   const parts = {};
@@ -25,6 +25,13 @@
     document.head.append(tag);
   }));
   S.done = (name, offered) => (ready[name] ? ready[name](offered) : (needed[name] = Promise.resolve(offered)));
+  // An island that brings its own script (the keep-awake switch, the share box): [data-needs=name], run once the
+  // page is idle, or when a swap puts one in.
+  const islands = () => document.querySelectorAll("[data-needs]").forEach((el) => {
+    S.need(el.dataset.needs).catch(() => null);
+  });
+  (window.requestIdleCallback || setTimeout)(islands);
+  S.part("islands", { afterSettle: islands });
   document.documentElement.classList.add("js"); // the banner's close button works only with this file
 
   // What a request is to the page: {elt: the element that sent it, kind: "save" | "answer" | "poll" | null,
@@ -51,7 +58,6 @@
 
   // --- a change that failed ---------------------------------------------------------------------------------
   const alertBox = () => document.getElementById("alert");
-  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
   function showAlert(text) {
     const box = alertBox();
@@ -96,8 +102,8 @@
       else if (req.kind !== "save" && req.kind !== "answer") {
         showAlert("Nothing was saved: " + why + ". What you typed is still here: try again.");
       } else {
-        showAlert(capital((form && form.dataset.saves) || "this change") + " may not have been saved: " + why + ". " +
-          capital((form && form.dataset.retry) || "send it again") + " — it will be saved once, never twice.");
+        showAlert(((form && form.dataset.saves) || "This change") + " may not have been saved: " + why + ". " +
+          ((form && form.dataset.retry) || "Send it again") + " — it will be saved once, never twice.");
       }
     };
   }

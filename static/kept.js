@@ -198,6 +198,30 @@
     record.focusOn(wrong[0] || f.querySelector(record.DOM.firstField));
   });
 
+  outbox.on("ask", (effect, model) => {
+    const f = record.form(), entry = model.kept.find((e) => e.id === effect.id);
+    // where the form is being typed in, the card offers the question instead
+    if (entry && entry.game === record.gameOf() && (!f || (f.hasAttribute("data-fresh") && f.dataset.typed !== "1"))) {
+      record.ask({ id: entry.id, game: entry.game, hand: entry.hand, token: entry.token, values: entry.body,
+        url: entry.compare });
+    }
+  });
+
+  // A kept hand of this game landed: the sheet has it, whatever the form was last told by the server.
+  outbox.on("on-sheet", (effect) => {
+    const f = record.form();
+    if (f && f.dataset.game === effect.game && Number(f.dataset.sheetNext) <= effect.hand) {
+      f.dataset.sheetNext = String(effect.hand + 1);
+    }
+  });
+
+  outbox.on("question-gone", (effect) => {
+    const question = document.querySelector(record.DOM.question);
+    if (question && question.dataset.clash === String(effect.hand) && effect.game === record.gameOf()) {
+      location.reload();
+    }
+  });
+
   document.addEventListener("scorepad:kept", (event) => show(event.detail));
   S.part("kept", { afterSettle: () => show(outbox.load()) });
   S.done("kept", { show, keep });

@@ -126,28 +126,6 @@
 
   // --- what the machine says about the form ----------------------------------------------------------------
   // A save kept: the form moves on to the next hand, empty, with a token of its own.
-  outbox.on("ask", (effect, model) => {
-    const f = form(), entry = model.kept.find((e) => e.id === effect.id);
-    // where the form is being typed in, the card offers the question instead
-    if (entry && entry.game === gameOf() && (!f || (f.hasAttribute("data-fresh") && f.dataset.typed !== "1"))) {
-      ask({ id: entry.id, game: entry.game, hand: entry.hand, token: entry.token, values: entry.body,
-        url: entry.compare });
-    }
-  });
-
-  // A kept hand of this game landed: the sheet has it, whatever the form was last told by the server.
-  outbox.on("on-sheet", (effect) => {
-    const f = form();
-    if (f && f.dataset.game === effect.game && Number(f.dataset.sheetNext) <= effect.hand) {
-      f.dataset.sheetNext = String(effect.hand + 1);
-    }
-  });
-
-  outbox.on("question-gone", (effect) => {
-    const question = document.querySelector(DOM.question);
-    if (question && question.dataset.clash === String(effect.hand) && effect.game === gameOf()) location.reload();
-  });
-
   // --- the two-phone question: question.js, run the first time a question is asked or on the page ---------
   const question = () => S.need("question");
   const ask = (subject) => question().then((q) => q.ask(subject), () => "failed");

@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from scorepad.core import house_time
 from scorepad.store import connection, schema
+
+
+@pytest.fixture(autouse=True)
+def _house_zone_put_back():
+    """An app built with a TIMEZONE sets the house's zone for the process: the next test starts from TZ's or the
+    machine's again (an app's own requests set its zone back)."""
+    yield
+    house_time.set_house(None)
 
 
 @pytest.fixture(scope="session")
@@ -102,6 +111,7 @@ LONGEST_FIRST = (
     "tests/system/test_replica.py",  # 100 s on two workers
     "tests/browser/test_two_phones_browser.py",  # 69 s
     "tests/browser/test_club_night_browser.py",  # 47 s, one test
+    "tests/browser/test_behind_a_proxy_browser.py",  # 40 s, a whole game through a proxy
     "tests/browser/test_at_the_table_live.py",
     "tests/browser/test_hand_form_at_the_table.py",
     "tests/browser/test_accessibility_browser.py",

@@ -8,6 +8,7 @@ read as a dash and "Game to 1,500" sits above "1,500 to go". `inputs.whole_numbe
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from .cards import SUIT_NAMES, SUIT_SYMBOLS
 
@@ -65,6 +66,22 @@ def possessive(name: str) -> str:
 def won(team: str) -> str:
     """"Us won the game", "Ann & Cat won the game": a sentence any team's name reads right in (not "Us wins")."""
     return f"{team} won the game"
+
+
+def result_line(teams: tuple[str, ...], totals: tuple[int, ...], winner: int | None, hands: int,
+                evening: date | None, abandoned: bool = False) -> str:
+    """A game's result in one line, as it goes to the family chat: "Grands 537 : Kids 383 — Grands won, 13 hands,
+    Fri 27 Nov". A game under way says its hands "so far"; one ended unfinished says so."""
+    score = " : ".join(f"{team} {number(total)}" for team, total in zip(teams, totals, strict=True))
+    played = f"{hands} hand{'' if hands == 1 else 's'}"
+    if winner is not None:
+        how = f"{teams[winner]} won, {played}"
+    elif abandoned:
+        how = f"ended unfinished, {played}"
+    else:
+        how = f"{played} so far"
+    when = f", {evening:%a} {evening.day} {evening:%b}" if evening else ""
+    return f"{score} — {how}{when}"
 
 
 def capitalized(text: str) -> str:

@@ -12,11 +12,13 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..core import retention
-from ..store import autobackup, connection
+from ..store import autobackup, backup_files, connection
+from ..store import backups as backup_store
 from ..store.autobackup import Status
 
 _logger = logging.getLogger(__name__)
@@ -197,3 +199,39 @@ def after_finished_game(db) -> None:
     backups = _BY_DATABASE.get(os.path.realpath(connection.database_path(db)))
     if backups is not None and backups.after_game_due():
         backups.take_soon(AFTER_GAME)
+
+
+# --- restoring one, from the browser ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Shelf:
+    """One group of backups to choose from: its title, and its files newest first."""
+
+    title: str
+    files: list[backup_files.BackupFile]
+
+
+def shelves(backups: Backups) -> list[Shelf]:
+    """Every backup a restore can put back, grouped as About lists them: the backups, their second copies, the
+    copies kept before an upgrade, and the copies kept before a restore (the way back from one)."""
+    first, second = backups.folders[0], backups.folders[1:]
+    found = [Shelf("Backups", backup_files.listed(first, ("scorepad",)))]
+    found += [Shelf(f"Second copies, in {folder}", backup_files.listed(folder, ("scorepad",))) for folder in second]
+    found.append(Shelf("Kept before an upgrade", backup_files.listed(first, ("before-upgrade",))))
+    found.append(Shelf("Kept before a restore", backup_files.listed(Path(backups.live_path).parent,
+                                                                    ("before-restore",))))
+    return found
+
+
+def restore_from(backups: Backups, source: Path) -> backup_store.Restored:
+    """Put the backup at `source` in place of the live database, as `flask --app scorepad restore` does: the
+    same checks on a private copy beside the database (`store.backups.prepare`), the same copy of the database as
+    it was kept first as before-restore-<time>.db (`put_back`), and the safety copies then kept as backups are.
+    Phones' saves wait for it a moment. Raises `store.backups.BackupRefused` (nothing was changed) when it is not
+    a sound backup of this or an older Scorepad."""
+    with backup_store.prepare(str(source), work_in=Path(backups.live_path).parent) as prepared:
+        restored = backup_store.put_back(prepared, backups.live_path)
+    backups.prune_safety_copies()
+    _logger.info("Restored %s from the browser; the database as it was is kept in %s", source,
+                 restored.safety_copy)
+    return restored

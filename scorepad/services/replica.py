@@ -40,6 +40,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
+from ..core import house_time
+
 _logger = logging.getLogger(__name__)
 
 SYNC_INTERVAL = "1s"  # Litestream's default, said here: the hands at risk when the card dies are the last second's
@@ -337,8 +339,8 @@ class FromReplica:
 
 
 def parse_moment(text: str) -> datetime:
-    """--at: '2026-11-25 18:03', '2026-11-25 18:03:20' (this machine's local time) or ISO 8601 with a zone;
-    returned in UTC. Raises ValueError with the forms it takes."""
+    """--at: '2026-11-25 18:03', '2026-11-25 18:03:20' (the house's clock, see `core.house_time`) or ISO 8601
+    with a zone; returned in UTC. Raises ValueError with the forms it takes."""
     cleaned = text.strip().replace("T", " ").replace("Z", "+00:00")
     try:
         moment = datetime.fromisoformat(cleaned)
@@ -346,7 +348,7 @@ def parse_moment(text: str) -> datetime:
         raise ValueError(f"--at {text!r} is not a moment: give it as 2026-11-25 18:03 or 2026-11-25 18:03:20 "
                          "(this machine's time), or 2026-11-25T17:03:20Z") from None
     if moment.tzinfo is None:
-        moment = moment.astimezone()  # local time, as the family reads a clock
+        moment = house_time.local(moment)  # the house's clock, as the family reads it
     return moment.astimezone(UTC)
 
 

@@ -7,11 +7,14 @@ sheet can never drift from the rules it was played under; `pages` keeps one per 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date, datetime
 
-from ..core import words
+from ..core import house_time, words
 from ..core.cards import SUIT_SYMBOLS
+from ..core.evenings import evening_of
 from ..core.scoring import GameState, HandResult, play_game
 from ..core.seats import SEAT_NAMES, dealer_for, first_bidder, seat_label, seats_of, team_of
+from ..core.sheet_picture import PictureRow, sheet_picture
 from ..store.games import Game, StoredHand
 
 
@@ -74,6 +77,41 @@ class Sheet:
     def abandoned(self) -> bool:
         """Ended unfinished ("End this game unfinished"): nobody won and no hand comes next."""
         return self.game.abandoned_at is not None and not self.finished
+
+    @property
+    def evening(self) -> date | None:
+        """The evening the game was played on, on the house's clock; None for a time no clock of ours wrote."""
+        try:
+            return evening_of(house_time.local(datetime.fromisoformat(self.game.created_at)))
+        except (TypeError, ValueError):
+            return None
+
+    @property
+    def result_line(self) -> str:
+        """The result in one line, to send to the family chat (see `words.result_line`)."""
+        return words.result_line(self.game.teams, self.state.totals, self.state.winner, self.state.hands_scored,
+                                 self.evening, self.abandoned)
+
+    def picture(self) -> str:
+        """The sheet as an SVG picture to download, print or share (see `core.sheet_picture`)."""
+        state, teams = self.state, self.game.teams
+        score = " : ".join(f"{team} {words.number(total)}" for team, total in zip(teams, state.totals, strict=True))
+        played = f"{state.hands_scored} hand{'' if state.hands_scored == 1 else 's'}"
+        how = (f"{teams[state.winner]} won · {played}" if self.finished else
+               f"Ended unfinished · {played}" if self.abandoned else f"{played} so far")
+        when = f"{self.evening:%a} {self.evening.day} {self.evening:%b %Y} · " if self.evening else ""
+        rows = [PictureRow(row.number, self._picture_words(row), row.result.points, row.running)
+                for row in self.rows]
+        return sheet_picture(score, (how, when + self.game.rules.title), teams, rows, state.totals)
+
+    @staticmethod
+    def _picture_words(row: Row) -> str:
+        hand = row.hand
+        if hand.kind == "redeal":
+            return "Redeal"
+        if hand.bidder is None:
+            return "Played"
+        return f"{row.bidder} {words.number(hand.bid)} {row.outcome}"
 
     def to_go(self, team: int) -> int | None:
         """How far `team` is from the target; None where no target is counted down (a game of so many hands,

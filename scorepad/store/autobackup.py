@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..core import retention
+from ..core import house_time, retention
 from . import files
 from .backups import BackupRefused, backup_into
 
@@ -107,10 +107,8 @@ def in_future(folders: Sequence[Path], now: datetime | None = None) -> list[str]
 
 
 def local_time(now: datetime | None) -> datetime:
-    """`now` as the backups' names say time: the machine's local time, without a zone."""
-    if now is None:
-        return datetime.now()
-    return now.astimezone().replace(tzinfo=None) if now.tzinfo else now
+    """`now` as the backups' names say time: the house's clock, without a zone (see `core.house_time`)."""
+    return house_time.wall_clock(now)
 
 
 def clear_leftovers(folder: Path, now: datetime | None = None) -> list[str]:

@@ -17,11 +17,11 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 import sqlite_utils
 
+from ..core import house_time
 from . import files
 from .connection import connect, write_lock
 from .readable import first_unreadable
@@ -160,8 +160,8 @@ def _names(folder: Path, stem: str):
 
 
 def _stamp() -> str:
-    # Local time: the family picks a backup by when it was made, at their table.
-    return datetime.now().strftime("%Y%m%d-%H%M%S")
+    # The house's clock: the family picks a backup by when it was made, at their table.
+    return house_time.wall_clock().strftime("%Y%m%d-%H%M%S")
 
 
 def is_scorepad_file(path: Path) -> bool:

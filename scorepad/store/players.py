@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from ..core import house_time
 from ..core.evenings import evening_of
 from ..core.inputs import name_key
 from .connection import MAX_ID, now, rows, write_lock
@@ -134,7 +135,7 @@ def _night_of_both(db, a: int, b: int) -> tuple[str, str] | None:
 
 def _day(stamp: str) -> str:
     """The evening a night was held on, as a person says it: "1 Nov"."""
-    evening = evening_of(datetime.fromisoformat(stamp).astimezone())
+    evening = evening_of(house_time.local(datetime.fromisoformat(stamp)))
     return f"{evening.day} {evening:%b}"
 
 

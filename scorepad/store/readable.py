@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from ..core import house_time
 from ..core.club import SPECIALS, TIE_BREAKS, round_rules, time_up
 from ..core.club.movement import ClubError
 from .clubs import _night
@@ -46,11 +47,11 @@ def _batches(db, sql: str, key: str = "id"):
 
 
 def _time(what: str, value, optional: bool = True) -> None:
-    """A stored time as the pages read it (`datetime.fromisoformat`, then the table's local time)."""
+    """A stored time as the pages read it (`datetime.fromisoformat`, then the house's clock)."""
     if value is None and optional:
         return
     try:
-        datetime.fromisoformat(value).astimezone()
+        house_time.local(datetime.fromisoformat(value))
     except (TypeError, ValueError, OverflowError):
         raise Unreadable(f"{what}: {value!r} is not a time") from None
 

@@ -146,3 +146,10 @@ def test_with_a_replica_a_small_database_is_still_copied_after_every_game(new_da
     copies.replicated = lambda: True
     copies._status = copies._status.__class__(succeeded_at=NOW)
     assert copies.after_game_due()
+
+
+def test_at_is_read_on_the_house_clock_not_the_machines():
+    from scorepad.core import house_time
+
+    house_time.set_house(house_time.choose("America/Los_Angeles", None))  # the machine's own clock says UTC
+    assert replica.parse_moment("2026-11-27 22:30") == datetime(2026, 11, 28, 6, 30, tzinfo=UTC)

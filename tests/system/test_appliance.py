@@ -12,8 +12,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
-import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,6 +19,7 @@ import pytest
 
 from scorepad.store import autobackup, connection, games, schema
 from tests.helpers import FIXTURES, ROOT
+from tests.system.appliance import as_here, dockerfile, exec_form, image_env, running, without_scorepad_settings
 from tests.system.helpers import free_port
 
 pytestmark = pytest.mark.slow
@@ -28,39 +27,6 @@ pytestmark = pytest.mark.slow
 
 def backed_up(health: dict) -> bool:
     return health["last_backup_age_seconds"] is not None  # the first daily backup, taken beside the first pages
-
-
-@contextlib.contextmanager
-def running(command: list[str], env: dict[str, str], port: int, cwd: Path, until=lambda health: True):
-    """`command` started with `env` on top of this one's, until /healthz answers to `until`'s liking; yields
-    that answer."""
-    log = cwd / "server.log"
-    with log.open("w") as output:
-        process = subprocess.Popen(command, cwd=cwd, env={**os.environ, **env}, stdout=output,
-                                   stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
-                    health = json.loads(response.read())
-                if until(health):
-                    break
-                raise ConnectionError("not yet")
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    process.kill()
-                    process.wait(timeout=10)
-                    raise AssertionError(f"it did not start: {log.read_text()}") from None
-                time.sleep(0.1)
-        yield health
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def without_scorepad_settings() -> dict[str, str]:
-    return {name: "" for name in os.environ if name.startswith("SCOREPAD_")}
 
 
 # --- the service ----------------------------------------------------------------------------------------------
@@ -105,26 +71,6 @@ def test_the_services_start_command_serves_with_its_data_in_the_data_folder(unit
 
 # --- the container --------------------------------------------------------------------------------------------
 
-def dockerfile() -> dict[str, list[str]]:
-    """Each instruction of the Dockerfile, continuation lines joined: instruction -> its arguments, in order."""
-    text = re.sub(r"\\\n\s*", " ", (ROOT / "Dockerfile").read_text())
-    found: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            instruction, _, rest = line.strip().partition(" ")
-            found.setdefault(instruction.upper(), []).append(rest.strip())
-    return found
-
-
-def image_env() -> dict[str, str]:
-    return dict(pair.split("=", 1) for line in dockerfile()["ENV"] for pair in shlex.split(line))
-
-
-def exec_form(text: str) -> list[str]:
-    """An instruction's command in exec form (a JSON list): what runs, with no shell between."""
-    return json.loads(text)
-
-
 def test_the_dockerfile_passes_hadolint():
     linted = subprocess.run([str(Path(sys.executable).parent / "hadolint"), "Dockerfile"], cwd=ROOT,
                             capture_output=True, text=True)
@@ -141,12 +87,6 @@ def test_the_image_is_slim_runs_as_its_own_user_and_keeps_the_data_on_a_volume()
     assert found["EXPOSE"] == [image_env()["SCOREPAD_PORT"]]
     assert "--interval" in found["HEALTHCHECK"][0]
     assert exec_form(found["HEALTHCHECK"][0].split(" CMD ", 1)[1]) == ["python", "-m", "scorepad", "--check"]
-
-
-def as_here(command: list[str]) -> list[str]:
-    """The image's command with this Python for the image's."""
-    assert command[0] == "python"
-    return [sys.executable, *command[1:]]
 
 
 def test_the_containers_start_command_serves_and_its_health_check_passes_then_fails_when_it_stops(tmp_path):

@@ -32,3 +32,24 @@ def test_the_wheel_carries_templates_and_static_and_serves_a_page(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(target)], cwd=tmp_path, env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_installed_as_the_image_installs_it_it_says_its_version_and_knows_every_zone_without_zone_files(tmp_path):
+    """The image's pip install, outside the source tree: the version is pyproject's (from the package's metadata),
+    and zone names work on a slim image with no /usr/share/zoneinfo (the tzdata package carries them)."""
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+                    "--quiet", "-w", str(tmp_path)], check=True, capture_output=True)
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
+                    str(next(tmp_path.glob("scorepad-*.whl")))], check=True, capture_output=True)
+    code = ("from scorepad.web.shell.version import version; from scorepad.core.house_time import choose; "
+            "print(version()); print(choose('America/Los_Angeles', None).name)")
+    no_zone_files = tmp_path / "no-zoneinfo"
+    no_zone_files.mkdir()
+    env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "PYTHONTZPATH": str(no_zone_files)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [version, "America/Los_Angeles"]

@@ -11,7 +11,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ...core import retention
+from ...core import house_time, retention
 from ...core.inputs import try_whole_number
 from ...services import replica
 from ...services.backups import Backups, register
@@ -87,7 +87,7 @@ def restore_command(source: str | None, from_replica: bool, at: str | None, yes:
         if from_replica:
             got = stack.enter_context(_from_replica(live, at))
             source = str(got.path)
-            when = f"{got.written_at.astimezone():%Y-%m-%d %H:%M:%S}" if got.written_at else "an unknown moment"
+            when = f"{house_time.local(got.written_at):%Y-%m-%d %H:%M:%S}" if got.written_at else "an unknown moment"
             said = f"the replica's database as it was at {when} (transaction {got.txid})"
             click.echo(f"Restoring {said}.")
         _restore(source, said, live, yes)

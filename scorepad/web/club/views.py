@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
-from ...core import words
+from ...core import house_time, words
 from ...core.club import MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
 from ...core.evenings import clock_words
 from ...core.inputs import record_id, try_whole_number
@@ -477,7 +477,7 @@ bp.add_app_template_filter(words.ordinal, "ordinal")
 def clock_time(stamp: str) -> str:
     """A time of tonight as a clock on the wall says it ("13:53", "00:12", local); another day's with its date.
     Tonight is Scorepad's evening, 06:00 to 06:00, not the calendar's day."""
-    return clock_words(datetime.fromisoformat(stamp).astimezone(), _now().astimezone())
+    return clock_words(house_time.local(datetime.fromisoformat(stamp)), house_time.local(_now()))
 
 
 def _time_up(night) -> str | None:

@@ -102,7 +102,7 @@ def calculator():
     if request.headers.get("HX-Boosted") == "true":
         # opened by Count cards from a hand form, which pushes no address of its own: this page gets one, so the
         # phone's Back button goes back to the hand (whose typed values the phone keeps), not past it
-        response.headers["HX-Push-Url"] = request.full_path
+        response.headers["HX-Push-Url"] = request.script_root + request.full_path
     return response
 
 

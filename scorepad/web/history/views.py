@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, make_response, render_template, request, url_for
 from markupsafe import Markup
 
 from ... import services
-from ...core import words
+from ...core import house_time, words
 from ...core.chart import score_chart
 from ...core.evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
 from ...core.hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
@@ -19,10 +19,6 @@ from ...services import lookups
 from ..shell.database import get_db
 
 bp = Blueprint("history", __name__, url_prefix="/history")
-
-
-def _local_zone():
-    return datetime.now().astimezone().tzinfo
 
 
 def _date(text: str | None) -> tuple[date | None, str | None]:
@@ -48,16 +44,16 @@ def evenings():
     if first and last and first > last:
         errors["to"] = "The last evening comes after the first."
     player_id = record_id(args.get("player"))
-    start, end = evening_bounds(first, last, _local_zone()) if not errors else (None, None)
+    start, end = evening_bounds(first, last, house_time.zone()) if not errors else (None, None)
     before = args.get("before", "")
     if before and not _is_time(before):
         before = ""
     games = lookups.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
     older = games[PAGE].created_at if len(games) > PAGE else None
     games = games[:PAGE]
-    groups = group_by_evening(games, lambda g: datetime.fromisoformat(g.created_at).astimezone())
+    groups = group_by_evening(games, lambda g: house_time.local(datetime.fromisoformat(g.created_at)))
     nights = dict(group_by_evening(lookups.nights_between(db, start=_utc(start), end=_utc(end)),
-                                   lambda n: datetime.fromisoformat(n.created_at).astimezone()))
+                                   lambda n: house_time.local(datetime.fromisoformat(n.created_at))))
     return render_template("history/index.html", groups=groups, club_nights=nights,
                            club_games=lookups.club_tables_of(db, [g.id for g in games]),
                            players=lookups.player_choices(db), player_id=player_id,
@@ -108,6 +104,16 @@ def game(game_id: int):
     return render_template("history/game.html", game=record, sheet=sheet, chart=chart_for(sheet),
                            rules_words=describe(record.rules), readonly=True,
                            club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
+
+
+@bp.get("/games/<int:game_id>/sheet.svg")
+def sheet_picture(game_id: int):
+    """The score sheet as a picture (SVG): opened to print, or downloaded (`download`) to keep or send on."""
+    response = make_response(_page(game_id).sheet.picture())
+    response.mimetype = "image/svg+xml"
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="scorepad-game-{game_id}.svg"'
+    return response
 
 
 @bp.get("/games/<int:game_id>/hands/<int:hand_id>")

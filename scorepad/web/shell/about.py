@@ -8,10 +8,12 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, current_app, jsonify, render_template
 
-from ...core import retention
+from ...core import house_time, retention
+from ...core.evenings import EVENING_STARTS
 from ...store import schema
 from . import replica as replica_setup
 from .database import get_db
+from .version import version
 
 bp = Blueprint("about", __name__)
 
@@ -28,7 +30,8 @@ def about():
     return render_template("shell/about.html", title="About", status=status, age=age, warning=backups.warning(),
                            folders=backups.folders, kept=backups.keep_last, future=backups.in_future(),
                            database=current_app.config["DATABASE"], instance=current_app.instance_path,
-                           replica=replica_setup.facts(now))
+                           replica=replica_setup.facts(now), house=house_time.house(),
+                           house_now=house_time.local(now), evening_starts=EVENING_STARTS, version=version())
 
 
 @bp.get("/healthz")

@@ -8,10 +8,10 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from ...core import words
+from ...core import house_time, words
 from ...core.errors import ScorepadError
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
@@ -24,7 +24,7 @@ from ..games import views as games
 from ..games.forms import bid_chips, kind_choices, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
-from . import about, database, passcode, request_log, sessions, startup, urls
+from . import about, database, passcode, proxies, request_log, restore, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -39,6 +39,14 @@ def resource_dir(name: str) -> str:
     """`templates/` or `static/`: inside the installed package, else at the top of the source tree."""
     installed = PACKAGE_DIR / name
     return str(installed if installed.is_dir() else PACKAGE_DIR.parent / name)
+
+
+# The settings SCOREPAD_<name> in the environment gives (instance/config.py gives them by <name>)
+ENVIRONMENT_SETTINGS = ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
+                        "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "TIMEZONE")
+# ... and every name Scorepad reads from its environment: those, the ones its modules read, and the machine's TZ
+READ_FROM_ENVIRONMENT = frozenset({f"SCOREPAD_{name}" for name in ENVIRONMENT_SETTINGS} | {
+    "SCOREPAD_TRUSTED_HOSTS", "SCOREPAD_TRUSTED_PROXIES", "SCOREPAD_INSTANCE", "SCOREPAD_PORT", "TZ"})
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -63,19 +71,25 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config.setdefault("MAX_CONTENT_LENGTH", transfer.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file or a container can give without an instance/config.py.
-    for name in ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
-                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY"):
+    for name in ENVIRONMENT_SETTINGS:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
+    _house_zone(app)
+    try:  # a request from a proxy the owner named says where the browser is; from anyone else, nothing
+        proxies.init_app(app, os.environ.get("SCOREPAD_TRUSTED_PROXIES"))
+    except proxies.ProxySettingRefused as refused:
+        raise startup.CannotStart(str(refused)) from None
 
     app.session_interface = sessions.KeptSessions()  # a phone's cookie checked once, not at every poll
     init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
+    app.before_request(_house_zone_again)
     database.init_app(app)
     csrf.init_app(app)
     passcode.init_app(app)
     request_log.init_app(app)
 
-    for feature in (rules, meld, games, history, players, transfer, about, club, seasons):  # each a blueprint of pages
+    # each a blueprint of pages
+    for feature in (rules, meld, games, history, players, transfer, about, restore, club, seasons):
         app.register_blueprint(feature.bp)
     transfer.init_app(app)
     app.cli.add_command(rules_command)
@@ -106,6 +120,21 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(sqlite3.OperationalError, _database_fault)
     app.register_error_handler(ScorepadError, _refused)
     return app
+
+
+def _house_zone(app: Flask) -> None:
+    """The zone evenings are filed in, chosen once (see `core.house_time`); a TIMEZONE that names no zone stops
+    the start with a sentence. Each request puts its app's zone back, for a process that holds two apps (tests)."""
+    try:
+        house = house_time.choose(app.config.get("TIMEZONE"), os.environ.get("TZ"))
+    except house_time.UnknownZone as unknown:
+        raise startup.CannotStart(str(unknown)) from None
+    house_time.set_house(house)
+    app.extensions["scorepad_house"] = house
+
+
+def _house_zone_again() -> None:
+    house_time.set_house(current_app.extensions["scorepad_house"])
 
 
 def _instance_path() -> str | None:
@@ -160,12 +189,12 @@ def _signed(n: int) -> str:
 
 
 def _local_time(stamp: str | None) -> str:
-    """Stored in UTC; shown in the local time of the machine the table runs Scorepad on."""
+    """Stored in UTC; shown on the house's clock (see `core.house_time`)."""
     return _shown(stamp, "%Y-%m-%d %H:%M")
 
 
 def _played_on(stamp: str | None) -> str:
-    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" in the table's local time."""
+    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" on the house's clock."""
     return _shown(stamp, "%a %-d %b %Y, %H:%M")
 
 
@@ -173,7 +202,7 @@ def _shown(stamp: str | None, form: str) -> str:
     # A time no clock of ours wrote (missing from an imported night, 'yesterday' typed into a database by hand)
     # is shown as it is, never a page that fails
     try:
-        return datetime.fromisoformat(stamp).astimezone().strftime(form)
+        return house_time.local(datetime.fromisoformat(stamp)).strftime(form)
     except (TypeError, ValueError):
         return "" if stamp is None else str(stamp)
 
@@ -197,11 +226,17 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+# Home Assistant shows an add-on's pages in a frame of its own page, on its own origin: through its ingress (and only
+# there) a page of ours may be framed by a page of the same origin.
+FRAMED_BY_HOME_ASSISTANT = CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
+
+
 def _security_headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
+    ingress = request.environ.get(proxies.INGRESS, False)
+    response.headers.setdefault("Content-Security-Policy", FRAMED_BY_HOME_ASSISTANT if ingress else CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("X-Frame-Options", "SAMEORIGIN" if ingress else "DENY")
     return response
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from flask import current_app, render_template, request
 
 from .addresses import lan_addresses
+from .proxies import INGRESS
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -136,6 +137,11 @@ def refuse_other_hosts():
     and nothing else runs. A request naming no Host at all (HTTP/1.0, never a browser) goes on."""
     host = request.headers.get("Host")
     if host is None or current_app.extensions["scorepad_hosts"].accepts(host):
+        return None
+    if request.environ.get(INGRESS):
+        # Home Assistant's ingress, from a proxy the owner named: it lets through only people signed in to Home
+        # Assistant, under whatever name they open it by (homeassistant.local, an address, its remote name), so
+        # a page of a stranger's name cannot reach Scorepad through it
         return None
     current_app.logger.warning("Refused a request addressed to %r", host)
     return render_template("error.html", title="Not this address", message=(

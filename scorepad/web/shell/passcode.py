@@ -19,7 +19,7 @@ from datetime import timedelta
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 
 from .answers import answered
-from .paths import safe_path
+from .paths import here, safe_path
 
 bp = Blueprint("passcode", __name__)
 
@@ -178,6 +178,14 @@ def _try(guess: str) -> Refusal | None:
     return WRONG
 
 
+def confirmed(guess: str | None) -> Refusal | None:
+    """For a change that replaces every game (a restore): the passcode typed again on its own form, even on a
+    device already unlocked, and counted as any guess is. None when it is right, or when no passcode is set."""
+    if configured() is None:
+        return None
+    return _try(guess or "")
+
+
 def guard():
     """Before every request: a change from a locked device gets the passcode form, carrying what it sent."""
     if configured() is None or request.method in ("GET", "HEAD", "OPTIONS") or request.endpoint in EXEMPT:
@@ -196,20 +204,24 @@ def guard():
 def _ask(problem: str | None, status: int):
     carried = [(k, v) for k, v in request.form.items(multi=True) if k not in ("passcode", "csrf_token")]
     upload = bool(request.files)
-    page = render_template("shell/passcode.html", problem=problem, carried=carried, action=request.path,
-                           upload=upload)
+    page = render_template("shell/passcode.html", problem=problem, carried=carried, action=here(), upload=upload)
     return answered((page, status), "passcode")
+
+
+def _next(values) -> str:
+    """Where to go once unlocked: the page a locked device came from (a path as its browser saw it), else home."""
+    return safe_path(values.get("next"), default=url_for("home"))
 
 
 @bp.get("/unlock")
 def unlock_page():
-    return render_template("shell/passcode.html", problem=None, carried=[("next", safe_path(request.args.get("next")))],
+    return render_template("shell/passcode.html", problem=None, carried=[("next", _next(request.args))],
                            action=url_for("passcode.unlock"), upload=False)
 
 
 @bp.post("/unlock")
 def unlock():
-    target = safe_path(request.form.get("next"))
+    target = _next(request.form)
     if configured() is None or unlocked():
         return redirect(target, 303)
     refusal = _try(request.form.get("passcode", ""))

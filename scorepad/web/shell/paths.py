@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import re
 
+from flask import request
 from werkzeug.urls import iri_to_uri
 
 MAX_PATH = 2048  # a page of this app is a few dozen characters; anything longer is not one of ours
 _TRIMMED = "".join(map(chr, range(0x21)))  # C0 controls and space, trimmed from both ends as a browser does
 _DROPPED = re.compile("[\t\n\r]")  # removed anywhere, as a browser does
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def here() -> str:
+    """This page's path as the browser sees it: under the proxy's prefix when there is one (see `proxies`)."""
+    return request.script_root + request.path
 
 
 def safe_path(text: object, default: str = "/") -> str:

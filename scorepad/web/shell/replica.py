@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from flask import current_app
 
-from ...core import retention
+from ...core import house_time, retention
 from ...services import replica
 
 
@@ -42,7 +42,7 @@ def facts(now: datetime) -> dict | None:
     reached = retention.age_in_words(status.reached_at, now) if status.reached_at else None
     return {"place": status.place, "kind": replication.place.kind, "started": started, "status": status,
             "reached": reached, "behind": status.behind_seconds(now),
-            "reached_clock": f"{status.reached_at.astimezone():%Y-%m-%d %H:%M:%S}" if status.reached_at else None,
+            "reached_clock": f"{house_time.local(status.reached_at):%Y-%m-%d %H:%M:%S}" if status.reached_at else None,
             "warning": replica.warning(status, now) if started else None}
 
 

@@ -14,6 +14,7 @@ from waitress.task import WSGITask
 
 from ...core.inputs import NotANumber, whole_number
 from .addresses import lan_addresses
+from .version import version
 
 EVERY_INTERFACE = ("0.0.0.0", "")
 
@@ -176,9 +177,21 @@ class QuietQueue(logging.Filter):
 
 
 def setup_logging(threads: int) -> None:
-    """Lines a person reads in a terminal or the journal: the time, then what happened."""
+    """Lines a person reads in a terminal or the journal: the time on the house's clock, then what happened."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
+    for handler in logging.getLogger().handlers:
+        if handler.formatter is not None:
+            handler.formatter.converter = _house_clock
     logging.getLogger("waitress.queue").addFilter(QuietQueue(threads))
+
+
+def _house_clock(seconds: float | None) -> time.struct_time:
+    """A log line's time on the house's clock: in a container the machine's own clock says UTC."""
+    from datetime import UTC, datetime
+
+    from ...core import house_time
+
+    return house_time.local(datetime.fromtimestamp(seconds or 0, UTC)).timetuple()
 
 
 def check(port: int) -> int:
@@ -216,7 +229,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="print the address and QR code a phone opens, and exit (the server runs elsewhere)")
     parser.add_argument("--check", action="store_true",
                         help="ask the Scorepad running on --port whether it is healthy, and exit 0 if it is")
+    parser.add_argument("--home-assistant", action="store_true",
+                        help="run as Home Assistant's add-on: its options (/data/options.json) are the settings")
+    parser.add_argument("--version", action="version", version=f"Scorepad {version()}")
     args = parser.parse_args(argv)
+    if args.home_assistant:
+        from .home_assistant import OptionsRefused, apply
+
+        try:
+            apply()
+        except OptionsRefused as refused:
+            sys.exit(str(refused))
     if args.check:
         sys.exit(check(args.port))
     if args.show_address:

@@ -10,6 +10,7 @@ import threading
 import time
 from collections import OrderedDict
 
+from flask import has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
@@ -20,6 +21,13 @@ class KeptSessions(SecureCookieSessionInterface):
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple, tuple[dict, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def get_cookie_path(self, app) -> str:
+        """Under a proxy's prefix (a NAS's /scorepad/, Home Assistant's ingress) the cookie is sent to this
+        Scorepad only, not to the other apps on the same host; without one, to the whole site as before."""
+        if not app.config.get("SESSION_COOKIE_PATH") and has_request_context() and request.script_root:
+            return request.script_root
+        return super().get_cookie_path(app)
 
     def open_session(self, app, request):
         if not app.secret_key:
