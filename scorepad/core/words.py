@@ -62,9 +62,23 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+# The names a game gives its teams when nobody names them, and how each starts a sentence: "We won the game",
+# not "Us won the game".
+AS_SUBJECT = {"Us": "We", "Them": "They"}
+
+
+def subject(name: str, starts: bool = True) -> str:
+    """A side's name as the subject of a sentence: "We" for the default "Us", "They" for "Them" ("we", "they"
+    inside a sentence, not `starts` it); any name a family chose, as typed."""
+    said = AS_SUBJECT.get(name)
+    if said is None:
+        return name
+    return said if starts else said.lower()
+
+
 def won(team: str) -> str:
-    """"Us won the game", "Ann & Cat won the game": a sentence any team's name reads right in (not "Us wins")."""
-    return f"{team} won the game"
+    """"We won the game", "Ann & Cat won the game": a sentence any team's name reads right in (not "Us wins")."""
+    return f"{subject(team)} won the game"
 
 
 def capitalized(text: str) -> str:

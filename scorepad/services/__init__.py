@@ -14,10 +14,12 @@ from .errors import (
     HandGone,
     HandTaken,
     LooksRepeated,
+    MeldUnlikely,
     NotFound,
     NotLastHand,
     Refused,
     ServiceError,
+    WinTakenAway,
 )
 from .games import (
     Change,
@@ -41,9 +43,10 @@ from .transfer import import_games, sheets_csv
 
 __all__ = [
     "CannotMerge", "Change", "Conflict", "Declined", "Difference", "EndsTooEarly", "FormIncomplete", "GameIsOver",
-    "HandChangedElsewhere", "HandGone", "HandTaken", "LooksRepeated", "Merged", "NotFound", "NotLastHand",
+    "HandChangedElsewhere", "HandGone", "HandTaken", "LooksRepeated", "MeldUnlikely", "Merged", "NotFound",
+    "NotLastHand",
     "Preview", "Refused", "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "committed",
     "compare_hands", "delete_hand", "describe_change", "edit_hand", "figures", "import_games", "merge_players",
     "pages", "preview_edit", "preview_hand", "ratings", "record_hand", "rematch", "rename_player", "restore_hand",
-    "seasons", "sheets_csv", "start_game", "warming",
+    "seasons", "sheets_csv", "start_game", "warming", "WinTakenAway",
 ]

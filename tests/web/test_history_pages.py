@@ -53,7 +53,7 @@ def test_a_past_game_is_a_read_only_sheet_with_its_chart_and_rules(client, playe
     assert len(svg.select("circle.set-mark")) == 1  # Bob's team was set on hand 1
     assert svg.select_one("line.target") is not None
     assert "Game is 500" in page.select_one(".rules-card").get_text()
-    assert page.select_one(".winner-line").get_text(" ", strip=True).startswith("Us won the game.")
+    assert page.select_one(".winner-line").get_text(" ", strip=True).startswith("We won the game.")
 
 
 def test_a_hands_page_shows_why_and_every_change_before_and_after(client, played):

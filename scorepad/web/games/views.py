@@ -13,10 +13,20 @@ from ...core import words
 from ...core.club.specials import SHORT as SPECIAL_SHORT
 from ...core.club.specials import SPECIALS, TALLIED
 from ...core.inputs import record_id, try_whole_number
-from ...core.rules import PRESETS, seated
+from ...core.rules import PRESETS, cards_left_over, deals_evenly, seated
 from ...core.rules_in_words import describe
 from ...core.seats import seat_names
-from ...services import Declined, HandChangedElsewhere, HandGone, HandTaken, LooksRepeated, lookups, pages
+from ...services import (
+    Declined,
+    HandChangedElsewhere,
+    HandGone,
+    HandTaken,
+    LooksRepeated,
+    MeldUnlikely,
+    WinTakenAway,
+    lookups,
+    pages,
+)
 from ..shell.assets import asset_url
 from ..shell.database import get_db
 from ..shell.faults import refused
@@ -70,16 +80,19 @@ def _new_game_page(values, errors, status=200):
     sides, per_side = seating_of(values["seating"]) or seating_of(DEFAULT_SEATING)
     fitting = [(key, seated(rules, sides, per_side)) for key, rules in PRESETS.items()
                if preset_fits(key, values["seating"])]
-    # the rule sets written for this very table come first, so that the one ready to start is one of them
-    presets = dict(sorted(fitting, key=lambda item: PRESETS[item[0]].players_per_side == 1 and (
-        PRESETS[item[0]].sides, PRESETS[item[0]].players_per_side) != (sides, per_side)))
+    # the rule sets written for this very table come first, then those whose deck deals evenly to it (six players
+    # are offered the single deck and the three decks before 80 cards that leave two over), so that the one ready
+    # to start is one of them
+    presets = dict(sorted(fitting, key=lambda item: (PRESETS[item[0]].players_per_side == 1 and (
+        PRESETS[item[0]].sides, PRESETS[item[0]].players_per_side) != (sides, per_side), not deals_evenly(item[1]))))
     presets = presets or PRESETS
-    if values["preset"] not in presets:  # a table of another size: its first rule set is ready
+    if values["preset"] not in presets or not request.values.get("preset"):  # none chosen: the first is ready
         values = {**values, "preset": next(iter(presets))}
     return render_template("games/new_game.html", values=values, errors=errors, presets=presets,
                            seatings=SEATING_CHOICES, sides=sides, per_side=per_side,
                            team_placeholders=TEAM_PLACEHOLDERS,
-                           house_rules=HOUSE_RULES, seats=seat_names(sides * per_side),
+                           house_rules=HOUSE_RULES, seats=seat_names(sides * per_side), left_over=cards_left_over,
+                           deals_evenly=deals_evenly,
                            player_fields=[f"player_{seat}" for seat in range(sides * per_side)],
                            known_players=lookups.player_names(get_db())), status
 
@@ -117,10 +130,11 @@ def _page(game_id: int) -> pages.GamePage:
 
 
 def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
-               clash=None, repeat=None, carried=False, behind=False):
+               clash=None, repeat=None, carried=False, behind=False, unlikely=None):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
-    (the form asks whether to record it anyway); `carried`: `values` are a change to a hand deleted meanwhile,
+    (the form asks whether to record it anyway); `unlikely`: why a meld typed is more than a hand can meld (asked
+    the same way); `carried`: `values` are a change to a hand deleted meanwhile,
     kept in the form for the next hand (nothing typed is lost); `behind`: the form was started for a later hand
     than the sheet now takes (a hand was deleted on another phone), which a phone keeping it waits out."""
     game, sheet = page.game, page.sheet
@@ -131,7 +145,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
         "games/game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token, poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
-        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
+        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat, unlikely=unlikely,
         clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
 
 
@@ -325,7 +339,8 @@ def record(game_id: int):
     try:
         change = services.record_hand(get_db(), game_id, form.hand, token=token, unreadable=form.unreadable,
                                       expected=record_id(request.form.get("expected")),
-                                      repeat_ok=request.form.get("repeat") == "1")
+                                      repeat_ok=request.form.get("repeat") == "1",
+                                      meld_ok=request.form.get("meld_ok") == "1")
     except HandTaken as taken:
         if not taken.recorded_elsewhere:
             return _game_page(_page(game_id), form.values, token=token, behind=True, **_said(taken))
@@ -335,6 +350,9 @@ def record(game_id: int):
     except LooksRepeated as repeated:
         return _game_page(_page(game_id), form.values, token=token, repeat=repeated.number,
                           status=repeated.status_hint)
+    except MeldUnlikely as unlikely:
+        return _game_page(_page(game_id), form.values, token=token, unlikely=unlikely.words,
+                          status=unlikely.status_hint)
     except Declined as refusal:
         return _game_page(_page(game_id), form.values, token=token or None, **_said(refusal))
     except sqlite3.OperationalError as error:  # the same token: tapping again stores the hand once
@@ -383,15 +401,18 @@ def _hand_in_game(game_id: int, hand_id: int):
     return page.game, page.sheet, _find(page.sheet, hand_id)
 
 
-def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None):
+def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None,
+               reopens=None):
     """The edit form; `edits_seen` is how many edits the hand had when the form was first opened, kept
-    through refusals so that a change made meanwhile on another phone is noticed."""
+    through refusals so that a change made meanwhile on another phone is noticed; `reopens`: what the change
+    would do to the game's win, asked before it is saved."""
     # a club table's game whose round is over shows its hand, but no form to change it with
     closed = services.club.game_closed(get_db(), game.id)
     preview = None if closed else _preview(game, values, row.stored.id)
     return render_template("games/edit_hand.html", game=game, sheet=sheet, row=row, values=values,
                            errors=errors or {}, message=message, fault=fault, closed=closed,
-                           preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
+                           preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen,
+                           reopens=reopens), status
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
@@ -411,9 +432,12 @@ def save_hand(game_id: int, hand_id: int):
     seen, garbled = edits_seen(request.form)
     try:
         change = services.edit_hand(get_db(), game_id, hand_id, form.hand, edits_seen=seen, incomplete=garbled,
-                                    unreadable=form.unreadable)
+                                    unreadable=form.unreadable, reopen_ok=request.form.get("reopen") == "1")
     except (HandGone, HandChangedElsewhere) as stale:
         return _stale_edit(game_id, hand_id, stale, form.values)
+    except WinTakenAway as taken:
+        return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, reopens=taken.words,
+                          status=taken.status_hint)
     except Declined as refusal:
         return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, **_said(refusal))
     except sqlite3.OperationalError as error:

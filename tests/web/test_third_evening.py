@@ -1,0 +1,172 @@
+"""What the family's third evening still tripped over (issue 35), through the Flask test client: the questions a
+table is asked before a slip is recorded, the words a newcomer reads, and the choices the new-game page offers."""
+
+import re
+
+import pytest
+
+from scorepad.core.rules import PRESETS, seated
+from tests.helpers import parse
+from tests.web.helpers import csrf, hand_ids, new_game, record
+
+
+def text(node) -> str:
+    return " ".join(node.get_text(" ").split())
+
+
+# --- a meld no table melds -------------------------------------------------------------------------------------
+
+def test_a_meld_above_what_one_hand_can_meld_is_asked_about_and_the_table_can_say_yes(client, app):
+    game_id = new_game(client)
+    typed = {"bidder": "t0", "bid": "50", "meld_0": "999", "counters_0": "30"}
+    asked = record(client, game_id, repeat="", **typed)
+    assert asked.status_code == 409
+    question = parse(asked).select_one("#repeat-question")
+    assert question is not None and "999" in text(question) and "914" in text(question), text(question)
+    assert hand_ids(client, game_id) == []  # nothing recorded until the table says yes
+    assert parse(asked).select_one("#meld_0")["value"] == "999"  # what was typed stays
+    yes = question.select_one("button[name=meld_ok]")
+    answered = record(client, game_id, repeat="", **typed, meld_ok=yes["value"])
+    assert answered.status_code == 303
+    assert len(hand_ids(client, game_id)) == 1
+
+
+def test_a_meld_within_what_one_hand_melds_is_recorded_without_a_question(client):
+    game_id = new_game(client)
+    assert record(client, game_id, repeat="", bidder="t0", bid="50", meld_0="914", counters_0="30").status_code == 303
+
+
+def test_the_preview_warns_of_a_meld_no_hand_melds_before_record_is_tapped(client):
+    game_id = new_game(client)
+    answer = client.get(f"/games/{game_id}/preview", query_string={"bidder": "t0", "bid": "50", "meld_0": "999"},
+                        headers={"HX-Request": "true"})
+    assert "more than any one hand can meld" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_most_one_hand_melds_comes_from_the_meld_table_and_grows_with_the_cards_held(preset):
+    from scorepad.core.meld import hand_size, most_meld
+    from scorepad.core.rules import most_one_hand_melds
+
+    rules = PRESETS[preset]
+    size = hand_size(rules.deck, rules.players)
+    most = most_one_hand_melds(rules)
+    assert most == most_meld(rules.meld_table, size) > 0
+    assert most_meld(rules.meld_table, size - 4) <= most <= most_meld(rules.meld_table, size + 4)
+
+
+def test_the_most_one_hand_melds_is_never_less_than_a_real_hand_of_that_many_cards_melds():
+    from scorepad.core.meld import count_meld, most_meld
+
+    # triple run in spades (15 cards), a royal marriage and a marriage: 300 + 4 + 2 in the family values
+    hand = "AS AS AS TS TS TS KS KS KS KS QS QS QS QS JS JS JS KH QH"
+    assert count_meld(hand, "S", "002").total <= most_meld("002", 20)
+    # quadruple pinochle and quadruple jacks, 300 + 120, in twenty cards
+    pinochles = "QS QS QS QS JD JD JD JD JS JS JS JS JH JH JH JH JC JC JC JC"
+    assert count_meld(pinochles, "H", "002").total <= most_meld("002", 20)
+
+
+# --- an edit that takes a win away ------------------------------------------------------------------------------
+
+def a_won_game_with_its_rematch(client) -> tuple[int, list[int], int]:
+    game_id = new_game(client)
+    for _ in range(10):
+        record(client, game_id, bidder="t0", bid="50", meld_0="0", counters_0="50")
+    rematch = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf(client)})
+    assert rematch.status_code == 303
+    return game_id, hand_ids(client, game_id), int(re.search(r"/games/(\d+)", rematch.headers["Location"])[1])
+
+
+def test_an_edit_that_would_take_the_win_away_says_so_in_its_preview_and_asks_before_saving(client):
+    game_id, hands, rematch = a_won_game_with_its_rematch(client)
+    set_hand = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "0", "meld_1": "0", "counters_0": "10",
+                "counters_1": "40"}
+    preview = client.get(f"/games/{game_id}/hands/{hands[-1]}/preview", query_string=set_hand,
+                         headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "win is taken away" in preview and "rematch is under way" in preview
+    page = parse(client.get(f"/games/{game_id}/hands/{hands[-1]}/edit"))
+    form = {i["name"]: i.get("value", "") for i in page.select("#hand-form input[type=hidden]")}
+    asked = client.post(f"/games/{game_id}/hands/{hands[-1]}/edit", data={**form, **set_hand})
+    assert asked.status_code == 409
+    assert "win is taken away" in text(parse(asked).select_one("#repeat-question"))
+    assert parse(client.get(f"/games/{game_id}")).select_one(".winner-card") is not None  # still won
+    saved = client.post(f"/games/{game_id}/hands/{hands[-1]}/edit", data={**form, **set_hand, "reopen": "1"})
+    assert saved.status_code == 303
+    assert parse(client.get(f"/games/{game_id}")).select_one("#hand-form") is not None
+
+
+def test_an_edit_that_leaves_the_win_where_it_was_is_not_asked_about(client):
+    game_id, hands, _ = a_won_game_with_its_rematch(client)
+    page = parse(client.get(f"/games/{game_id}/hands/{hands[0]}/edit"))
+    form = {i["name"]: i.get("value", "") for i in page.select("#hand-form input[type=hidden]")}
+    changed = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "50",
+               "counters_1": "0"}
+    assert client.post(f"/games/{game_id}/hands/{hands[0]}/edit", data={**form, **changed}).status_code == 303
+
+
+# --- the edit preview of an earlier hand ------------------------------------------------------------------------
+
+def test_the_edit_preview_of_an_earlier_hand_shows_the_totals_after_it_and_the_games_apart(client):
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid="50", meld_0="20", counters_0="30")  # 50 : 20
+    record(client, game_id, bidder="t1", bid="50", meld_1="20", counters_1="30")  # 70 : 70
+    record(client, game_id, bidder="t0", bid="60", meld_0="30", counters_0="40")  # 140 : 70
+    first = hand_ids(client, game_id)[0]
+    typed = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "30", "meld_1": "0", "counters_0": "30",
+             "counters_1": "20"}
+    answer = parse(client.get(f"/games/{game_id}/hands/{first}/preview", query_string=typed,
+                              headers={"HX-Request": "true"}))
+    assert text(answer.select_one(".preview-score .arrow")) == "→ 60 : 20"  # after hand 1, not the game's 150 : 70
+    later = text(answer.select_one(".game-after"))
+    assert "150 : 70" in later and "now 140 : 70" in later, later
+
+
+# --- words a newcomer reads ------------------------------------------------------------------------------------
+
+def test_with_default_names_the_winner_is_we_or_they_not_us_or_them(client):
+    game_id = new_game(client)
+    for _ in range(10):
+        record(client, game_id, bidder="t1", bid="50", meld_1="0", counters_1="50")
+    card = parse(client.get(f"/games/{game_id}")).select_one(".winner-card")
+    assert text(card.select_one("h2")) == "They won the game"
+    assert text(card.select_one("p")).startswith("They reached 500 first")
+    assert "Them won" not in client.get(f"/history/games/{game_id}").get_data(as_text=True)
+
+
+def test_the_nine_of_trump_box_says_what_it_is_for(client):
+    game_id = new_game(client, seating="3x1", preset="three-handed")
+    box = parse(client.get(f"/games/{game_id}")).select_one(".nine-only")
+    said = text(box)
+    assert "9s of trump" in said and "without a counter" in said, said
+
+
+# --- the rule sets offered --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seating", ["2x3", "3x2"])
+def test_six_players_are_offered_first_the_rule_sets_whose_deck_deals_evenly_to_six(client, seating):
+    from scorepad.core.rules import deals_evenly
+
+    page = parse(client.get(f"/games/new?seating={seating}"))
+    offered = [i["value"] for i in page.select("#field-preset input[name=preset]")]
+    sides, per_side = map(int, seating.split("x"))
+    even = [deals_evenly(seated(PRESETS[key], sides, per_side)) for key in offered]
+    assert even == sorted(even, reverse=True), offered  # every even one before any uneven one
+    assert even[0] and offered[0] in ("six-handed-triple", "single-deck"), offered
+    assert page.select_one("#field-preset input[name=preset][checked]")["value"] == offered[0]
+    uneven = page.select_one("#field-preset input[value=double-deck]").find_parent("label")
+    assert "does not deal evenly to 6" in text(uneven)
+
+
+def test_four_players_are_still_offered_the_family_double_deck_first(client):
+    page = parse(client.get("/games/new"))
+    assert page.select_one("#field-preset input[name=preset]")["value"] == "double-deck"
+    assert page.select_one("#field-preset input[checked]")["value"] == "double-deck"
+
+
+def test_a_two_handed_game_with_bidding_turned_on_is_not_titled_no_bidding(client):
+    game_id = new_game(client, seating="2x1", preset="two-handed", bidding="yes")
+    record(client, game_id, bidder="s0", bid="250", meld_0="100", counters_0="150", counters_1="100")
+    for where in (f"/games/{game_id}", "/history/", "/"):
+        shown = client.get(where).get_data(as_text=True)
+        assert "no bidding" not in shown.lower(), where
+    assert "with bidding" in text(parse(client.get(f"/games/{game_id}")).select_one("#scoreboard .target"))
