@@ -170,3 +170,67 @@ def test_a_two_handed_game_with_bidding_turned_on_is_not_titled_no_bidding(clien
         shown = client.get(where).get_data(as_text=True)
         assert "no bidding" not in shown.lower(), where
     assert "with bidding" in text(parse(client.get(f"/games/{game_id}")).select_one("#scoreboard .target"))
+
+
+# --- looking back ------------------------------------------------------------------------------------------------
+
+def a_game_started_at(app, local: str) -> int:
+    """A game started at `local` (the table's own clock), with one hand."""
+    from datetime import UTC, datetime
+
+    from scorepad.core.scoring import Hand
+    from scorepad.store import connection, games
+
+    stamp = datetime.fromisoformat(local).astimezone().astimezone(UTC).isoformat(timespec="seconds")
+    db = connection.connect(app.config["DATABASE"])
+    try:
+        game_id = games.create_game(db, PRESETS["double-deck"], ("Us", "Them"), (None,) * 4, 0, created_at=stamp)
+        with connection.write_lock(db):
+            games.insert_hand(db, game_id, f"t-{game_id}", Hand(0, 50, (20, 0), (30, 20)))
+            games.rescore(db, games.load_game(db, game_id), games.live_hands(db, game_id))
+    finally:
+        db.close()
+    return game_id
+
+
+def test_a_game_past_midnight_says_its_evening_and_the_filter_finds_it_by_either_date(client, app):
+    game_id = a_game_started_at(app, "2026-11-27T04:09:00")
+    for day in ("2026-11-26", "2026-11-27"):  # its evening, and the date on the clock
+        page = parse(client.get(f"/history/?from={day}&to={day}"))
+        [item] = page.select(f".game-list a[href='/history/games/{game_id}']")
+        assert "Thu 26 Nov 2026, 04:09 after midnight" in text(item), text(item)
+        assert text(page.select_one(".evening h2")) == "Thursday 26 November 2026"
+    assert not parse(client.get("/history/?from=2026-11-28&to=2026-11-28")).select(".game-list a")
+
+
+def test_the_history_page_of_a_game_and_its_print_start_with_the_teams_and_the_date(client, app):
+    game_id = a_game_started_at(app, "2026-11-27T03:57:00")
+    title = parse(client.get(f"/history/games/{game_id}")).select_one("h1")
+    assert "visually-hidden" not in title.get("class", [])
+    assert text(title) == "Us – Them Thu 26 Nov 2026, 03:57 after midnight"
+
+
+def test_the_csv_of_a_two_team_game_has_no_column_that_is_always_empty_and_says_its_time_as_the_pages_do(client,
+                                                                                                      app):
+    from tests.helpers import csv_head, csv_sheets
+
+    game_id = a_game_started_at(app, "2026-11-26T19:05:00")
+    csv_text = client.get(f"/games/{game_id}/export.csv").get_data(as_text=True)
+    assert csv_head(csv_text) == ["Hand", "Dealer", "Bidder", "Bid", "Trump", "Result", "Us meld", "Them meld",
+                                  "Us counters", "Them counters", "Us points", "Them points", "Us total",
+                                  "Them total", "Dealer stuck"]
+    [(title, [row])] = csv_sheets(csv_text)
+    assert title == [f"Game {game_id}", "Us – Them", "Thu 26 Nov 2026, 19:05", "Double deck (family rules)",
+                     "in progress"]
+    assert row["Result"] == "made" and row["Us total"] == "50" and row["Dealer stuck"] == "no"
+
+
+def test_the_target_is_written_once_on_the_chart_and_not_over_the_lines_end():
+    from xml.etree import ElementTree
+
+    from scorepad.core.chart import PAD_LEFT, score_chart
+
+    svg = ElementTree.fromstring(score_chart([(300, 120), (520, 150), (750, 160)], 750, [], ("Us", "Them")))
+    said = [t for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.text == "750"]
+    assert len(said) == 1
+    assert float(said[0].get("x")) <= PAD_LEFT  # on the axis, left of where the lines are drawn

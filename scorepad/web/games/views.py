@@ -13,7 +13,7 @@ from ...core import words
 from ...core.club.specials import SHORT as SPECIAL_SHORT
 from ...core.club.specials import SPECIALS, TALLIED
 from ...core.inputs import record_id, try_whole_number
-from ...core.rules import PRESETS, cards_left_over, deals_evenly, seated
+from ...core.rules import PRESETS, SIX_PLAYER_PRESETS, cards_left_over, deals_evenly, seated
 from ...core.rules_in_words import describe
 from ...core.seats import seat_names
 from ...services import (
@@ -80,11 +80,15 @@ def _new_game_page(values, errors, status=200):
     sides, per_side = seating_of(values["seating"]) or seating_of(DEFAULT_SEATING)
     fitting = [(key, seated(rules, sides, per_side)) for key, rules in PRESETS.items()
                if preset_fits(key, values["seating"])]
-    # the rule sets written for this very table come first, then those whose deck deals evenly to it (six players
-    # are offered the single deck and the three decks before 80 cards that leave two over), so that the one ready
-    # to start is one of them
-    presets = dict(sorted(fitting, key=lambda item: (PRESETS[item[0]].players_per_side == 1 and (
-        PRESETS[item[0]].sides, PRESETS[item[0]].players_per_side) != (sides, per_side), not deals_evenly(item[1]))))
+    # the rule sets written for this very table come first (the three decks for six), then those whose deck deals
+    # evenly to it (six players are offered the single deck before 80 cards that leave two over), then the rest;
+    # a lone player's rule set written for another number of players last. The first one is ready to start.
+    def offered_order(item):
+        preset = PRESETS[item[0]]
+        elsewhere = preset.players_per_side == 1 and (preset.sides, preset.players_per_side) != (sides, per_side)
+        return elsewhere, item[0] not in SIX_PLAYER_PRESETS, not deals_evenly(item[1])
+
+    presets = dict(sorted(fitting, key=offered_order))
     presets = presets or PRESETS
     if values["preset"] not in presets or not request.values.get("preset"):  # none chosen: the first is ready
         values = {**values, "preset": next(iter(presets))}

@@ -10,7 +10,7 @@ from markupsafe import Markup
 from ... import services
 from ...core import words
 from ...core.chart import score_chart
-from ...core.evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
+from ...core.evenings import FIRST_EVENING, LAST_EVENING, group_by_evening, search_bounds
 from ...core.hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import record_id
 from ...core.rules_in_words import describe
@@ -48,7 +48,8 @@ def evenings():
     if first and last and first > last:
         errors["to"] = "The last evening comes after the first."
     player_id = record_id(args.get("player"))
-    start, end = evening_bounds(first, last, _local_zone()) if not errors else (None, None)
+    # an evening, or the date a clock said: a game past midnight is found by either (see `search_bounds`)
+    start, end = search_bounds(first, last, _local_zone()) if not errors else (None, None)
     before = args.get("before", "")
     if before and not _is_time(before):
         before = ""

@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from ...core import words
 from ...core.errors import ScorepadError
+from ...core.evenings import played_words
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
@@ -162,17 +163,19 @@ def _local_time(stamp: str | None) -> str:
 
 
 def _played_on(stamp: str | None) -> str:
-    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" in the table's local time."""
-    return _shown(stamp, "%a %-d %b %Y, %H:%M")
+    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" in the table's local time, a game past
+    midnight with the evening it belongs to (`evenings.played_words`)."""
+    return _shown(stamp, played_words)
 
 
-def _shown(stamp: str | None, form: str) -> str:
+def _shown(stamp: str | None, form) -> str:
     # A time no clock of ours wrote (missing from an imported night, 'yesterday' typed into a database by hand)
     # is shown as it is, never a page that fails
     try:
-        return datetime.fromisoformat(stamp).astimezone().strftime(form)
+        moment = datetime.fromisoformat(stamp).astimezone()
     except (TypeError, ValueError):
         return "" if stamp is None else str(stamp)
+    return form(moment) if callable(form) else moment.strftime(form)
 
 
 def _team_players(game) -> tuple[str, ...] | None:
