@@ -52,6 +52,9 @@ class Hand:
     # One flag a side: its whole meld is one or both 9s of trump (the dix), which saves itself (004). Left out,
     # no side's is.
     dix_only: tuple[bool, ...] | None = None
+    # What the meld calculator counted, one entry a side (see `core.counted`), kept for the record; None: nothing
+    # counted. Scoring never reads it.
+    counted: tuple | None = None
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; tuples keep the hand hashable and frozen all the way down.

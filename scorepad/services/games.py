@@ -377,6 +377,7 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
         "Counters": (counters, _pair_words(counters)),
         "Meld only the dix": (h.dix_only,
                               ", ".join(t for t, flag in zip(teams, h.dix_only, strict=True) if flag) or "no"),
+        "Meld counted": (h.counted, counted_words(h.counted, teams)),
     }
 
 
@@ -401,6 +402,13 @@ def compare_hands(theirs: Hand, mine: Hand, game: Game) -> list[Difference]:
     if not game.rules.bidding:
         shown = [label for label in shown if label not in ("Bidder", "Bid", "Trump")]
     return [Difference(label, old[label][1], new[label][1], old[label][0] != new[label][0]) for label in shown]
+
+
+def counted_words(counts, teams) -> str:
+    """What the meld calculator counted, in a few words: whose hands, how many cards ("Us: 20 + 20 cards")."""
+    said = [f"{team}: {' + '.join(str(len(cards.split())) for cards in count[1])} cards"
+            for team, count in zip(teams, counts or (), strict=False) if count]
+    return "; ".join(said) or "none"
 
 
 def _pair_words(pair) -> str:

@@ -234,3 +234,153 @@ def test_the_target_is_written_once_on_the_chart_and_not_over_the_lines_end():
     said = [t for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.text == "750"]
     assert len(said) == 1
     assert float(said[0].get("x")) <= PAD_LEFT  # on the axis, left of where the lines are drawn
+
+
+# --- the meld behind a dispute -----------------------------------------------------------------------------------
+
+RUN_AND_PINOCHLE = "AH TH KH QH JH QS JD"  # a run in hearts 15 and a pinochle 4: 19
+
+
+def counted_with_the_calculator(client, game_id, partner: str | None = None) -> dict:
+    """The hand form's fields as the meld calculator sends them back after counting Us' cards (and a partner's
+    first), tapping as a phone without JavaScript does: each step a GET of the calculator's form."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    started = client.post("/meld/start", data={"csrf_token": csrf(client), "game_id": game_id, "count_meld": "0",
+                                               "trump": "H", "bidder": "t0", "bid": "50", "expected": "1"})
+    args = dict(parse_qsl(urlsplit(started.headers["Location"]).query))
+    if partner:
+        page = parse(client.get("/meld/", query_string={**args, "cards": partner, "partner": "1"}))
+        args = {i["name"]: i.get("value", "") for i in page.select("#meld-calc input[type=hidden]")}
+        args["trump"] = "H"
+    used = client.get("/meld/", query_string={**args, "cards": RUN_AND_PINOCHLE, "use": "1"})
+    assert used.status_code == 303, used.get_data(as_text=True)[:300]
+    return dict(parse_qsl(urlsplit(used.headers["Location"]).query))
+
+
+def test_the_cards_counted_with_the_calculator_are_kept_with_the_hand_and_shown_on_its_page(client):
+    game_id = new_game(client)
+    back = counted_with_the_calculator(client, game_id, partner="KS QS")
+    assert back["meld_0"] == "21" and back["meld_cards_0"].startswith("H:")
+    form = parse(client.get(f"/games/{game_id}", query_string=back))
+    assert form.select_one("input[name=meld_cards_0]")["value"] == back["meld_cards_0"]
+    assert record(client, game_id, **{**back, "counters_0": "30"}).status_code == 303
+    [hand_id] = hand_ids(client, game_id)
+    page = parse(client.get(f"/history/games/{game_id}/hands/{hand_id}"))
+    counted = text(page.select_one("#counted-0"))
+    assert "K♠ Q♠" in counted and "Q♠ A♥ 10♥ K♥ Q♥ J♥ J♦" in counted, counted
+    assert "Run in ♥ 15" in counted and "Pinochle 4" in counted and "Marriage in ♠ 2" in counted
+    assert "Counted: 21" in counted and "not the" not in counted
+
+
+def test_the_cards_counted_travel_in_the_export_come_back_from_an_import_and_stay_in_the_history(client, app,
+                                                                                               make_app, tmp_path):
+    import io
+    import json
+
+    game_id = new_game(client)
+    back = counted_with_the_calculator(client, game_id)
+    record(client, game_id, **{**back, "counters_0": "30"})
+    [hand_id] = hand_ids(client, game_id)
+    # an edit of the meld typed: the count stays, the page says the two differ, and the history keeps both
+    page = parse(client.get(f"/games/{game_id}/hands/{hand_id}/edit"))
+    fields = {i["name"]: i.get("value", "") for i in page.select("#hand-form input[type=hidden]")}
+    assert fields["meld_cards_0"] == back["meld_cards_0"]
+    edited = {"kind": "played", "bidder": "t0", "bid": "50", "meld_0": "23", "meld_1": "0", "counters_0": "30",
+              "counters_1": "20"}
+    assert client.post(f"/games/{game_id}/hands/{hand_id}/edit", data={**fields, **edited}).status_code == 303
+    page = parse(client.get(f"/history/games/{game_id}/hands/{hand_id}"))
+    assert "Recorded as 23, not the 19 counted" in text(page.select_one("#counted-0"))
+    exported = json.loads(client.get(f"/games/{game_id}/export.json").data)
+    [hand] = exported["games"][0]["hands"]
+    assert hand["meld_counted"] == [{"trump": "H", "hands": ["Q♠ A♥ 10♥ K♥ Q♥ J♥ J♦"]}, None]
+    assert all("meld_counted" in json.loads(e["after"]) for e in hand["edits"] if e["after"])
+    fresh = make_app(DATABASE=tmp_path / "fresh.db").test_client()
+    upload = {"csrf_token": csrf(fresh), "file": (io.BytesIO(json.dumps(exported).encode()), "x.json")}
+    assert fresh.post("/import", data=upload, content_type="multipart/form-data").status_code == 303
+    again = json.loads(fresh.get("/export.json").data)["games"][0]["hands"][0]
+    assert again["meld_counted"] == hand["meld_counted"] and again["edits"] == hand["edits"]
+
+
+@pytest.mark.parametrize(("counted", "words"), [
+    ([{"trump": "X", "hands": ["AH"]}, None], "trump must be one of"),
+    ([{"trump": "H", "hands": ["9H"]}, None], "no 9s"),
+    ([{"trump": "H", "hands": ["AH", "AH", "AH"]}, None], "at most 2 hands"),
+    ([{"trump": "H", "hands": ["ZZ"]}, None], "is not a card"),
+    ({"trump": "H"}, "a list of 2"),
+    ([{"trump": "H", "hands": ["AH"], "x": 1}, None], "null or"),
+])
+def test_an_import_checks_the_cards_counted_as_the_calculator_counts_them(client, counted, words):
+    import io
+    import json
+
+    game_id = new_game(client)
+    record(client, game_id, bidder="t0", bid="50", meld_0="20", counters_0="30")
+    exported = json.loads(client.get(f"/games/{game_id}/export.json").data)
+    exported["games"][0]["hands"][0]["meld_counted"] = counted
+    exported["games"][0]["hands"][0]["token"] = "another"
+    upload = {"csrf_token": csrf(client), "file": (io.BytesIO(json.dumps(exported).encode()), "x.json")}
+    refused = client.post("/import", data=upload, content_type="multipart/form-data")
+    assert refused.status_code == 422 and words in text(parse(refused)), text(parse(refused))[:400]
+
+
+# --- under whose rules? ------------------------------------------------------------------------------------------
+
+def a_family_game(client) -> int:
+    game_id = new_game(client)
+    for hand in (dict(bidder="t0", bid="55", meld_0="30", counters_0="30"),
+                 dict(bidder="t1", bid="60", meld_1="20", counters_1="25"),
+                 dict(bidder="t0", bid="50", meld_0="10", counters_0="18"),  # meld not on the board: set
+                 dict(bidder="t1", bid="105", meld_1="80", counters_1="30")):
+        assert record(client, game_id, **hand).status_code == 303
+    return game_id
+
+
+def test_a_game_is_shown_under_each_other_rule_set_of_its_table_each_difference_in_the_rules_words(client, app):
+    from tests.web.helpers import every_table
+
+    game_id = a_family_game(client)
+    offered = [a["href"] for a in parse(client.get(f"/history/games/{game_id}")).select("#other-rules a")]
+    assert offered == [f"/history/games/{game_id}/under/{key}" for key in
+                       ("double-deck-shg", "double-pack-bicycle", "double-deck-gamerules")]
+    before = every_table(app.config["DATABASE"])
+    online = parse(client.get(offered[0]))
+    [hand] = online.select(".under-hand")
+    said = text(hand)
+    assert said.startswith("Hand 3 Under Double deck (tournament, online) hand 3 is an automatic throw-in:")
+    assert "the bidders' meld 10 is below the 20 needed to be on the board" in said  # the engine's own words
+    assert "55 : 70" in text(online.select_one("#under-end")) and "55 : 102" in text(online.select_one("#under-end"))
+    assert "throw in automatically" in text(online.select_one("#under-rules"))  # the rule that differs, in words
+    bicycle = parse(client.get(offered[1]))  # the same hands ×10: no hand scores differently
+    assert "0 of 4 hands score differently" in text(bicycle.select_one("#under-end"))
+    assert "550 : 1,020" in text(bicycle.select_one("#under-end"))
+    assert every_table(app.config["DATABASE"]) == before  # a view: nothing stored
+    assert client.get(f"/history/games/{game_id}/under/three-handed").status_code == 404
+
+
+def test_a_hands_page_says_what_it_would_score_under_the_other_rule_sets(client):
+    game_id = a_family_game(client)
+    third = hand_ids(client, game_id)[2]
+    section = parse(client.get(f"/history/games/{game_id}/hands/{third}")).select_one("#other-rules")
+    assert section["hx-trigger"] == "revealed"  # scored when it comes into view: the page itself scores nothing
+    said = text(parse(client.get(section["hx-get"], headers={"HX-Request": "true"})))
+    assert "Under Double deck (tournament, online): auto throw-in · Us −50 · Them +0" in said, said
+    assert "Under Double pack (Bicycle, ×10): set · Us −500 · Them +320 (the same)" in said
+
+
+def test_the_hands_counted_with_the_calculator_are_counted_again_under_the_other_meld_table(app):
+    from scorepad.core.rules import PRESETS
+    from scorepad.core.scoring import Hand, play_game
+    from scorepad.services import other_rules
+    from scorepad.store.games import Game
+
+    rules = PRESETS["double-deck"]
+    # jacks around and a double pinochle: 4 + 30 in the family values, 40 + 300 in Bicycle's (×10); the table
+    # typed 70 for the hand, which Bicycle's scale would make 700
+    hand = Hand(0, 80, (70, 0), (20, 30), trump="H", counted=(("H", ("J♠ J♠ J♥ J♦ J♦ J♣ Q♠ Q♠",)), None))
+    game = Game(1, "2026-11-26T19:00:00+00:00", rules, ("Us", "Them"), (None,) * 4, 0, 1, (0, 0), 1, None, None,
+                None)
+    played = play_game(rules, [hand], names=game.teams)
+    bicycle = other_rules.under(game, [hand], played, "double-pack-bicycle")
+    [row] = bicycle.hands
+    assert "Bidders' meld 340 counts." in row.result.explanation  # counted again from the cards, not 70 × 10

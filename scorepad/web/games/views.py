@@ -39,6 +39,7 @@ from .forms import (
     TEAM_PLACEHOLDERS,
     edits_seen,
     hand_values,
+    kept,
     new_game_values,
     parse_hand,
     parse_new_game,
@@ -221,7 +222,7 @@ def _blank_hand(game, args) -> dict:
     values = dict(BLANK_HAND)
     for name in values:
         if name in args:
-            values[name] = str(args.get(name))[:40]
+            values[name] = kept(name, args.get(name))
     return values
 
 
@@ -300,7 +301,7 @@ def compare(game_id: int):
     page = _page(game_id)
     game, sheet = page.game, page.sheet
     number = record_id(request.args.get("expected"))
-    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
+    values = {**BLANK_HAND, **{k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}}
     clash = _clash(game, sheet, number, values, request.args.get("token", "")[:64] or secrets.token_urlsafe(16),
                    _club_table(game, sheet)) if number else None
     if clash is None:
@@ -313,7 +314,7 @@ def preview(game_id: int):
     """The live preview (htmx, GET), or without JavaScript the "Check" button (POST): the page with the preview,
     everything typed kept. Nothing is stored either way."""
     source = request.form if request.method == "POST" else request.args
-    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in source.items() if k in BLANK_HAND}}
+    values = {**BLANK_HAND, **{k: kept(k, v) for k, v in source.items() if k in BLANK_HAND}}
     if not is_htmx():
         return _game_page(_page(game_id), values=values)
     game = _load(game_id)
@@ -325,7 +326,7 @@ def preview(game_id: int):
 def edit_preview(game_id: int, hand_id: int):
     """The edit form's live preview (htmx): the hand as typed in its place, and the totals after it."""
     game = _load(game_id)
-    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
+    values = {**BLANK_HAND, **{k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}}
     try:
         preview = _preview(game, values, hand_id)
     except (HandGone, services.NotFound):
@@ -424,7 +425,7 @@ def edit_hand(game_id: int, hand_id: int):
     """The edit form: the hand as stored, or as it was left for the meld calculator (its fields and the edits
     it was opened on come back in the address)."""
     game, sheet, row = _hand_in_game(game_id, hand_id)
-    carried = {k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}
+    carried = {k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}
     seen, _ = edits_seen(request.args)
     return _edit_page(game, sheet, row, {**hand_values(row.hand), **carried}, edits_seen=seen)
 

@@ -98,6 +98,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["team_players"] = _team_players
     app.jinja_env.globals["outcome"] = words.outcome
     app.jinja_env.filters["local_time"] = _local_time
+    app.jinja_env.filters["trump_sign"] = words.trump
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(CSRFError, _csrf_failed)
