@@ -4,7 +4,8 @@
 // - a form nobody has typed in, or the winner card, is replaced by the fresh one the poll brought;
 // - a form being typed in keeps every value and its one-time token (a retry of a hand that may have been saved
 //   must reuse it), and takes the new heading, bidder buttons, hand number and Record label;
-// - a won game shows the winner card, whatever was being typed: it takes no more hands.
+// - a won game shows the winner card, whatever was being typed: it takes no more hands;
+// - a rematch started on another phone is followed: the page goes on to it.
 // The poll also carries this form's token: when the hand this phone is saving (or failed to save) is on the
 // sheet, the wait ends and the phone says it was saved. The notice says what happened, then leaves by itself.
 (function () {
@@ -105,6 +106,11 @@
     }
     if (form && waiting(form)) return false; // the save's own answer will redraw the page
     if (keptHere(form) && about(fresh).indexOf("won") !== 0) return false; // a won game takes no more hands
+    // a rematch started on another phone: this phone follows it there, unless a hand is being typed here
+    if (fresh.dataset.rematchUrl && !(form && typedIn(form))) {
+      location.assign(fresh.dataset.rematchUrl);
+      return false;
+    }
     if (about(record) === about(fresh)) return false;
     var freshForm = fresh.querySelector("#hand-form");
     if (form && typedIn(form)) {
