@@ -66,7 +66,7 @@
   }
 
   // The fields a player types or taps: not the form's own bookkeeping.
-  var BOOKKEEPING = { csrf_token: 1, token: 1, expected: 1, game_id: 1, count_meld: 1, repeat: 1 };
+  var BOOKKEEPING = { csrf_token: 1, token: 1, expected: 1, game_id: 1, count_meld: 1, repeat: 1, meld_ok: 1 };
 
   function typedPairs(form) {
     return outbox.fieldsOf(form).filter(function (pair) { return !BOOKKEEPING[pair[0]] && pair[1] !== ""; });
@@ -472,7 +472,8 @@
       ask(entry.game, entry.hand, entry.token, entry.body);
     } else if (b.dataset.anyway) {
       outbox.update(entry.id, function (kept) {
-        kept.body = kept.body.filter(function (pair) { return pair[0] !== "repeat"; }).concat([["repeat", "1"]]);
+        var answer = (kept.held && kept.held.answer) || "repeat"; // the question asked: repeat or meld_ok
+        kept.body = kept.body.filter(function (pair) { return pair[0] !== answer; }).concat([[answer, "1"]]);
         kept.held = null;
         return kept;
       });

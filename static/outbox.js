@@ -319,7 +319,10 @@
     if (page.querySelector("[data-clash]")) {
       held = clashHeld(entry);
     } else if (page.querySelector("#repeat-question")) {
-      held = { kind: "repeat", words: page.querySelector("#repeat-question strong").textContent.trim() };
+      // the question's yes is its button's field: repeat=1, or meld_ok=1 for a meld no hand melds
+      var yes = page.querySelector("#repeat-question button[name]");
+      held = { kind: "repeat", words: page.querySelector("#repeat-question strong").textContent.trim(),
+               answer: yes ? yes.name : "repeat" };
     } else if (status === 401 || page.querySelector("input[name=passcode]")) {
       held = { kind: "passcode", words: "Type the table's passcode to save it." };
     } else if (page.querySelector("#form-message[data-behind]")) {
