@@ -8,7 +8,7 @@ pinochles (Q♠ + J♦), type III arounds. Doubles and more need that many compl
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import product
 
@@ -96,9 +96,11 @@ def count_meld(cards, trump: str, table: str, players: int = 4) -> MeldCount:
     Raises ValueError for a hand the deck cannot deal."""
     if table not in TABLES:
         raise ValueError(f"{table!r} is not a meld table: use one of {', '.join(TABLES)}.")
-    meld_table = TABLES[table]
     trump = suit_of(trump)
-    hand = Counter(parse_cards(cards))
+    return _counted(Counter(parse_cards(cards)), trump, TABLES[table], players)
+
+
+def _counted(hand: Counter, trump: str, meld_table: MeldTable, players: int) -> MeldCount:
     _check_deck(hand, meld_table.deck)
     items: list[tuple[str, int]] = []
     if meld_table.once_only:
@@ -252,19 +254,24 @@ def most_meld(table: str, cards: int) -> int:
 
 @lru_cache(maxsize=64)
 def _most_meld(table: str, cards: int) -> int:
-    return max(sum(_best_within(kind, cards) for kind in _kinds(table, trump)) for trump in SUITS)
+    # every kind is counted on its own, and each is alike under any trump (the pinochle and the arounds do not
+    # turn on it; a run, its kings and queens and the other suits' marriages are the same in every suit): one
+    # trump tells them all
+    return sum(_best_within(kind, cards) for kind in _kinds(table, "S"))
 
 
 def _kinds(table: str, trump: str) -> list[list[list[tuple[int, int]]]]:
     """The kinds of meld under `trump`, each a list of groups; a group is its choices, (cards, points) each.
     Runs and marriages share cards (a run's K and Q are no royal marriage), so they are one kind of several
     groups: trump's run with the kings and queens beside it, and each other suit's marriages."""
-    meld_table = TABLES[table]
+    # where each card serves in one meld only, a hand melds no more than it would with the same values counted the
+    # usual way: the bound is that one's, found at a fraction of the cost
+    meld_table = replace(TABLES[table], once_only=False)
     copies = DECK_COPIES[meld_table.deck]
 
     def points(counts: dict) -> tuple[int, int]:
-        hand = [card for card, n in counts.items() for _ in range(n)]
-        return len(hand), count_meld(hand, trump, table).total
+        hand = Counter({card: n for card, n in counts.items() if n})
+        return sum(hand.values()), _counted(hand, trump, meld_table, 4).total
 
     trump_cards = [points({**{Card(rank, trump): runs for rank in "ATJ"}, Card("K", trump): runs + kings,
                            Card("Q", trump): runs + queens})

@@ -13,7 +13,7 @@ from ..core.errors import GameOver, InvalidHand
 from ..core.rules import Rules, most_one_hand_melds
 from ..core.scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..core.seats import dealer_for, seat_label
-from ..core.words import MELD_TABLE_NAMES, number, possessive, trump, won
+from ..core.words import MELD_TABLE_NAMES, number, trump, won
 from ..store import clubs, connection, games
 from ..store.games import Game, StoredHand
 from . import pages
@@ -511,8 +511,8 @@ def _win_moved(db, game: Game, state) -> str | None:
     if game.winner is None or state.winner == game.winner:
         return None
     if state.winner is None:
-        said = (f"With this change nobody has won yet: {possessive(game.teams[game.winner])} win is taken away and "
-                "the game takes hands again.")
+        said = (f"With this change nobody has won yet: the game won by {game.teams[game.winner]} takes hands "
+                "again.")
     else:
         said = f"With this change {won(game.teams[state.winner])} instead of {game.teams[game.winner]}."
     if game.rematch:

@@ -83,12 +83,12 @@ def test_an_edit_that_would_take_the_win_away_says_so_in_its_preview_and_asks_be
                 "counters_1": "40"}
     preview = client.get(f"/games/{game_id}/hands/{hands[-1]}/preview", query_string=set_hand,
                          headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert "win is taken away" in preview and "rematch is under way" in preview
+    assert "nobody has won yet: the game won by Us takes hands again" in preview and "rematch is under way" in preview
     page = parse(client.get(f"/games/{game_id}/hands/{hands[-1]}/edit"))
     form = {i["name"]: i.get("value", "") for i in page.select("#hand-form input[type=hidden]")}
     asked = client.post(f"/games/{game_id}/hands/{hands[-1]}/edit", data={**form, **set_hand})
     assert asked.status_code == 409
-    assert "win is taken away" in text(parse(asked).select_one("#repeat-question"))
+    assert "the game won by Us takes hands again" in text(parse(asked).select_one("#repeat-question"))
     assert parse(client.get(f"/games/{game_id}")).select_one(".winner-card") is not None  # still won
     saved = client.post(f"/games/{game_id}/hands/{hands[-1]}/edit", data={**form, **set_hand, "reopen": "1"})
     assert saved.status_code == 303
