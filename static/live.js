@@ -5,7 +5,8 @@
 // - a form being typed in keeps every value and its one-time token (a retry of a hand that may have been saved
 //   must reuse it), and takes the new heading, bidder buttons, hand number and Record label;
 // - a form typed for a hand that is on the sheet now is asked about (the two-phone question), never moved on;
-// - a won game shows the winner card, whatever was being typed: it takes no more hands.
+// - a won game shows the winner card, whatever was being typed: it takes no more hands;
+// - a rematch started on another phone is followed: the page goes on to it.
 // The poll also carries this form's token: when the hand this phone is saving is on the sheet, the wait ends and
 // the phone says it was saved. The notice says what happened, then leaves by itself.
 (function () {
@@ -71,6 +72,11 @@
     }
     if (f && waiting(f)) return false; // the save's own answer will redraw the page
     const keptHere = f && outbox.load().kept.some((e) => e.game === f.dataset.game && e.state !== "gone");
+    // a rematch started on another phone: this phone follows it there, unless a hand is being typed here
+    if (fresh.dataset.rematchUrl && !(f && typedIn(f))) {
+      location.assign(fresh.dataset.rematchUrl);
+      return false;
+    }
     if (keptHere && !won(fresh)) { // numbered past the kept hands, not by the poll
       const freshForm = fresh.querySelector("#hand-form");
       if (freshForm && !typedIn(f)) f.dataset.sheetNext = freshForm.dataset.sheetNext;

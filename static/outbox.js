@@ -94,11 +94,14 @@
 
   function said(html, status) {
     const page = new DOMParser().parseFromString(html, "text/html");
-    const box = page.querySelector("#error-summary, #form-message, #alert-text, .error-message, main");
+    const box = ["#repeat-question strong", "#error-summary", "#form-message", "#alert-text", ".error-message", "main"]
+      .map((where) => page.querySelector(where)).find((el) => el && el.textContent.trim());
     const wrong = Array.prototype.map.call(page.querySelectorAll("#error-summary a[href^='#']"),
       (a) => a.getAttribute("href").slice(1));
     const words = box ? box.textContent.replace(/\s+/g, " ").trim() : "";
-    return { words: words || "Scorepad did not take it (" + status + ").", wrong: wrong };
+    // a question asked before a hand is stored ("hand 6 again?", "a meld no hand melds?"): its yes is its button
+    const yes = page.querySelector("#repeat-question button[name]");
+    return { words: words || "Scorepad did not take it (" + status + ").", wrong: wrong, yes: yes && yes.name };
   }
 
   doers.drain = () => setTimeout(drain, 0);

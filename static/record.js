@@ -16,7 +16,7 @@
     // token it settles), data-forget-hand (its number), data-keep-as (the number it keeps it as)
   };
   // Fields of the form's own bookkeeping, not typed by a player.
-  const BOOKKEEPING = ["csrf_token", "token", "expected", "game", "game_id", "count_meld", "repeat"];
+  const BOOKKEEPING = ["csrf_token", "token", "expected", "game", "game_id", "count_meld", "repeat", "meld_ok"];
 
   const form = () => document.querySelector(DOM.form);
   const gameOf = () => { const f = form() || document.querySelector("[data-game]"); return f && f.dataset.game; };

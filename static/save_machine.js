@@ -142,6 +142,7 @@
       } else {
         hold(e, state, ev.now, ev.words);
         e.wrong = ev.wrong || [];
+        e.yes = ev.yes || "repeat"; // what "record it anyway" says yes with (repeat, or meld_ok)
         if (state === "clash") fx.push({ do: "ask", id: e.id }); // at once, where nothing is being typed
       }
       fx.push({ do: "drain" });
@@ -158,7 +159,8 @@
     anyway(m, ev, fx) {
       const e = find(m, ev.id);
       if (!e || e.state !== "repeat") return;
-      e.body = e.body.filter((p) => p[0] !== "repeat").concat([["repeat", "1"]]);
+      const yes = e.yes || "repeat";
+      e.body = e.body.filter((p) => p[0] !== yes).concat([[yes, "1"]]);
       hold(e, "waiting", ev.now);
       fx.push({ do: "drain" });
     },

@@ -53,3 +53,29 @@ def quick_and_in_full(*, quick: int, full: int, options: dict | None = None, **s
         setattr(sys.modules[body.__module__], quick_test.__name__, quick_test)  # collected beside the full one
         return pytest.mark.slow(sized(full))
     return decorate
+
+
+def csv_sheets(text: str) -> list[tuple[list[str], list[dict]]]:
+    """The score sheets of a CSV export, as a person reads them: for each game, its title line (game, teams, when,
+    rules, how it stands) and its hands, each a row by the header's names ("Us meld", "Them total")."""
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline="")))
+    blocks, block = [], []
+    for row in [*rows, []]:
+        if row:
+            block.append(row)
+        elif block:
+            title, head, *hands = block
+            blocks.append((title, [dict(zip(head, hand, strict=True)) for hand in hands]))
+            block = []
+    return blocks
+
+
+def csv_head(text: str) -> list[str]:
+    """The header of the first game's score sheet in a CSV export."""
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline="")))[1]

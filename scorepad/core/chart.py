@@ -36,14 +36,15 @@ def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[t
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'font-size="{FONT}" aria-label="{escape(_summary(running, teams))}" xmlns="http://www.w3.org/2000/svg">']
     parts.append(f'<line class="axis" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}"/>')
-    for v in _ticks(low, high, y):
+    for v in _ticks(low, high, y, target):
         parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" text-anchor="end">'
                      f'{number(v)}</text>')
     if target:
         parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(target)}" '
                      f'y2="{y(target)}"/>')
-        parts.append(f'<text class="tick" x="{WIDTH - PAD_RIGHT}" y="{y(target) - 4}" text-anchor="end">'
-                     f'{number(target)}</text>')
+        # written on the axis, beside the other totals, once: at the right it sat on the winner's line end
+        parts.append(f'<text class="tick target-label" x="{PAD_LEFT - 4}" y="{y(target) + FONT // 3}" '
+                     f'text-anchor="end">{number(target)}</text>')
     for team in range(len(teams)):
         path = " ".join(f"{x(i)},{y(p[team])}" for i, p in enumerate(points))
         parts.append(f'<polyline class="line team-{team}" stroke-dasharray="{DASHES[team % len(DASHES)]}" '
@@ -59,12 +60,12 @@ def score_chart(running: list[tuple[int, ...]], target: int | None, sets: list[t
     return "".join(parts)
 
 
-def _ticks(low: int, high: int, y) -> list[int]:
+def _ticks(low: int, high: int, y, target: int | None = None) -> list[int]:
     """The totals written on the axis: 0, and the lowest and highest where each stands clear of the ones already
-    written (a "−40" just under the "0" would print over it)."""
+    written (a "−40" just under the "0" would print over it) and of the target's, which is written apart."""
     ticks = [0]
     for v in (high, low):
-        if all(abs(y(v) - y(t)) >= FONT + 2 for t in ticks):
+        if all(abs(y(v) - y(t)) >= FONT + 2 for t in [*ticks, *([target] if target else [])]):
             ticks.append(v)
     return sorted(ticks)
 

@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from . import counted
 from .errors import GameOver, ImportRefused, InvalidHand, InvalidRules
 from .hands import ADDED_COLUMNS, HAND_COLUMNS, HAND_EXPORT_FIELDS, SIDE_COLUMNS, hand_to_history
 from .inputs import MAX_DIGITS as MAX_TYPED_DIGITS
@@ -34,7 +35,7 @@ MAX_HANDS = 2_000  # in one game, deleted hands included
 MAX_EDITS = 200  # lines in one hand's history
 MAX_TOKEN = 64  # the hand form keeps no more of its token
 MAX_SUMMARY = 1_000  # an edit in words: every field changed, with long names
-MAX_SNAPSHOT = 1_000  # a hand written as JSON in its history
+MAX_SNAPSHOT = 6_000  # a hand written as JSON in its history, with the cards the meld calculator counted
 MAX_RULE_TEXT = 200  # a rule set's title, and its line on who plays it that way
 MAX_RULE_NUMBER = 10**MAX_TYPED_DIGITS - 1  # any bid, score or target a rule set names: what a form takes
 MAX_BID_STEPS = 20
@@ -268,7 +269,7 @@ class _Checker:
     def hand(self, rules: Rules, data, seq: int, game: str) -> ImportedHand:
         where = f"{game}, hand {seq}"
         try:
-            _fields(data, HAND_FIELDS, "a hand", optional=("dix_only",))
+            _fields(data, HAND_FIELDS, "a hand", optional=("dix_only", "meld_counted"))
             if _whole(data["seq"], "seq", 1, MAX_HANDS) != seq:
                 raise _Wrong(f"seq is {data['seq']}, but it is hand {seq} of the list: hands are numbered "
                              "1, 2, 3 … in order, each number once.")
@@ -367,7 +368,8 @@ def _play(rules: Rules, data: dict, validate: bool = True) -> Hand:
                 None if data["counters"] is None else _pair(data["counters"], "counters", sides=rules.sides), kind,
                 None if data["renege_team"] is None else _choice(data["renege_team"], "renege_team", sides),
                 forced, trump, bidder_seat,
-                _flags(data.get("dix_only", [False] * rules.sides), "dix_only", rules.sides))
+                _flags(data.get("dix_only", [False] * rules.sides), "dix_only", rules.sides),
+                _counted(rules, data.get("meld_counted")))
     if validate:
         _judged(validate_hand(rules, hand))
     if kind == "redeal":
@@ -387,6 +389,20 @@ def _flags(value, field: str, sides: int = 2) -> tuple[bool, ...]:
         raise _Wrong(f"{field} must be {_SIDES_WORDS.get(sides, sides)} of true or false, one for each side, "
                      f"not {_show(value)}.")
     return tuple(flags)
+
+
+def _counted(rules: Rules, value) -> tuple | None:
+    """What the meld calculator counted for each side, checked as the calculator counts: a trump, at most a hand a
+    player of the side, cards the game's deck deals."""
+    try:
+        counts = counted.from_json(value, rules.sides)
+        for count in counts or ():
+            wrong = count and counted.problem(count, rules.meld_table, rules.players, rules.players_per_side)
+            if wrong:
+                raise counted.CountRefused(wrong)
+    except counted.CountRefused as refused:
+        raise _Wrong(f"meld_counted: {refused}") from None
+    return counts
 
 
 def _judged(problems: dict[str, str]) -> None:
@@ -420,7 +436,13 @@ def _snapshot(rules: Rules, value, field: str) -> str:
         columns = {**columns, "dix_only": [bool(mask >> side & 1) for side in range(rules.sides)]}
         pairs = {name: [columns[f"{name}_{side}"] for side in range(rules.sides)] for name in ("meld", "counters")}
         counters = None if pairs["counters"] == [None] * rules.sides else pairs["counters"]
-        hand = _play(rules, {**columns, "meld": pairs["meld"], "counters": counters, "forced": bool(forced)})
+        kept = columns.get("meld_counted")
+        try:  # a column's JSON, written as text
+            kept = None if kept is None else json.loads(_text(kept, "meld_counted", MAX_SNAPSHOT, plain=False))
+        except (ValueError, RecursionError):
+            raise _Wrong("meld_counted must be null or JSON.") from None
+        hand = _play(rules, {**columns, "meld": pairs["meld"], "counters": counters, "forced": bool(forced),
+                             "meld_counted": kept})
     except _Wrong as wrong:
         raise _Wrong(f"{field}: {wrong}") from None
     return json.dumps(hand_to_history(hand))

@@ -35,6 +35,23 @@ def evening_bounds(first: date | None, last: date | None, tz) -> tuple[datetime 
     return start, end
 
 
+def search_bounds(first: date | None, last: date | None, tz) -> tuple[datetime | None, datetime | None]:
+    """The moments (aware, in `tz`) a search for evenings `first` to `last` covers: those evenings, and those
+    calendar days too, so that a game started at 04:09 on the 27th is found by the 26th (its evening) and by the
+    27th (the date on a clock). Dates as `evening_bounds` takes them."""
+    start, end = evening_bounds(first, last, tz)
+    return (datetime.combine(first, time(0, 0), tz) if first else None), end
+
+
+def played_words(moment: datetime) -> str:
+    """When a game started, as a list says it: "Thu 26 Nov 2026, 19:05"; past midnight with its evening, "Thu 26 Nov
+    2026, 04:09 after midnight", so the date said is the evening the game is listed and found under."""
+    evening = evening_of(moment)
+    if evening == moment.date():
+        return f"{moment:%a %-d %b %Y, %H:%M}"
+    return f"{evening:%a %-d %b %Y}, {moment:%H:%M} after midnight"
+
+
 def group_by_evening(items, moment_of) -> list[tuple[date, list]]:
     """[(evening, items)], newest evening first, items keeping their order within it."""
     groups: dict[date, list] = {}

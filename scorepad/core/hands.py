@@ -8,21 +8,22 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .counted import column_text, from_column, to_json
 from .scoring import Hand
 
 # The hands table's columns for a hand, in the order they are written (and kept, as JSON, in its history).
 HAND_COLUMNS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1",
-                "renege_team", "forced", "dix_only")
+                "renege_team", "forced", "dix_only", "meld_counted")
 # Columns added after histories were first kept: a hand's history line holds one only when it is not the default,
 # so a line written today reads byte for byte as one written before the column existed.
-ADDED_COLUMNS = {"dix_only": 0}
+ADDED_COLUMNS = {"dix_only": 0, "meld_counted": None}
 # The columns of a third and fourth side, written after the others and only for a hand that has them, so that a
 # two-side hand's history reads byte for byte as it always has.
 SIDE_COLUMNS = ("meld_2", "counters_2", "meld_3", "counters_3")
 # A hand's fields in an export: meld and counters one entry a side, forced as true or false, dix_only one flag a
 # side.
 HAND_EXPORT_FIELDS = ("kind", "bidder", "bidder_seat", "bid", "trump", "meld", "counters", "renege_team", "forced",
-                      "dix_only")
+                      "dix_only", "meld_counted")
 
 
 def hand_to_columns(hand: Hand) -> dict:
@@ -33,7 +34,7 @@ def hand_to_columns(hand: Hand) -> dict:
         "trump": hand.trump, "meld_0": hand.meld[0], "meld_1": hand.meld[1],
         "counters_0": counters[0], "counters_1": counters[1],
         "renege_team": hand.renege_team, "forced": int(hand.forced), "dix_only": sides_to_mask(hand.dix_only),
-        **_further_sides(hand, counters),
+        "meld_counted": column_text(hand.counted), **_further_sides(hand, counters),
     }
 
 
@@ -65,8 +66,9 @@ def hand_from_columns(row) -> Hand:
         meld = tuple(row[f"meld_{side}"] for side in range(sides))
         counters = None if row["counters_0"] is None else tuple(row[f"counters_{side}"] for side in range(sides))
     mask = row["dix_only"] if "dix_only" in keys else 0
+    counted = from_column(row["meld_counted"], sides) if "meld_counted" in keys else None
     return Hand(row["bidder"], row["bid"], meld, counters, row["kind"], row["renege_team"], bool(row["forced"]),
-                row["trump"], row["bidder_seat"], mask_to_sides(mask, sides))
+                row["trump"], row["bidder_seat"], mask_to_sides(mask, sides), counted)
 
 
 def sides_to_mask(flags) -> int:
@@ -85,5 +87,5 @@ def hand_to_export(hand: Hand) -> dict:
         "kind": hand.kind, "bidder": hand.bidder, "bidder_seat": hand.bidder_seat, "bid": hand.bid,
         "trump": hand.trump, "meld": list(hand.meld), "counters": None if hand.counters is None else
         list(hand.counters), "renege_team": hand.renege_team, "forced": bool(hand.forced),
-        "dix_only": list(hand.dix_only),
+        "dix_only": list(hand.dix_only), "meld_counted": to_json(hand.counted),
     }

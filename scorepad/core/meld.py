@@ -8,7 +8,8 @@ pinochles (Q♠ + J♦), type III arounds. Doubles and more need that many compl
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import product
 
 from .cards import RANKS, SUIT_SYMBOLS, SUITS, Card, parse_cards, suit_of
@@ -95,9 +96,11 @@ def count_meld(cards, trump: str, table: str, players: int = 4) -> MeldCount:
     Raises ValueError for a hand the deck cannot deal."""
     if table not in TABLES:
         raise ValueError(f"{table!r} is not a meld table: use one of {', '.join(TABLES)}.")
-    meld_table = TABLES[table]
     trump = suit_of(trump)
-    hand = Counter(parse_cards(cards))
+    return _counted(Counter(parse_cards(cards)), trump, TABLES[table], players)
+
+
+def _counted(hand: Counter, trump: str, meld_table: MeldTable, players: int) -> MeldCount:
     _check_deck(hand, meld_table.deck)
     items: list[tuple[str, int]] = []
     if meld_table.once_only:
@@ -236,3 +239,58 @@ def _notes(hand: Counter, deck: str, wins_game: bool, players: int) -> list[str]
     if wins_game:
         notes.append("A quadruple run in trump wins the game outright; it is not added to the total.")
     return notes
+
+
+# --- the most a hand can meld ---------------------------------------------------------------------------------
+
+def most_meld(table: str, cards: int) -> int:
+    """A bound on what a hand of `cards` cards can meld under `table`: never less than the most any such hand
+    melds (a quadruple run that wins the game counts nothing, as in the total). Found from the table itself, by
+    `count_meld`: each kind of meld (runs and marriages; pinochles; arounds; the dix) is given all `cards` to
+    itself, since one card may serve in several kinds, and the best of each kind is added up, under the best
+    trump."""
+    return _most_meld(table, min(max(cards, 0), DECK_COPIES[TABLES[table].deck] * 24))
+
+
+@lru_cache(maxsize=64)
+def _most_meld(table: str, cards: int) -> int:
+    # every kind is counted on its own, and each is alike under any trump (the pinochle and the arounds do not
+    # turn on it; a run, its kings and queens and the other suits' marriages are the same in every suit): one
+    # trump tells them all
+    return sum(_best_within(kind, cards) for kind in _kinds(table, "S"))
+
+
+def _kinds(table: str, trump: str) -> list[list[list[tuple[int, int]]]]:
+    """The kinds of meld under `trump`, each a list of groups; a group is its choices, (cards, points) each.
+    Runs and marriages share cards (a run's K and Q are no royal marriage), so they are one kind of several
+    groups: trump's run with the kings and queens beside it, and each other suit's marriages."""
+    # where each card serves in one meld only, a hand melds no more than it would with the same values counted the
+    # usual way: the bound is that one's, found at a fraction of the cost
+    meld_table = replace(TABLES[table], once_only=False)
+    copies = DECK_COPIES[meld_table.deck]
+
+    def points(counts: dict) -> tuple[int, int]:
+        hand = Counter({card: n for card, n in counts.items() if n})
+        return sum(hand.values()), _counted(hand, trump, meld_table, 4).total
+
+    trump_cards = [points({**{Card(rank, trump): runs for rank in "ATJ"}, Card("K", trump): runs + kings,
+                           Card("Q", trump): runs + queens})
+                   for runs in range(copies + 1) for kings in range(copies - runs + 1)
+                   for queens in range(copies - runs + 1)]
+    marriages = [[points({Card("K", suit): n, Card("Q", suit): n}) for n in range(copies + 1)]
+                 for suit in SUITS if suit != trump]
+    kinds = [[trump_cards, *marriages],
+             [[points({Card("Q", "S"): n, Card("J", "D"): n}) for n in range(copies + 1)]],
+             [[points({Card(rank, suit): n for suit in SUITS}) for n in range(copies + 1)]
+              for rank in meld_table.arounds]]
+    if meld_table.dix:
+        kinds.append([[points({Card("9", trump): n}) for n in range(copies + 1)]])
+    return kinds
+
+
+def _best_within(groups: list[list[tuple[int, int]]], cards: int) -> int:
+    """The most points one choice from each group makes with at most `cards` cards in all (a knapsack)."""
+    best = [0] * (cards + 1)  # best[n]: the most points with at most n cards, over the groups so far
+    for choices in groups:
+        best = [max(best[n - used] + points for used, points in choices if used <= n) for n in range(cards + 1)]
+    return best[cards]

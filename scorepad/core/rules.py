@@ -11,7 +11,7 @@ from dataclasses import MISSING, asdict, dataclass, fields, replace
 from typing import Any
 
 from .errors import InvalidRules
-from .meld import TABLES, WINS_GAME
+from .meld import TABLES, WINS_GAME, hand_size, most_meld
 from .words import number
 
 # The values an option may take, and what each means in a sentence. Kept beside each other so that a new
@@ -214,7 +214,21 @@ def with_house_rules(base: Rules, changes: dict[str, Any]) -> Rules:
         changes = {name: getattr(three, name) for name in AUCTION_SAVE_RULE} | changes
     if changes.get("card_count") == "kings_queens_half" and "counter_step" not in changes:
         changes = changes | {"counter_step": max(1, counter_worth(base)[0] // 2)}
+    if "bidding" in changes and changes["bidding"] != base.bidding and "title" not in changes:
+        changes = changes | _bidding_words(base, changes["bidding"])
     return replace(base, **changes)
+
+
+def _bidding_words(base: Rules, bidding: bool) -> dict[str, str]:
+    """The title and the line on who plays it of `base` with bidding turned on or off: a rule set is never named
+    for the way it is not played ("Two-handed (no bidding)" at a table that bids)."""
+    if bidding:
+        return {"title": "Two-handed, with bidding" if base.sides == 2 and base.players_per_side == 1 else
+                f"{base.title.removesuffix(' (no bidding)')}, with bidding",
+                "played_by": "Two players bid; meld counts only for a player who takes a counter, and a bidder who "
+                             f"takes less than the bid is set. Game to {number(base.target)}."}
+    return {"title": f"{base.title}, no bidding",
+            "played_by": f"Nobody bids: each side scores its meld and counters. Game to {number(base.target)}."}
 
 
 def fits_seating(preset: str, sides: int, players_per_side: int) -> bool:
@@ -229,6 +243,23 @@ def fits_seating(preset: str, sides: int, players_per_side: int) -> bool:
         return preset not in LONE_PRESETS
     rules = PRESETS[preset]
     return preset in LONE_PRESETS and (rules.sides == sides or (rules.bidding and sides == 2))
+
+
+def cards_left_over(rules: Rules) -> int:
+    """The cards of `rules`' deck that are not dealt to its table's players: 0 where it deals evenly."""
+    return DECKS[rules.deck] - rules.players * hand_size(rules.deck, rules.players)
+
+
+def deals_evenly(rules: Rules) -> bool:
+    """Whether `rules`' deck deals out at its table: nothing left over, or what is left is the kitty, widow or
+    stock its rule set is written for (players on their own)."""
+    return cards_left_over(rules) == 0 or rules.preset in LONE_PRESETS
+
+
+def most_one_hand_melds(rules: Rules) -> int:
+    """At least the most one player's cards can meld under `rules`' meld table at its table (see
+    `meld.most_meld`): a side's meld above it is worth a question before it is recorded."""
+    return most_meld(rules.meld_table, hand_size(rules.deck, rules.players))
 
 
 def can_be_stuck(rules: Rules) -> bool:

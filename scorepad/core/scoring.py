@@ -16,7 +16,18 @@ from .errors import GameOver, InvalidHand
 from .meld import TABLES
 from .rules import KINDS, Rules, allowed_kinds, can_be_stuck
 from .seats import team_of
-from .words import BIDDERS, KIND_WORDS, OPPONENTS, TEAM_NAMES, number, possessive, side_names, side_word, signed
+from .words import (
+    BIDDERS,
+    KIND_WORDS,
+    OPPONENTS,
+    TEAM_NAMES,
+    number,
+    possessive,
+    side_names,
+    side_word,
+    signed,
+    subject,
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,9 @@ class Hand:
     # One flag a side: its whole meld is one or both 9s of trump (the dix), which saves itself (004). Left out,
     # no side's is.
     dix_only: tuple[bool, ...] | None = None
+    # What the meld calculator counted, one entry a side (see `core.counted`), kept for the record; None: nothing
+    # counted. Scoring never reads it.
+    counted: tuple | None = None
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; tuples keep the hand hashable and frozen all the way down.
@@ -745,8 +759,8 @@ def play_game(rules: Rules, hands, names: tuple[str, ...] | None = None, *, chec
         scored += 1
         decision = decide_winner(rules, totals, hand.bidder, scored, names)
         if result.wins_game:
-            decision = hand.bidder, (f"{names[hand.bidder]} melded a quadruple run in trump, which wins the game "
-                                     f"outright ({' to '.join(number(total) for total in totals)}).")
+            decision = hand.bidder, (f"{subject(names[hand.bidder])} melded a quadruple run in trump, which wins "
+                                     f"the game outright ({' to '.join(number(total) for total in totals)}).")
         if decision:
             winner, reason = decision
             decided_on = hand_number
@@ -779,7 +793,7 @@ def _first_to_target(rules: Rules, totals: tuple[int, ...], bidder: int | None, 
     target = number(rules.target)
     if len(reached) == 1:
         side = reached[0]
-        return side, f"{names[side]} reached {target} first ({score})."
+        return side, f"{subject(names[side])} reached {target} first ({score})."
     if bidder in reached:
         if _two_teams(rules):
             return bidder, (f"Both teams reached {target} on the same hand; the bidders, {names[bidder]}, win "
@@ -805,8 +819,9 @@ def _at_the_floor(rules: Rules, totals: tuple[int, ...], bidder: int | None, nam
         return None
     loser = down.index(True) if not all(down) else (bidder if totals[0] == totals[1] else totals.index(min(totals)))
     side = 1 - loser
-    return side, (f"{names[loser]} fell to {signed(totals[loser])}, at or below the losing floor of "
-                  f"{signed(rules.floor)}; {names[side]} {_verb(names[side], 'win', 'wins')} ({score}).")
+    winner = f"{subject(names[side], False)} {_verb(names[side], 'win', 'wins')}"
+    return side, (f"{subject(names[loser])} fell to {signed(totals[loser])}, at or below the losing floor of "
+                  f"{signed(rules.floor)}; {winner} ({score}).")
 
 
 def _leader_after_last_hand(rules: Rules, totals: tuple[int, ...], hands_scored: int, names: tuple[str, ...],
@@ -816,9 +831,9 @@ def _leader_after_last_hand(rules: Rules, totals: tuple[int, ...], hands_scored:
         return None
     side = totals.index(best)
     if hands_scored == rules.hands_limit:
-        return side, f"{names[side]} {_verb(names[side], 'lead', 'leads')} after the last of " \
+        return side, f"{subject(names[side])} {_verb(names[side], 'lead', 'leads')} after the last of " \
                      f"{number(rules.hands_limit)} hands ({score})."
-    return side, f"{names[side]} broke the tie on hand {hands_scored} ({score})."
+    return side, f"{subject(names[side])} broke the tie on hand {hands_scored} ({score})."
 
 
 # --- without bidding ----------------------------------------------------------------------------------------

@@ -63,9 +63,23 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+# The names a game gives its teams when nobody names them, and how each starts a sentence: "We won the game",
+# not "Us won the game".
+AS_SUBJECT = {"Us": "We", "Them": "They"}
+
+
+def subject(name: str, starts: bool = True) -> str:
+    """A side's name as the subject of a sentence: "We" for the default "Us", "They" for "Them" ("we", "they"
+    inside a sentence, not `starts` it); any name a family chose, as typed."""
+    said = AS_SUBJECT.get(name)
+    if said is None:
+        return name
+    return said if starts else said.lower()
+
+
 def won(team: str) -> str:
-    """"Us won the game", "Ann & Cat won the game": a sentence any team's name reads right in (not "Us wins")."""
-    return f"{team} won the game"
+    """"We won the game", "Ann & Cat won the game": a sentence any team's name reads right in (not "Us wins")."""
+    return f"{subject(team)} won the game"
 
 
 def result_line(teams: tuple[str, ...], totals: tuple[int, ...], winner: int | None, hands: int,
@@ -75,7 +89,7 @@ def result_line(teams: tuple[str, ...], totals: tuple[int, ...], winner: int | N
     score = " : ".join(f"{team} {number(total)}" for team, total in zip(teams, totals, strict=True))
     played = f"{hands} hand{'' if hands == 1 else 's'}"
     if winner is not None:
-        how = f"{teams[winner]} won, {played}"
+        how = f"{subject(teams[winner])} won, {played}"  # "We won" for the default "Us"
     elif abandoned:
         how = f"ended unfinished, {played}"
     else:

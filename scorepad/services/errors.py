@@ -95,6 +95,24 @@ class LooksRepeated(Conflict):
         super().__init__(f"This looks like hand {number} again — record it anyway?")
 
 
+class MeldUnlikely(Conflict):
+    """A meld above what one hand can meld under the game's meld table: most likely a slip of the finger (999 for
+    99). Asked, never refused: the table can say yes."""
+
+    def __init__(self, words: str):
+        self.words = words
+        super().__init__(words)
+
+
+class WinTakenAway(Conflict):
+    """An edit of a finished game that would take its win away, or give it to another side: asked, as the preview
+    says it, before it is saved (the rematch may be under way)."""
+
+    def __init__(self, words: str):
+        self.words = words
+        super().__init__(words)
+
+
 class NotLastHand(Conflict):
     """An Undo of hand `number` after another hand was recorded behind it (on another phone)."""
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..core.errors import GameOver, InvalidHand
-from ..core.rules import Rules
+from ..core.rules import Rules, most_one_hand_melds
 from ..core.scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
 from ..core.seats import dealer_for, seat_label
-from ..core.words import number, trump
+from ..core.words import MELD_TABLE_NAMES, number, trump, won
 from ..store import clubs, connection, games
 from ..store.games import Game, StoredHand
 from . import pages
@@ -30,9 +30,11 @@ from .errors import (
     HandGone,
     HandTaken,
     LooksRepeated,
+    MeldUnlikely,
     NotFound,
     NotLastHand,
     Refused,
+    WinTakenAway,
 )
 
 
@@ -74,11 +76,15 @@ class Rematch:
 @dataclass(frozen=True)
 class Preview:
     """What a hand would score as typed so far: its result and the totals after it (None while too little is
-    typed to score it), and notes on the way, each ("ok" or "warn", sentence)."""
+    typed to score it), and notes on the way, each ("ok" or "warn", sentence). An edit of a hand with hands after
+    it says also what the game's totals are now (`game_now`) and will be once they are scored again
+    (`game_after`)."""
 
     result: HandResult | None = None
     totals: tuple[int, ...] | None = None
     notes: tuple[tuple[str, str], ...] = ()
+    game_now: tuple[int, ...] | None = None
+    game_after: tuple[int, ...] | None = None
 
 
 # --- starting -----------------------------------------------------------------------------------------------
@@ -113,15 +119,15 @@ REPEAT_WINDOW = timedelta(minutes=10)
 
 
 def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | None,
-                unreadable: dict[str, str] | None = None, repeat_ok: bool = False,
+                unreadable: dict[str, str] | None = None, repeat_ok: bool = False, meld_ok: bool = False,
                 game_uid: str | None = None) -> Change:
     """`hand` as hand number `expected`, stored once for its form's one-time `token` (a token already used in
     this game comes back `already`). `game_uid`: the identity of the game the form was made for (None: a form
     from before games had one). Raises NotFound, GameGone (the game is another one now), HandElsewhere (the
     token is on another game's sheet), GameIsOver, Refused (every wrong field: the core's, and the ones the
     form could not read, `unreadable`), FormIncomplete (no token or number), HandTaken (the sheet has another
-    number of hands than the form was opened on) and, unless `repeat_ok`, LooksRepeated (the hand is the one
-    just before it again)."""
+    number of hands than the form was opened on), unless `meld_ok` MeldUnlikely (a side's meld is more than one
+    hand can meld) and, unless `repeat_ok`, LooksRepeated (the hand is the one just before it again)."""
     with connection.write_lock(db):
         game = _game(db, game_id, game_uid)
         if token and _saved_before(db, game_id, token):
@@ -144,6 +150,8 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
         _check(game, hand, game.hands_count, unreadable)
         if not token or expected is None:
             raise FormIncomplete()
+        if not meld_ok:
+            _meld_likely(game, hand)
         before = games.live_hands(db, game_id)
         if not repeat_ok:
             _not_a_repeat(before, hand, expected)
@@ -159,14 +167,15 @@ def record_hand(db, game_id: int, hand: Hand, *, token: str, expected: int | Non
 
 
 def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | None = None,
-              incomplete: bool = False, unreadable: dict[str, str] | None = None) -> Change:
+              incomplete: bool = False, unreadable: dict[str, str] | None = None, reopen_ok: bool = False) -> Change:
     """Hand `hand_id` becomes `hand`, its change kept in its history; every later hand is scored again.
     `edits_seen` is how many edits the hand had when the form was opened (None: the form did not say, so the
     hand as it is now). A change to nothing, or a retry of one that was saved, comes back `already`.
 
     Raises NotFound, HandGone (deleted on another phone), FormIncomplete (`incomplete`: the form's own count
     was garbled), Refused (as `record_hand`), HandChangedElsewhere (edited on another phone since the form was
-    opened) and EndsTooEarly (the game would be won before its last hands)."""
+    opened), EndsTooEarly (the game would be won before its last hands) and, unless `reopen_ok`, WinTakenAway
+    (the game was won, and would not be, or by another side)."""
     with connection.write_lock(db):
         game = _game(db, game_id)
         hands = games.live_hands(db, game_id)
@@ -182,12 +191,15 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
             return Change(game_id, number=place + 1, already=True)
         if (stored.edits if edits_seen is None else edits_seen) != stored.edits:
             raise HandChangedElsewhere(_changed_words(db, stored, place))
-        games.update_hand(db, hand_id, hand, summary, before)
         try:
             state = _fold(game, [hand if i == place else h.hand for i, h in enumerate(hands)])
         except GameOver:
             raise EndsTooEarly("With this change the game would be won before the last hands on the sheet. Delete "
                                "the hands after the winning one first, then make this change.") from None
+        taken = _win_moved(db, game, state)
+        if taken and not reopen_ok:
+            raise WinTakenAway(taken)
+        games.update_hand(db, hand_id, hand, summary, before)
         games.keep_state(db, game_id, hands, state)
         hands[place] = games.live_hand(db, hand_id)  # as the sheet shows it now: its new values, one more edit
         change = _changed(db, game, hands, state, number=place + 1, summary=summary)
@@ -293,7 +305,12 @@ def preview_edit(db, game_id: int, hand_id: int, hand: Hand, *, unreadable: dict
     except GameOver:
         return Preview(preview.result, None, (*preview.notes, ("warn", "With this change the game would be won "
                                                                        "before the last hands on the sheet.")))
-    return Preview(preview.result, state.totals, preview.notes)
+    taken = _win_moved(db, game, state)
+    notes = (*preview.notes, ("warn", taken)) if taken else preview.notes
+    # the totals after this hand, as the sheet's row will say them; and the game's own, where later hands move
+    later = place < len(hands) - 1
+    return Preview(preview.result, state.running[place], notes, game_now=game.totals if later else None,
+                   game_after=state.totals if later else None)
 
 
 def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | None,
@@ -304,6 +321,7 @@ def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | N
     else:
         result, problems = _scored(game, hand, dealer)
     notes = list(_counter_notes(game.rules, hand, typed_counters, problems))
+    notes += [("warn", words) for words in _unlikely_melds(game, hand)]
     if result is None:
         notes[:0] = _typed_mistakes(problems, unreadable or {}, typed, counters_judged=typed_counters is not None)
         reason = _early_throw_in(game.rules, hand)
@@ -367,6 +385,7 @@ def _facts(h: Hand, game: Game) -> dict[str, tuple]:
         "Counters": (counters, _pair_words(counters)),
         "Meld only the dix": (h.dix_only,
                               ", ".join(t for t, flag in zip(teams, h.dix_only, strict=True) if flag) or "no"),
+        "Meld counted": (h.counted, counted_words(h.counted, teams)),
     }
 
 
@@ -398,6 +417,13 @@ def compare_hands(theirs: Hand, mine: Hand, game: Game) -> list[Difference]:
     if not game.rules.bidding:
         shown = [label for label in shown if label not in ("Bidder", "Bid", "Trump")]
     return [Difference(label, old[label][1], new[label][1], old[label][0] != new[label][0]) for label in shown]
+
+
+def counted_words(counts, teams) -> str:
+    """What the meld calculator counted, in a few words: whose hands, how many cards ("Us: 20 + 20 cards")."""
+    said = [f"{team}: {' + '.join(str(len(cards.split())) for cards in count[1])} cards"
+            for team, count in zip(teams, counts or (), strict=False) if count]
+    return "; ".join(said) or "none"
 
 
 def _pair_words(pair) -> str:
@@ -490,6 +516,40 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
     latest = f" ({history[-1]['summary']})" if history else ""
     return (f"Hand {place + 1} was just changed on another phone{latest}. This is the hand as it is now: your "
             f"change was NOT saved. Make it again if it is still needed.")
+
+
+def _unlikely_melds(game: Game, hand: Hand) -> list[str]:
+    """A sentence for each side whose meld is more than one hand can meld under the game's meld table."""
+    if hand.kind == "redeal":
+        return []
+    most = most_one_hand_melds(game.rules)
+    table = MELD_TABLE_NAMES[game.rules.meld_table]
+    return [f"{game.teams[side]} meld {number(meld)} is more than any one hand can meld under the {table} (at most "
+            f"{number(most)}). Check it was typed right."
+            for side, meld in enumerate(hand.meld) if isinstance(meld, int) and not isinstance(meld, bool)
+            and meld > most]
+
+
+def _meld_likely(game: Game, hand: Hand) -> None:
+    """MeldUnlikely when a side's meld is more than one hand can meld: asked before it is recorded."""
+    unlikely = _unlikely_melds(game, hand)
+    if unlikely:
+        raise MeldUnlikely(" ".join(unlikely))
+
+
+def _win_moved(db, game: Game, state) -> str | None:
+    """What a change does to a finished game's win, in words, when it takes it away or gives it to another side
+    (said in the preview and asked before saving); None when the win stays (or there was none)."""
+    if game.winner is None or state.winner == game.winner:
+        return None
+    if state.winner is None:
+        said = (f"With this change nobody has won yet: the game won by {game.teams[game.winner]} takes hands "
+                "again.")
+    else:
+        said = f"With this change {won(game.teams[state.winner])} instead of {game.teams[game.winner]}."
+    if game.rematch:
+        said += " Its rematch is under way: both games would then be in progress."
+    return said
 
 
 def _not_a_repeat(hands: list[StoredHand], hand: Hand, number: int) -> None:

@@ -19,9 +19,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from ..core import document, document_nights, words
+from ..core.cards import SUIT_SYMBOLS
 from ..core.document import FORMAT, VERSION
 from ..core.errors import ImportRefused
 from ..core.hands import hand_from_columns, hand_to_export
+from ..core.rules import can_be_stuck
 from ..core.scoring import dix_value, play_game
 from ..core.seats import dealer_for, seat_label
 from ..store import clubs, connection, imports
@@ -151,58 +153,62 @@ def import_games(db, raw: bytes) -> list[int]:
     return import_document(db, parse_document(raw))
 
 
-# --- CSV ----------------------------------------------------------------------------------------------------
+# --- CSV ---------------------------------------------------------------------------------------------------
 
-# One column a side for each figure, the sides side by side (team_1 … team_4, then meld_1 … meld_4 …); a cell
-# where a figure does not apply (a third side in a game of two, a bidder where nobody bids, counters of a
-# throw-in) is empty. Read by name: the names are those of every earlier export.
-SIDES = (1, 2, 3, 4)
-CSV_COLUMNS = ["game", "started", *(f"team_{side}" for side in SIDES), "hand", "dealer", "bidder", "bid", "trump",
-               "kind", "result",
-               *(f"{what}_{side}" for what in ("meld", "counters", "points", "total") for side in SIDES)]
-# What a hand's explanation turns on beyond its numbers: whether the bid was forced on the dealer, which side
-# reneged (its name), and each side's "meld of only 9s of trump" box ("yes" or "no"; empty for a side the game
-# does not have, or where the rules do not ask it).
-CSV_FLAGS = ["forced", "reneged", *(f"dix_only_{side}" for side in SIDES)]
-CSV_COLUMNS += CSV_FLAGS
+# The score sheets for people (the JSON is the full copy): one block a game, its line of who, when, under which rules
+# and how it stands, then one row a hand under a header that names its sides ("Us meld", "Them meld"), with only the
+# columns its table has: no third side's column in a game of two, no bid where nobody bids, the "dealer stuck" and
+# "only 9s of trump" boxes only where the hand form asks them. A blank line between games.
+FIGURES = ("meld", "counters", "points", "total")
+# A spreadsheet opens a file that starts with this mark as UTF-8 (the suits, names with accents), not as its
+# own old code page.
+BYTE_ORDER_MARK = "\ufeff"
 
 
-def sheets_csv(db, game_ids: list[int] | None = None) -> str:
-    """Score sheets for a spreadsheet: one row a hand, in order, with the running totals. No text cell is read as
-    a formula (see `cell`); numbers stay numbers."""
+def sheets_csv(db, game_ids: list[int] | None = None, *, time_words=str) -> str:
+    """Score sheets for a spreadsheet, a block a game (see `FIGURES` above), in order, with the running totals. No
+    text cell is read as a formula (see `cell`); numbers stay numbers. `time_words` writes a stored time as the
+    pages do (in the house's zone): the web shell gives its own."""
     out = io.StringIO()
+    out.write(BYTE_ORDER_MARK)
     writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for game_id in game_ids or store_games.game_ids(db):
+    for n, game_id in enumerate(game_ids or store_games.game_ids(db)):
+        if n:
+            writer.writerow([])
         game = store_games.load_game(db, game_id)
-        writer.writerows(map(cell, row) for row in _rows(game, store_games.live_hands(db, game_id)))
+        writer.writerows(map(cell, row) for row in _sheet(game, store_games.live_hands(db, game_id), time_words))
     return out.getvalue()
 
 
-def _rows(game: Game, hands: list[StoredHand]):
-    state = play_game(game.rules, [h.hand for h in hands], names=game.teams)
+def _sheet(game: Game, hands: list[StoredHand], time_words):
+    """A game's block: its title line, its header, a row a hand."""
+    rules, teams = game.rules, game.teams
+    state = play_game(rules, [h.hand for h in hands], names=teams)
+    stuck, nines = rules.bidding and can_be_stuck(rules), bool(dix_value(rules) and rules.save_counters)
+    yield [f"Game {game.id}", " – ".join(teams), time_words(game.created_at), rules.title, _standing(game, state)]
+    yield ["Hand", "Dealer", *(("Bidder", "Bid", "Trump", "Result") if rules.bidding else ()),
+           *(f"{team} {figure}" for figure in FIGURES for team in teams),
+           *(("Dealer stuck",) if stuck else ()), *(f"{team}: only 9s of trump" for team in teams if nines)]
     for number, (stored, result, running) in enumerate(zip(hands, state.results, state.running, strict=True), 1):
         h = stored.hand
+        dealer = seat_label(dealer_for(game.first_dealer, number - 1, rules.players), game.players)
+        bid = [_bidder(game, stored), "" if h.kind == "redeal" or h.bid is None else h.bid,
+               SUIT_SYMBOLS.get(h.trump or "", ""), _result(game, h, result)] if rules.bidding else []
         counters = h.counters or ("",) * len(h.meld)
-        dealer = seat_label(dealer_for(game.first_dealer, number - 1, game.rules.players), game.players)
-        yield [game.id, game.created_at, *_each_side(game.teams), number, dealer, _bidder(game, stored),
-               "" if h.kind == "redeal" or h.bid is None else h.bid, h.trump or "", h.kind,
-               words.outcome(result.made, h.kind, result.automatic_throw_in),
-               *(value for each in (h.meld, counters, result.points, running) for value in _each_side(each)),
-               *_flags(game, h)]
+        yield [number, dealer, *bid, *(value for each in (h.meld, counters, result.points, running) for value in each),
+               *([_yes_no(h.forced)] if stuck else []), *(_yes_no(flag) for flag in h.dix_only if nines)]
 
 
-def _each_side(values) -> list:
-    """A figure of every side, one cell each of `SIDES`: empty past the game's own sides."""
-    return [values[side] if side < len(values) else "" for side in range(len(SIDES))]
+def _standing(game: Game, state) -> str:
+    if state.winner is not None:
+        return words.won(game.teams[state.winner])
+    return "ended unfinished" if game.abandoned_at else "in progress"
 
 
-def _flags(game: Game, h) -> list[str]:
-    """The hand's `CSV_FLAGS` cells."""
-    reneged = "" if h.renege_team is None else game.teams[h.renege_team]
-    asked = dix_value(game.rules) and game.rules.save_counters  # the hand form asks it only then
-    dix_only = [_yes_no(flag) if asked else "" for flag in h.dix_only]
-    return ["" if not game.rules.bidding else _yes_no(h.forced), reneged, *_each_side(dix_only)]
+def _result(game: Game, h, result) -> str:
+    """What happened, in the one word the sheet's badge says ("made", "set", "throw-in"), and who reneged."""
+    said = words.outcome(result.made, h.kind, result.automatic_throw_in)
+    return f"{said} by {game.teams[h.renege_team]}" if h.kind == "renege" and h.renege_team is not None else said
 
 
 def _yes_no(flag: bool) -> str:

@@ -323,10 +323,11 @@ class NewHand:
 
 _HAND_INSERT = """INSERT INTO hands (id, game_id, seq, token, kind, bidder, bidder_seat, bid, trump, meld_0,
     meld_1, counters_0, counters_1, renege_team, forced, created_at, updated_at, deleted_at, points_0, points_1,
-    outcome, dix_only, meld_2, counters_2, meld_3, counters_3, points_2, points_3) VALUES (:id, :game_id, :seq,
+    outcome, dix_only, meld_2, counters_2, meld_3, counters_3, points_2, points_3, meld_counted) VALUES (:id, :game_id,
+    :seq,
     :token, :kind, :bidder, :bidder_seat, :bid, :trump, :meld_0, :meld_1, :counters_0, :counters_1, :renege_team,
     :forced, :created_at, :updated_at, :deleted_at, :points_0, :points_1, :outcome, :dix_only, :meld_2, :counters_2,
-    :meld_3, :counters_3, :points_2, :points_3)"""
+    :meld_3, :counters_3, :points_2, :points_3, :meld_counted)"""
 # The columns of a third and fourth side: empty for a hand of two.
 _FURTHER_SIDES = dict.fromkeys(("meld_2", "counters_2", "meld_3", "counters_3", "points_2", "points_3"))
 _EDIT_INSERT = """INSERT INTO hand_edits (hand_id, at, action, before, after, summary)

@@ -585,6 +585,15 @@ def m020_game_identity(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m023_meld_counted_with_the_hand(db: sqlite_utils.Database) -> None:
+    """What the meld calculator counted for each side (the trump and each hand's cards), kept with the hand as the
+    export writes it (JSON), so that a dispute about the meld is settled by the sheet. Every hand before it has
+    none."""
+    db.execute("ALTER TABLE hands ADD COLUMN meld_counted TEXT "
+               "CHECK (meld_counted IS NULL OR json_valid(meld_counted))")
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing, and key the players whose name has

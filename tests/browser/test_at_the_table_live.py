@@ -81,10 +81,10 @@ def test_a_second_phone_shows_the_winner_and_no_form_once_the_game_is_won(phone,
     other_phone.fill("#bid", "65")  # typing in: the game's end still takes the form away
     for i in range(4):
         record_played(phone, "Us", 150, (100, 0), 50, again=i > 0)
-    expect(other_phone.locator(".winner-card h2")).to_have_text("Us won the game", timeout=8000)
+    expect(other_phone.locator(".winner-card h2")).to_have_text("We won the game", timeout=8000)
     expect(other_phone.locator("#hand-form")).to_have_count(0)
     expect(other_phone.locator("#record")).to_have_count(1)
-    assert_notice_beside_the_score_then_gone(other_phone, "Updated from another phone: Us won the game.")
+    assert_notice_beside_the_score_then_gone(other_phone, "Updated from another phone: We won the game.")
 
 
 def test_a_save_still_waiting_for_its_answer_ends_when_the_poll_finds_the_hand_stored(phone, live_server):

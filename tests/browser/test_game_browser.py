@@ -25,8 +25,8 @@ def test_a_game_of_family_double_deck_to_a_win(phone, live_server):
     assert taps.count <= 16, f"a played hand took {taps.count} taps and keystrokes"
     for i in range(3):
         record_played(phone, "Ann", 150, (100, 0), 50, again=i > 0)
-    expect(phone.locator(".winner-card h2")).to_have_text("Us won the game")
-    expect(phone.locator(".winner-card p").first).to_contain_text("Us reached 500 first (515 to 25)")
+    expect(phone.locator(".winner-card h2")).to_have_text("We won the game")
+    expect(phone.locator(".winner-card p").first).to_contain_text("We reached 500 first (515 to 25)")
     # the oldest hand's story is fetched when its row is opened
     oldest = phone.locator(".hands details").last
     oldest.locator("summary").click()
@@ -41,7 +41,7 @@ def test_a_single_deck_game_to_1500_then_an_edit_takes_the_win_away(phone, live_
     start_game(phone, live_server, preset="single-deck")
     for i in range(3):
         record_played(phone, "Us", 500, (300, 0), 250, again=i > 0)  # 550 a hand
-    expect(phone.locator(".winner-card h2")).to_have_text("Us won the game")
+    expect(phone.locator(".winner-card h2")).to_have_text("We won the game")
     expect(phone.locator("#total-0")).to_have_text("1,650")
     # the first hand was entered wrong: the bidders took 200, not 250
     phone.locator(".hands details").last.locator("summary").click()
@@ -49,11 +49,15 @@ def test_a_single_deck_game_to_1500_then_an_edit_takes_the_win_away(phone, live_
     phone.fill("#counters_0", "200")
     phone.get_by_role("button", name="Save changes").click()
     expect(phone.locator("#total-0")).to_have_text("1,600")
-    expect(phone.locator(".winner-card h2")).to_have_text("Us won the game")
+    expect(phone.locator(".winner-card h2")).to_have_text("We won the game")
     phone.locator(".hands details").last.locator("summary").click()
     phone.locator(".hands details").last.get_by_role("link", name="Edit").click()
     phone.fill("#bid", "600")  # now it is a set: 500 < 600
+    expect(phone.locator("#preview")).to_contain_text("nobody has won yet")  # the preview says the win goes
     phone.get_by_role("button", name="Save changes").click()
+    phone.get_by_role("button", name=re.compile("^Yes, save it")).click()  # and it is asked, once
+    # the question came as a 409, which the browser's console notes as a failed load: it is an answer here
+    phone.js_errors[:] = [e for e in phone.js_errors if "status of 409" not in e]
     expect(phone.locator("#total-0")).to_have_text("500")
     assert phone.locator(".winner-card").count() == 0
     expect(phone.locator("#hand-form")).to_be_visible()

@@ -139,18 +139,20 @@ def test_the_note_after_a_save_never_covers_the_scoreboard_at_320_px_with_three_
     assert overlaps() == []
 
 
-def test_a_meld_of_only_the_nine_of_trump_is_asked_in_one_line_a_newcomer_understands(phone, live_server):
+def test_a_meld_of_only_the_nine_of_trump_is_asked_in_words_a_newcomer_understands(phone, live_server):
     start_game(phone, live_server, seating="3 players, each for themselves", players=["Ann", "Bob", "Cat"])
     meld = phone.locator("#meld_0")
-    for width, lines in ((390, 1), (320, 2)):
+    # the question and what it is for on a line or two, then the boxes, one a side (never a name alone on a line)
+    for width, lines in ((390, 2), (320, 3)):
         phone.set_viewport_size({"width": width, "height": 844})
         choice = phone.locator("#hand-form [role=group]", has=phone.locator("input[name=dix_only_0]"))
         expect(choice).to_be_visible()
         text = " ".join(choice.inner_text().split())
-        assert "dix" not in text.lower() and "Only 9s of trump" in text, text
+        assert "dix" not in text.lower() and "only 9s of trump" in text and "without a counter" in text, text
         for side, name in enumerate(["Ann", "Bob", "Cat"]):
             expect(choice.get_by_role("checkbox", name=name)).to_have_attribute("name", f"dix_only_{side}")
-        # one line (two on the narrowest phone), no taller than a meld field beside it
+        tops = {round(box.bounding_box()["y"]) for box in choice.locator(".check").all()}
+        assert len(tops) == 1, f"the boxes stand on {len(tops)} lines at {width} px"
         height = choice.bounding_box()["height"]
         assert height <= lines * max(44, meld.bounding_box()["height"]) + 4, f"{text!r}: {height}px at {width} px"
     choice.get_by_role("checkbox", name="Bob").check()

@@ -13,7 +13,7 @@ FRIDAY = date(2026, 11, 27)
 
 @pytest.mark.parametrize(("teams", "totals", "winner", "hands", "abandoned", "line"), [
     (("Grands", "Kids"), (537, 383), 0, 13, False, "Grands 537 : Kids 383 — Grands won, 13 hands, Fri 27 Nov"),
-    (("Us", "Them"), (1520, -80), 0, 1, False, "Us 1,520 : Them −80 — Us won, 1 hand, Fri 27 Nov"),
+    (("Us", "Them"), (1520, -80), 0, 1, False, "Us 1,520 : Them −80 — We won, 1 hand, Fri 27 Nov"),
     (("Ann", "Bob", "Cy"), (410, 1510, 990), 1, 20, False,
      "Ann 410 : Bob 1,510 : Cy 990 — Bob won, 20 hands, Fri 27 Nov"),
     (("Us", "Them"), (320, 280), None, 8, True, "Us 320 : Them 280 — ended unfinished, 8 hands, Fri 27 Nov"),
@@ -24,7 +24,7 @@ def test_a_result_reads_as_one_line_for_the_family_chat(teams, totals, winner, h
 
 
 def test_a_game_of_no_known_date_says_none():
-    assert result_line(("Us", "Them"), (510, 0), 0, 1, None) == "Us 510 : Them 0 — Us won, 1 hand"
+    assert result_line(("Us", "Them"), (510, 0), 0, 1, None) == "Us 510 : Them 0 — We won, 1 hand"
 
 
 def picture(teams=("Grands", "Kids"), rows=3):

@@ -97,7 +97,7 @@ def test_a_quadruple_run_in_trump_wins_the_002_game_outright_whatever_the_totals
     hands = [Hand(0, 50, (30, 30), (30, 20)), Hand(1, 60, (0, 0), kind="quad_run")]
     game = play_game(PRESETS["double-deck"], hands, ("Us", "Them"))
     assert (game.winner, game.decided_on, game.totals) == (1, 2, (60, 50))
-    assert game.reason == "Them melded a quadruple run in trump, which wins the game outright (60 to 50)."
+    assert game.reason == "They melded a quadruple run in trump, which wins the game outright (60 to 50)."
     assert game.results[-1].explanation == [
         "Bidders melded a quadruple run in trump: under these rules it wins the game outright (\u201cYou Win!\u201d). "
         "The hand is not played and nothing is added to either total."]

@@ -366,7 +366,8 @@ def test_an_edits_preview_scores_the_hand_in_its_place_and_the_totals_after_ever
     first = hand_ids(db, game_id)[0]
     preview = services.preview_edit(db, game_id, first, Hand(0, 50, (0, 0), (20, 30)))
     assert preview.result.points == (-50, 30)
-    assert preview.totals == (-50, 80)
+    assert preview.totals == (-50, 30)  # after the hand itself, as its row on the sheet will say
+    assert (preview.game_now, preview.game_after) == ((50, 50), (-50, 80))  # the game, once the later hands follow
     assert games.load_game(db, game_id).totals == (50, 50)  # nothing stored
 
 

@@ -69,7 +69,7 @@ def test_an_edited_hand_that_turns_the_result_moves_the_ratings_as_if_it_had_alw
     who = ids(db)
     before = ratings.all_ratings(db).now
     hand = store_games.live_hands(db, first)[1]
-    services.edit_hand(db, first, hand.id, THEM)
+    services.edit_hand(db, first, hand.id, THEM, reopen_ok=True)  # the win goes: asked, and said yes to
     assert store_games.load_game(db, first).winner is None  # 50 all: the game goes on, no longer finished
     services.record_hand(db, first, THEM, token="t", expected=3, repeat_ok=True)
     after = ratings.all_ratings(db).now

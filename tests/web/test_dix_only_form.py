@@ -38,7 +38,8 @@ def test_the_calculator_ticks_only_the_dix_for_a_hand_whose_meld_is_the_dix(clie
     carry = {"back": "/games/7", "field": "meld_1", "table": "004", "trump": "S", "state": "bid=250"}
     response = client.get("/meld/", query_string={**carry, "cards": "9S 9S", "use": "1"})
     assert parse_qs(urlsplit(response.headers["Location"]).query) == {"bid": ["250"], "meld_1": ["20"],
-                                                                      "dix_only_1": ["1"]}
+                                                                      "dix_only_1": ["1"],
+                                                                      "meld_cards_1": ["S:9♠ 9♠"]}  # kept
 
 
 def test_the_calculator_clears_the_dix_box_when_a_partner_holds_more(client):
@@ -48,4 +49,5 @@ def test_the_calculator_clears_the_dix_box_when_a_partner_holds_more(client):
     assert page.select_one("input[name=plain]")["value"] == "1"
     response = client.get("/meld/", query_string={**carry, "carried": "20", "plain": "1", "cards": "9S",
                                                   "use": "1"})
-    assert parse_qs(urlsplit(response.headers["Location"]).query) == {"bid": ["250"], "meld_1": ["30"]}
+    assert parse_qs(urlsplit(response.headers["Location"]).query) == {"bid": ["250"], "meld_1": ["30"],
+                                                                      "meld_cards_1": ["S:9♠"]}

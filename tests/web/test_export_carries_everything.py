@@ -2,7 +2,6 @@
 without the field still imports, a garbled one is refused in words), and the spreadsheet's CSV carries the flags
 a hand's explanation turns on, after every column an older spreadsheet knew."""
 
-import csv
 import io
 import json
 
@@ -11,17 +10,15 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
 from scorepad.store import connection, games
-from tests.helpers import parse
+from tests.helpers import csv_head, csv_sheets, parse
 from tests.web.helpers import csrf, every_table, new_game, record
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
-# The columns of the CSV before the flags: a spreadsheet built on them still finds each where it was.
-# a column a side for each figure, the sides side by side (the names of every earlier export)
-EARLIER_COLUMNS = ["game", "started", "team_1", "team_2", "team_3", "team_4", "hand", "dealer", "bidder", "bid",
-                   "trump", "kind", "result", "meld_1", "meld_2", "meld_3", "meld_4", "counters_1", "counters_2",
-                   "counters_3", "counters_4", "points_1", "points_2", "points_3", "points_4", "total_1", "total_2",
-                   "total_3", "total_4"]
-FLAGS = ["forced", "reneged", "dix_only_1", "dix_only_2", "dix_only_3", "dix_only_4"]
+# The CSV is for people: one column a side for each figure, headed by its name, and the flags a hand's explanation
+# turns on where the hand form asks them (a single deck asks about the dealer stuck and the 9s of trump).
+SINGLE_DECK_HEAD = ["Hand", "Dealer", "Bidder", "Bid", "Trump", "Result", "Us meld", "Them meld", "Us counters",
+                    "Them counters", "Us points", "Them points", "Us total", "Them total", "Dealer stuck",
+                    "Us: only 9s of trump", "Them: only 9s of trump"]
 
 
 def upload(client, document: dict):
@@ -100,7 +97,7 @@ def test_a_won_game_said_to_be_ended_unfinished_is_refused(client, elsewhere):
     assert "Game 1: abandoned_at must be null for a game that was won" in parse(response).get_text()
 
 
-def test_the_csv_carries_each_hands_flags_after_every_earlier_column(client):
+def test_the_csv_carries_each_hands_flags_after_its_figures_headed_by_the_sides_names(client):
     game_id = new_game(client, preset="single-deck", **PLAYERS)
     hands = [
         {"bidder": "s0", "bid": 250, "meld_0": 100, "meld_1": 10, "counters_0": 250, "counters_1": 0,
@@ -111,10 +108,12 @@ def test_the_csv_carries_each_hands_flags_after_every_earlier_column(client):
     ]
     for hand in hands:
         assert record(client, game_id, **hand).status_code == 303
-    rows = list(csv.reader(io.StringIO(client.get(f"/games/{game_id}/export.csv").get_data(as_text=True))))
-    assert rows[0] == EARLIER_COLUMNS + FLAGS
-    assert [row[len(EARLIER_COLUMNS):] for row in rows[1:]] == [
-        ["no", "", "no", "yes", "", ""],
-        ["no", "Them", "no", "no", "", ""],
-        ["yes", "", "no", "no", "", ""],
+    text = client.get(f"/games/{game_id}/export.csv").get_data(as_text=True)
+    assert csv_head(text) == SINGLE_DECK_HEAD
+    [(_, rows)] = csv_sheets(text)
+    assert [[row[name] for name in ("Result", "Dealer stuck", "Us: only 9s of trump", "Them: only 9s of trump")]
+            for row in rows] == [
+        ["made", "no", "no", "yes"],
+        ["renege by Them", "no", "no", "no"],
+        ["set", "yes", "no", "no"],
     ]

@@ -434,8 +434,8 @@ def test_a_won_game_says_who_and_why_and_takes_no_more_hands(client, app):
     game_id = new_game(client)
     play_to_500(client, game_id)
     page = parse(client.get(f"/games/{game_id}"))
-    assert page.select_one(".winner-card h2").get_text() == "Us won the game"
-    assert page.select_one(".winner-card p").get_text() == "Us reached 500 first (500 to 0)."
+    assert page.select_one(".winner-card h2").get_text() == "We won the game"
+    assert page.select_one(".winner-card p").get_text() == "We reached 500 first (500 to 0)."
     assert page.select_one("#hand-form") is None
     response = client.post(f"/games/{game_id}/hands", data={"csrf_token": csrf(client), "token": "x",
                                                             "expected": "5", "bidder": "t0", "bid": "50",
@@ -485,7 +485,9 @@ def test_editing_an_earlier_hand_rescores_revokes_the_win_and_keeps_the_change(c
     # the bidders really took 45 counters, and bid 145: 145 + 150 + 150 + 50 = 495, short of 500
     data = {"csrf_token": csrf(client), "kind": "played", "bidder": "t0", "bid": "145", "meld_0": "100",
             "meld_1": "0", "counters_0": "45", "counters_1": "5"}
-    assert client.post(f"/games/{game_id}/hands/{hand_id}/edit", data=data).status_code == 303
+    asked = client.post(f"/games/{game_id}/hands/{hand_id}/edit", data=data)  # the win goes: asked first
+    assert asked.status_code == 409 and parse(asked).select_one("#repeat-question button[name=reopen]")
+    assert client.post(f"/games/{game_id}/hands/{hand_id}/edit", data={**data, "reopen": "1"}).status_code == 303
     page = parse(client.get(f"/games/{game_id}"))
     assert totals(page) == (495, 0)
     assert page.select_one(".winner-card") is None and page.select_one("#hand-form") is not None
@@ -627,7 +629,7 @@ def test_an_edit_has_a_live_preview_of_the_hand_in_its_place(client):
                                                                 "meld_0": "0", "meld_1": "0", "counters_0": "20",
                                                                 "counters_1": "30"},
                               headers={"HX-Request": "true"}))
-    assert answer.select_one(".preview-score").get_text(" ", strip=True) == "Us −50 · Them +30 → −50 : 80"
+    assert answer.select_one(".preview-score").get_text(" ", strip=True) == "Us −50 · Them +30 → −50 : 30"
     assert client.get(f"/games/{game_id}/hands/99999/preview").status_code == 404
 
 

@@ -1,6 +1,5 @@
 """History, a hand's page, records, rename/merge, export/import and the backup commands, through the app."""
 
-import csv
 import io
 import json
 import re
@@ -8,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from tests.helpers import parse
+from tests.helpers import csv_sheets, parse
 from tests.web.helpers import csrf, new_game, record, totals
 
 PLAYERS = {"player_0": "Ann", "player_1": "Bob", "player_2": "Cat", "player_3": "Dan"}
@@ -53,7 +52,7 @@ def test_a_past_game_is_a_read_only_sheet_with_its_chart_and_rules(client, playe
     assert len(svg.select("circle.set-mark")) == 1  # Bob's team was set on hand 1
     assert svg.select_one("line.target") is not None
     assert "Game is 500" in page.select_one(".rules-card").get_text()
-    assert page.select_one(".winner-line").get_text(" ", strip=True).startswith("Us won the game.")
+    assert page.select_one(".winner-line").get_text(" ", strip=True).startswith("We won the game.")
 
 
 def test_a_hands_page_shows_why_and_every_change_before_and_after(client, played):
@@ -104,9 +103,10 @@ def test_export_imports_back_and_csv_reads_as_a_sheet(client, app, played, make_
     exported = client.get("/export.json")
     assert exported.headers["Content-Disposition"].startswith("attachment")
     document = json.loads(exported.data)
-    rows = list(csv.DictReader(io.StringIO(client.get(f"/games/{played}/export.csv").get_data(as_text=True))))
-    assert [r["hand"] for r in rows] == ["1", "2", "3", "4", "5"]
-    assert rows[0]["result"] == "set" and rows[-1]["total_1"] == "526"
+    [(title, rows)] = csv_sheets(client.get(f"/games/{played}/export.csv").get_data(as_text=True))
+    assert [r["Hand"] for r in rows] == ["1", "2", "3", "4", "5"]
+    assert rows[0]["Result"] == "set" and rows[-1]["Us total"] == "526"
+    assert title[1] == "Us – Them"
     fresh = make_app(DATABASE=tmp_path / "fresh.db").test_client()
     upload = {"csrf_token": csrf(fresh), "file": (io.BytesIO(exported.data), "scorepad.json")}
     assert fresh.post("/import", data=upload, content_type="multipart/form-data").status_code == 303

@@ -85,11 +85,14 @@ def test_partners_hands_are_added_and_carried_back_to_the_game_form(client):
     page = parse(client.get("/meld/", query_string={**carry, "cards": "KS QS", "trump": "S", "partner": "1"}))
     assert page.select_one("input[name=carried]")["value"] == "4"
     assert page.select_one("textarea[name=cards]").get_text() == ""
-    response = client.get("/meld/", query_string={**carry, "carried": "4", "cards": "QS JD", "use": "1"})
+    assert page.select_one("input[name=counted]")["value"] == "K♠ Q♠"  # the partner's cards, kept for the hand
+    response = client.get("/meld/", query_string={**carry, "carried": "4", "counted": "K♠ Q♠", "cards": "QS JD",
+                                                  "use": "1"})
     assert response.status_code == 303
     url = urlsplit(response.headers["Location"])
     assert url.path == "/games/7"
-    assert parse_qs(url.query) == {"bid": ["55"], "bidder": ["0"], "meld_1": ["8"]}
+    assert parse_qs(url.query) == {"bid": ["55"], "bidder": ["0"], "meld_1": ["8"],
+                                   "meld_cards_1": ["S:K♠ Q♠;Q♠ J♦"]}
 
 
 def test_once_every_partners_hand_is_counted_no_more_is_offered_and_the_bar_says_which_meld_it_shows(client):

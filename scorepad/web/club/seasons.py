@@ -12,6 +12,7 @@ from ...core.club import DERIVED, SPECIALS, TALLIED
 from ...core.inputs import record_id
 from ...services import Declined, seasons
 from ..games.forms import HAND_FIELDS
+from ..games.forms import kept as kept_as
 from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
 from . import forms
@@ -185,7 +186,7 @@ def take_back(game_id: int, special_id: int):
 
 def _back_to_form(game_id: int, form):
     """The game page with the hand form as it was typed (as the meld calculator brings it back)."""
-    kept = [(k, str(form.get(k, ""))[:40]) for k in HAND_FIELDS if form.get(k)]
+    kept = [(k, kept_as(k, form.get(k, ""))) for k in HAND_FIELDS if form.get(k)]
     query = f"?{urlencode(kept)}" if kept else ""
     return redirect(url_for("games.show", game_id=game_id) + query + "#specials", 303)
 

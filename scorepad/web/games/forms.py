@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...core import counted
 from ...core.errors import InvalidRules
 from ...core.hands import HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import FarTooLarge, NotANumber, clean_name, name_key, name_problem, try_whole_number, whole_number
@@ -45,15 +46,26 @@ class HandForm:
 # The form's fields are the hand's columns, bar the bidder's seat: one tap on "bidder" names a seat or a team.
 # A third and fourth side's meld and counters come next, and the one column of dix flags is a box beside each
 # side's meld.
-HAND_FIELDS = (*(name for name in HAND_COLUMNS + SIDE_COLUMNS if name not in ("bidder_seat", "dix_only")),
-               *(f"dix_only_{side}" for side in range(4)))
+HAND_FIELDS = (*(name for name in HAND_COLUMNS + SIDE_COLUMNS if name not in ("bidder_seat", "dix_only",
+                                                                               "meld_counted")),
+               *(f"dix_only_{side}" for side in range(4)), *(f"meld_cards_{side}" for side in range(4)))
+# What the meld calculator counted for a side rides along in the form, hidden, as long as a hand's cards are; every
+# other field is a number or a choice.
+COUNTED_FIELDS = tuple(f"meld_cards_{side}" for side in range(4))
+_KEPT_CHARS = {**dict.fromkeys(COUNTED_FIELDS, 1200)}
+
+
+def kept(name: str, value) -> str:
+    """A hand form's field as it is carried (in an address, back from the meld calculator, into a preview): cut to
+    what the field can hold."""
+    return str(value)[:_KEPT_CHARS.get(name, 40)]
 CHECKED = ("1", "on", "yes", "true")
 SUITS = ("S", "H", "D", "C")
 
 
 def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     """The hand a form sends, judged only as typing: whether the hand is right is `services`' question."""
-    values = {name: str(form.get(name, ""))[:200] for name in HAND_FIELDS}
+    values = {name: str(form.get(name, ""))[:max(200, _KEPT_CHARS.get(name, 0))] for name in HAND_FIELDS}
     sides = range(rules.sides)
     kind = values["kind"] or "played"
     if kind == "redeal" and rules.bidding:  # nothing else is entered for a redeal: the rest is ignored
@@ -61,7 +73,8 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     meld = tuple(_typed(values[f"meld_{t}"], blank=0) for t in sides)
     unreadable = _far_too_large(values, rules)
     if not rules.bidding:  # each side's meld and counters are the whole hand
-        hand = Hand(None, None, meld, _counters(values, rules), dix_only=_dix_only(values, rules))
+        hand = Hand(None, None, meld, _counters(values, rules), dix_only=_dix_only(values, rules),
+                    counted=_counted(values, rules))
         return HandForm(values, hand, unreadable, _typed_counters(values, rules))
     bidder, bidder_seat = bidder_of(values["bidder"], rules)
     if bidder is None:
@@ -76,7 +89,8 @@ def parse_hand(form, rules: Rules, has_players: bool) -> HandForm:
     forced = values["forced"] in CHECKED
     # a blank bid is the minimum the field shows as its placeholder: one bid is ready without a key pressed
     bid = _typed(values["bid"], blank=rules.min_bid)
-    hand = Hand(bidder, bid, meld, counters, kind, renege_team, forced, trump, bidder_seat, _dix_only(values, rules))
+    hand = Hand(bidder, bid, meld, counters, kind, renege_team, forced, trump, bidder_seat, _dix_only(values, rules),
+                _counted(values, rules))
     return HandForm(values, hand, unreadable, _typed_counters(values, rules))
 
 
@@ -98,6 +112,17 @@ def _far_too_large(values: dict, rules: Rules) -> dict[str, str]:
 
 def _dix_only(values: dict, rules: Rules) -> tuple[bool, ...]:
     return tuple(values[f"dix_only_{t}"] in CHECKED for t in range(rules.sides))
+
+
+def _counted(values: dict, rules: Rules) -> tuple | None:
+    """What the meld calculator counted for each side, as its hidden fields carry it; a count that does not fit the
+    game (never typed, so never a mistake to show) is dropped, and the meld typed stands alone."""
+    counts = []
+    for side in range(rules.sides):
+        count = counted.read_field(values[f"meld_cards_{side}"])
+        fits = count and not counted.problem(count, rules.meld_table, rules.players, rules.players_per_side)
+        counts.append(count if fits else None)
+    return tuple(counts) if any(counts) else None
 
 
 def _typed_counters(values: dict, rules: Rules) -> tuple[int, ...] | None:
@@ -191,7 +216,8 @@ def hand_values(h: Hand) -> dict[str, str]:
             **{f"counters_{t}": str(value) for t, value in enumerate(counters)},
             "renege_team": "" if h.renege_team is None else str(h.renege_team),
             "forced": "1" if h.forced else "", **{f"dix_only_{t}": "1" if flag else "" for t, flag in
-                                                  enumerate(h.dix_only)}}
+                                                  enumerate(h.dix_only)},
+            **{f"meld_cards_{t}": counted.field_text(count) for t, count in enumerate(h.counted or ())}}
 
 
 def filled_from(typed: dict[str, str], theirs: dict[str, str]) -> dict[str, str]:

@@ -9,14 +9,16 @@ from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
+from ...core import counted
 from ...core.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, cards_text, parse_cards, suit_of
 from ...core.club.specials import shown_by
+from ...core.counted import MOST_TEXT
 from ...core.inputs import record_id, try_whole_number
 from ...core.meld import DECK_COPIES, TABLES, MeldCount, count_meld
 from ...core.words import MELD_TABLE_TITLES
 from ..shell.htmx import is_htmx, vary_on_htmx
 from ..shell.paths import safe_path
-from .forms import HAND_FIELDS
+from .forms import HAND_FIELDS, kept
 
 bp = Blueprint("meld", __name__, url_prefix="/meld")
 
@@ -66,7 +68,7 @@ def start():
     if game is None:
         abort(404)
     team = {str(side): side for side in range(game.rules.sides)}.get(request.form.get("count_meld"), 0)
-    fields = [(k, request.form.get(k, "")[:40]) for k in HAND_FIELDS if request.form.get(k)]
+    fields = [(k, kept(k, request.form.get(k, ""))) for k in HAND_FIELDS if request.form.get(k)]
     hand_id = record_id(request.form.get("hand_id"))
     if hand_id is not None:  # from the edit form: back to it, with the edits it was opened on
         back = url_for("games.edit_hand", game_id=game.id, hand_id=hand_id)
@@ -167,6 +169,8 @@ def _read_carry(args) -> dict:
             "partners": try_whole_number(args.get("partners"), low=0, high=7),
             "plain": args.get("plain") == "1",  # partners' meld counted so far holds more than the dix
             "hand": try_whole_number(args.get("hand"), low=1, high=100_000),
+            # the cards of the partners' hands counted so far, kept with the hand once the total is used
+            "counted": [cards[:MOST_TEXT] for cards in args.get("counted", "").split(";") if cards.strip()][:7],
             # the way back with nothing counted: the form as it was left, every field kept
             "return_to": f"{back}?{urlencode(parse_qsl(state))}#record" if state else f"{back}#record"}
 
@@ -185,15 +189,21 @@ def _carry_action(calc: Calculator, args):
     if "partner" in args:
         calc.carry["plain"] = calc.carry["plain"] or (calc.meld.total > 0 and not calc.meld.only_dix)
         calc.carry["carried"] += calc.meld.total
+        if calc.cards:
+            calc.carry["counted"].append(cards_text(calc.cards))
         if calc.carry["partners"]:
             calc.carry["partners"] -= 1
         calc.cards, calc.text = [], ""
         calc.meld = count_meld([], calc.trump, calc.table, players=calc.carry.get("players", 4))
         return None
     if "use" in args:
-        dix_field = "dix_only_" + calc.carry["field"][-1]
-        state = [(k, v) for k, v in parse_qsl(calc.carry["state"]) if k not in (calc.carry["field"], dix_field)]
+        dix_field, cards_field = "dix_only_" + calc.carry["field"][-1], "meld_cards_" + calc.carry["field"][-1]
+        state = [(k, v) for k, v in parse_qsl(calc.carry["state"])
+                 if k not in (calc.carry["field"], dix_field, cards_field)]
         state.append((calc.carry["field"], str(calc.carry["carried"] + calc.meld.total)))
+        hands = [*calc.carry["counted"], *([cards_text(calc.cards)] if calc.cards else [])]
+        if hands:  # what was counted goes back with the total, to be kept with the hand (see `core.counted`)
+            state.append((cards_field, counted.field_text((calc.trump, tuple(hands)))))
         if _only_dix(calc):  # the calculator knows the cards: it ticks "only the dix" itself
             state.append((dix_field, "1"))
         shows = shown_by(calc.cards, calc.trump)

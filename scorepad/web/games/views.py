@@ -13,7 +13,7 @@ from ...core import words
 from ...core.club.specials import SHORT as SPECIAL_SHORT
 from ...core.club.specials import SPECIALS, TALLIED
 from ...core.inputs import record_id, try_whole_number
-from ...core.rules import PRESETS, seated
+from ...core.rules import PRESETS, SIX_PLAYER_PRESETS, cards_left_over, deals_evenly, seated
 from ...core.rules_in_words import describe
 from ...core.seats import seat_names
 from ...services import (
@@ -24,6 +24,8 @@ from ...services import (
     HandGone,
     HandTaken,
     LooksRepeated,
+    MeldUnlikely,
+    WinTakenAway,
     lookups,
     pages,
 )
@@ -41,6 +43,7 @@ from .forms import (
     edits_seen,
     filled_from,
     hand_values,
+    kept,
     new_game_values,
     parse_hand,
     parse_new_game,
@@ -82,16 +85,23 @@ def _new_game_page(values, errors, status=200):
     sides, per_side = seating_of(values["seating"]) or seating_of(DEFAULT_SEATING)
     fitting = [(key, seated(rules, sides, per_side)) for key, rules in PRESETS.items()
                if preset_fits(key, values["seating"])]
-    # the rule sets written for this very table come first, so that the one ready to start is one of them
-    presets = dict(sorted(fitting, key=lambda item: PRESETS[item[0]].players_per_side == 1 and (
-        PRESETS[item[0]].sides, PRESETS[item[0]].players_per_side) != (sides, per_side)))
+    # the rule sets written for this very table come first (the three decks for six), then those whose deck deals
+    # evenly to it (six players are offered the single deck before 80 cards that leave two over), then the rest;
+    # a lone player's rule set written for another number of players last. The first one is ready to start.
+    def offered_order(item):
+        preset = PRESETS[item[0]]
+        elsewhere = preset.players_per_side == 1 and (preset.sides, preset.players_per_side) != (sides, per_side)
+        return elsewhere, item[0] not in SIX_PLAYER_PRESETS, not deals_evenly(item[1])
+
+    presets = dict(sorted(fitting, key=offered_order))
     presets = presets or PRESETS
-    if values["preset"] not in presets:  # a table of another size: its first rule set is ready
+    if values["preset"] not in presets or not request.values.get("preset"):  # none chosen: the first is ready
         values = {**values, "preset": next(iter(presets))}
     return render_template("games/new_game.html", values=values, errors=errors, presets=presets,
                            seatings=SEATING_CHOICES, sides=sides, per_side=per_side,
                            team_placeholders=TEAM_PLACEHOLDERS,
-                           house_rules=HOUSE_RULES, seats=seat_names(sides * per_side),
+                           house_rules=HOUSE_RULES, seats=seat_names(sides * per_side), left_over=cards_left_over,
+                           deals_evenly=deals_evenly,
                            player_fields=[f"player_{seat}" for seat in range(sides * per_side)],
                            known_players=lookups.player_names(get_db())), status
 
@@ -129,10 +139,11 @@ def _page(game_id: int) -> pages.GamePage:
 
 
 def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
-               clash=None, repeat=None, carried=False, behind=False, answer=None):
+               clash=None, repeat=None, carried=False, behind=False, unlikely=None, answer=None):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
-    (the form asks whether to record it anyway); `carried`: `values` are a change to a hand deleted meanwhile,
+    (the form asks whether to record it anyway); `unlikely`: why a meld typed is more than a hand can meld (asked
+    the same way); `carried`: `values` are a change to a hand deleted meanwhile,
     kept in the form for the next hand (nothing typed is lost); `behind`: the form was started for a later hand
     than the sheet now takes (a hand was deleted on another phone), which a phone keeping it waits out.
     `answer`: the kind of answer the page is to a change (see `shell.answers`), said in its header."""
@@ -144,7 +155,8 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
         "games/game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
         fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
         token=token, poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
-        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat, answer=answer,
+        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat, unlikely=unlikely,
+        answer=answer,
         clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
     return answered(response, answer) if answer else response
 
@@ -222,13 +234,18 @@ def _blank_hand(game, args) -> dict:
     values = dict(BLANK_HAND)
     for name in values:
         if name in args:
-            values[name] = str(args.get(name))[:40]
+            values[name] = kept(name, args.get(name))
     return values
 
 
 @bp.get("/<int:game_id>")
 def show(game_id: int):
     page = _page(game_id)
+    followed = record_id(request.args.get("followed"))
+    if followed is not None:  # a phone that followed the rematch another phone started: said once, then a plain page
+        if followed == page.game.rematch_of:
+            flash("The rematch was started on another phone: this is it. Same teams, next dealer.")
+        return redirect(url_for("games.show", game_id=game_id), 303)
     return _game_page(page, values=_taken_back(page, request.args.get("undone")), saved=session.pop("saved", None))
 
 
@@ -302,7 +319,7 @@ def compare(game_id: int):
     if request.args.get("game", game.uid) != game.uid:  # typed for a game that is no longer here
         return answered(("", 409), "gone")
     number = record_id(request.args.get("expected"))
-    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
+    values = {**BLANK_HAND, **{k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}}
     clash = _clash(game, sheet, number, values, request.args.get("token", "")[:64] or secrets.token_urlsafe(16),
                    _club_table(game, sheet)) if number else None
     if clash is None:
@@ -315,7 +332,7 @@ def preview(game_id: int):
     """The live preview (htmx, GET), or without JavaScript the "Check" button (POST): the page with the preview,
     everything typed kept. Nothing is stored either way."""
     source = request.form if request.method == "POST" else request.args
-    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in source.items() if k in BLANK_HAND}}
+    values = {**BLANK_HAND, **{k: kept(k, v) for k, v in source.items() if k in BLANK_HAND}}
     if not is_htmx():
         return _game_page(_page(game_id), values=values)
     game = _load(game_id)
@@ -327,7 +344,7 @@ def preview(game_id: int):
 def edit_preview(game_id: int, hand_id: int):
     """The edit form's live preview (htmx): the hand as typed in its place, and the totals after it."""
     game = _load(game_id)
-    values = {**BLANK_HAND, **{k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}}
+    values = {**BLANK_HAND, **{k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}}
     try:
         preview = _preview(game, values, hand_id)
     except (HandGone, services.NotFound):
@@ -346,6 +363,7 @@ def record(game_id: int):
         change = services.record_hand(get_db(), game_id, form.hand, token=token, unreadable=form.unreadable,
                                       expected=record_id(request.form.get("expected")),
                                       repeat_ok=request.form.get("repeat") == "1",
+                                      meld_ok=request.form.get("meld_ok") == "1",
                                       game_uid=request.form.get("game", "")[:64] or None)
     except HandTaken as taken:
         if not taken.recorded_elsewhere:
@@ -356,6 +374,9 @@ def record(game_id: int):
     except LooksRepeated as repeated:
         return _game_page(_page(game_id), form.values, token=token, repeat=repeated.number,
                           status=repeated.status_hint, answer="repeat")
+    except MeldUnlikely as unlikely:  # asked as a repeat is: the table can still say yes (meld_ok)
+        return _game_page(_page(game_id), form.values, token=token, unlikely=unlikely.words,
+                          status=unlikely.status_hint, answer="repeat")
     except (GameGone, HandElsewhere) as elsewhere:
         # never this game's hand: the page is this game's as it is, the form blank, the words above it
         return _game_page(_page(game_id), answer="gone" if isinstance(elsewhere, GameGone) else "elsewhere",
@@ -417,15 +438,18 @@ def _hand_in_game(game_id: int, hand_id: int):
     return page.game, page.sheet, _find(page.sheet, hand_id)
 
 
-def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None):
+def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None,
+               reopens=None):
     """The edit form; `edits_seen` is how many edits the hand had when the form was first opened, kept
-    through refusals so that a change made meanwhile on another phone is noticed."""
+    through refusals so that a change made meanwhile on another phone is noticed; `reopens`: what the change
+    would do to the game's win, asked before it is saved."""
     # a club table's game whose round is over shows its hand, but no form to change it with
     closed = services.club.game_closed(get_db(), game.id)
     preview = None if closed else _preview(game, values, row.stored.id)
     return render_template("games/edit_hand.html", game=game, sheet=sheet, row=row, values=values,
                            errors=errors or {}, message=message, fault=fault, closed=closed,
-                           preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen), status
+                           preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen,
+                           reopens=reopens), status
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
@@ -433,7 +457,7 @@ def edit_hand(game_id: int, hand_id: int):
     """The edit form: the hand as stored, or as it was left for the meld calculator (its fields and the edits
     it was opened on come back in the address)."""
     game, sheet, row = _hand_in_game(game_id, hand_id)
-    carried = {k: str(v)[:40] for k, v in request.args.items() if k in BLANK_HAND}
+    carried = {k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}
     seen, _ = edits_seen(request.args)
     return _edit_page(game, sheet, row, {**hand_values(row.hand), **carried}, edits_seen=seen)
 
@@ -445,9 +469,12 @@ def save_hand(game_id: int, hand_id: int):
     seen, garbled = edits_seen(request.form)
     try:
         change = services.edit_hand(get_db(), game_id, hand_id, form.hand, edits_seen=seen, incomplete=garbled,
-                                    unreadable=form.unreadable)
+                                    unreadable=form.unreadable, reopen_ok=request.form.get("reopen") == "1")
     except (HandGone, HandChangedElsewhere) as stale:
         return _stale_edit(game_id, hand_id, stale, form.values)
+    except WinTakenAway as taken:
+        return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, reopens=taken.words,
+                          status=taken.status_hint)
     except Declined as refusal:
         return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, **_said(refusal))
     except sqlite3.OperationalError as error:

@@ -8,15 +8,16 @@ from flask import Blueprint, abort, make_response, render_template, request, url
 from markupsafe import Markup
 
 from ... import services
-from ...core import house_time, words
+from ...core import counted, house_time, words
 from ...core.chart import score_chart
-from ...core.evenings import FIRST_EVENING, LAST_EVENING, evening_bounds, group_by_evening
+from ...core.evenings import FIRST_EVENING, LAST_EVENING, group_by_evening, search_bounds
 from ...core.hands import ADDED_COLUMNS, HAND_COLUMNS, SIDE_COLUMNS
 from ...core.inputs import record_id
 from ...core.rules_in_words import describe
 from ...core.seats import seat_label
 from ...services import lookups
 from ..shell.database import get_db
+from ..shell.htmx import is_htmx, vary_on_htmx
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -44,7 +45,8 @@ def evenings():
     if first and last and first > last:
         errors["to"] = "The last evening comes after the first."
     player_id = record_id(args.get("player"))
-    start, end = evening_bounds(first, last, house_time.zone()) if not errors else (None, None)
+    # an evening, or the date a clock said: a game past midnight is found by either (see `search_bounds`)
+    start, end = search_bounds(first, last, house_time.zone()) if not errors else (None, None)
     before = args.get("before", "")
     if before and not _is_time(before):
         before = ""
@@ -103,7 +105,21 @@ def game(game_id: int):
     record, sheet = page.game, page.sheet
     return render_template("history/game.html", game=record, sheet=sheet, chart=chart_for(sheet),
                            rules_words=describe(record.rules), readonly=True,
-                           club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
+                           club=services.club.table_outcome(db, game_id, record.teams, sheet.finished),
+                           others=services.other_rules.fitting(record))
+
+
+@bp.get("/games/<int:game_id>/under/<key>")
+def under(game_id: int, key: str):
+    """Under whose rules? The game's hands scored under another rule set that fits its table, beside the game as
+    played, each difference in the rules' words. Nothing is stored."""
+    page = _page(game_id)
+    record, sheet = page.game, page.sheet
+    compared = services.other_rules.under(record, [row.hand for row in sheet.rows], sheet.state, key[:40])
+    if compared is None:
+        abort(404)
+    return render_template("history/under.html", game=record, sheet=sheet, compared=compared,
+                           others=services.other_rules.fitting(record))
 
 
 @bp.get("/games/<int:game_id>/sheet.svg")
@@ -126,14 +142,40 @@ def hand(game_id: int, hand_id: int):
         abort(404)
     edits = [_edit_view(e, record) for e in lookups.edits_of_hand(db, hand_id)]
     return render_template("history/hand.html", game=record, sheet=sheet, row=row, edits=edits,
-                           rules_words=describe(record.rules))
+                           rules_words=describe(record.rules), counts=counts_of(row.hand, record),
+                           others=services.other_rules.fitting(record))
+
+
+@bp.get("/games/<int:game_id>/hands/<int:hand_id>/under")
+def hand_under(game_id: int, hand_id: int):
+    """The hand scored under each other rule set that fits its game: loaded into the hand's page when it comes
+    into view (the page itself scores nothing again), or a page of its own without JavaScript."""
+    page = _page(game_id)
+    record, sheet = page.game, page.sheet
+    row = next((r for r in sheet.rows if r.stored.id == hand_id), None)
+    if row is None:
+        abort(404)
+    others = services.other_rules.fitting(record)
+    under = [(key, rules, services.other_rules.hand_under(record, row.hand, row.result, row.number, key))
+             for key, rules in others.items()]
+    return vary_on_htmx(render_template("history/_hand_under.html" if is_htmx() else "history/hand_under.html",
+                                        game=record, row=row, under=under))
+
+
+def counts_of(hand, game) -> list[tuple[int, counted.Counted | None]]:
+    """What the meld calculator counted for each side of `hand`, counted again under the game's meld table:
+    (side, its count), for the sides that have one."""
+    rules = game.rules
+    return [(side, counted.counted(count, rules.meld_table, rules.players))
+            for side, count in enumerate(hand.counted or ()) if count]
 
 
 # Each of a hand's columns in words, shown in their order (`HAND_COLUMNS`).
 FIELD_WORDS = {"kind": "Kind", "bidder": "Bidding team", "bidder_seat": "Bidder", "bid": "Bid", "trump": "Trump",
                "meld_0": "Meld {0}", "meld_1": "Meld {1}", "counters_0": "Counters {0}", "counters_1": "Counters {1}",
                "renege_team": "Reneged", "forced": "Dealer stuck", "dix_only": "Meld only 9s of trump",
-               "meld_2": "Meld {2}", "counters_2": "Counters {2}", "meld_3": "Meld {3}", "counters_3": "Counters {3}"}
+               "meld_2": "Meld {2}", "counters_2": "Counters {2}", "meld_3": "Meld {3}", "counters_3": "Counters {3}",
+               "meld_counted": "Meld counted (the cards)"}
 
 
 def _edit_view(edit: dict, game) -> dict:
@@ -162,6 +204,10 @@ def _show(key: str, value, game) -> str:
         return ", ".join(team for t, team in enumerate(game.teams) if value >> t & 1) or "no"
     if key == "kind":
         return str(value).replace("_", " ")
+    if key == "meld_counted":  # each side's hands, as the calculator counted them
+        counts = counted.from_column(value, len(game.teams))
+        return "; ".join(f"{game.teams[side]} ({count[0]} trump): {' / '.join(count[1])}"
+                         for side, count in enumerate(counts or ()) if count) or "—"
     if isinstance(value, int):
         return words.number(value)
     return str(value)

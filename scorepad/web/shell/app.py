@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from ...core import house_time, words
 from ...core.errors import ScorepadError
+from ...core.evenings import played_words
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
@@ -113,6 +114,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["team_players"] = _team_players
     app.jinja_env.globals["outcome"] = words.outcome
     app.jinja_env.filters["local_time"] = _local_time
+    app.jinja_env.filters["trump_sign"] = words.trump
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(CSRFError, _csrf_failed)
@@ -194,17 +196,19 @@ def _local_time(stamp: str | None) -> str:
 
 
 def _played_on(stamp: str | None) -> str:
-    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" on the house's clock."""
-    return _shown(stamp, "%a %-d %b %Y, %H:%M")
+    """When a game started, as a list says it: "Sun 22 Nov 2026, 19:05" on the house's clock, a game past midnight
+    with the evening it belongs to (`evenings.played_words`)."""
+    return _shown(stamp, played_words)
 
 
-def _shown(stamp: str | None, form: str) -> str:
+def _shown(stamp: str | None, form) -> str:
     # A time no clock of ours wrote (missing from an imported night, 'yesterday' typed into a database by hand)
     # is shown as it is, never a page that fails
     try:
-        return house_time.local(datetime.fromisoformat(stamp)).strftime(form)
+        moment = house_time.local(datetime.fromisoformat(stamp))
     except (TypeError, ValueError):
         return "" if stamp is None else str(stamp)
+    return form(moment) if callable(form) else moment.strftime(form)
 
 
 def _team_players(game) -> tuple[str, ...] | None:
