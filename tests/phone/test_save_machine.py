@@ -262,3 +262,11 @@ def test_every_state_says_whether_it_blocks_is_retried_and_what_it_offers():
     from scorepad.web.shell.answers import KINDS
     assert set(answers) == set(KINDS)  # every kind of answer the server gives leads somewhere
     assert all(state is None or state in table for state in answers.values())
+
+
+def test_a_kept_hand_asked_about_a_meld_no_hand_melds_is_recorded_anyway_with_that_questions_yes():
+    phone = Phone().keep("a", 2)
+    phone.send("a", "repeat", words="Is this meld right?", yes="meld_ok")
+    phone.on("anyway", id=phone.id("a"))
+    body = dict(phone.entry("a")["body"])
+    assert body["meld_ok"] == "1" and "repeat" not in body and phone.next() == "a"
