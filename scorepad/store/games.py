@@ -366,6 +366,12 @@ def live_hands(db, game_id: int) -> list[StoredHand]:
     return [_stored(r) for r in rows(db, _LIVE_HANDS + "h.game_id = ? ORDER BY h.seq", [game_id])]
 
 
+def in_finished_order(db, game_ids: Sequence[int]) -> list[int]:
+    """`game_ids` in the order their games finished (then by id), as a player's records count them."""
+    return [row[0] for row in db.execute("SELECT id FROM games WHERE id IN (SELECT value FROM json_each(?)) "
+                                         "ORDER BY finished_at, id", [json.dumps(list(game_ids))])]
+
+
 def games_with_hands(db, game_ids: Sequence[int]) -> dict[int, tuple[Game, list[StoredHand]]]:
     """The readable games of `game_ids`, by id, each with its live hands (their edits not counted): two queries
     however many games, for figures over a player's thousands of games (a query a game cost more than the
