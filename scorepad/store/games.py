@@ -143,6 +143,13 @@ def game_version(db, game_id: int) -> int | None:
     return row[0] if row else None
 
 
+def lists_version(db) -> int:
+    """Where the lists stand (home, history, the players): moved by the database's triggers with every change to a
+    game, a player, a club night or a table (m025)."""
+    row = db.execute("SELECT value FROM counters WHERE name = 'lists'").fetchone()
+    return row[0] if row else 0
+
+
 def game_ids(db, among: Sequence[int] | None = None) -> list[int]:
     """The id of every game, or of those of `among` that exist, in order."""
     if among is None:

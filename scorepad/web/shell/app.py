@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import os
 import sqlite3
 from datetime import datetime
@@ -24,7 +23,7 @@ from ..games import views as games
 from ..games.forms import bid_chips, kind_choices, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
-from . import about, database, passcode, request_log, sessions, startup, urls
+from . import about, compression, database, kept_pages, passcode, request_log, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -40,8 +39,26 @@ def resource_dir(name: str) -> str:
     return str(installed if installed.is_dir() else PACKAGE_DIR.parent / name)
 
 
+class Scorepad(Flask):
+    """Flask, less a cost every request paid: whether each hook and view is a coroutine (none is) was asked of
+    `inspect` afresh at every call, a tenth of an unchanged poll's time. The answer is kept per function."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._synced: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._synced[func]
+        except KeyError:
+            synced = self._synced[func] = super().ensure_sync(func)
+            return synced
+        except TypeError:  # a callable that cannot be a key
+            return super().ensure_sync(func)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(
+    app = Scorepad(
         "scorepad",
         instance_relative_config=True,
         instance_path=_instance_path(),
@@ -71,6 +88,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
     database.init_app(app)
     csrf.init_app(app)
+    kept_pages.init_app(app)  # every template's csrf_token() goes through it, so a kept page gets this request's
     passcode.init_app(app)
     request_log.init_app(app)
 
@@ -81,7 +99,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/", endpoint="home", view_func=games.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games.manifest)
     app.after_request(_security_headers)
-    app.after_request(compress)
+    app.after_request(compression.compress)
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
@@ -111,39 +129,6 @@ def _instance_path() -> str | None:
     tree's instance/, as for a service or a container. None: Flask's own choice."""
     folder = os.environ.get("SCOREPAD_INSTANCE")
     return str(Path(folder).resolve()) if folder else None
-
-
-COMPRESSIBLE = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
-                "text/csv", "image/svg+xml", "application/manifest+json"}
-_GZIPPED: dict[tuple[str, str], bytes] = {}
-
-
-def compress(response):
-    """gzip text answers for clients that take it: a game page and its assets arrive in a fraction of the bytes.
-    Static files are compressed once and kept."""
-    if ("gzip" not in request.headers.get("Accept-Encoding", "") or response.status_code != 200
-            or response.mimetype not in COMPRESSIBLE or "Content-Encoding" in response.headers):
-        return response
-    response.vary.add("Accept-Encoding")
-    static = request.endpoint == "static"
-    key = (request.path, response.headers.get("ETag", "")) if static else None
-    original = response.response
-    if key in _GZIPPED:
-        body = _GZIPPED[key]
-    else:
-        response.direct_passthrough = False
-        data = response.get_data()
-        if len(data) < 1024:
-            return response
-        body = gzip.compress(data, compresslevel=6, mtime=0)
-        if static:
-            _GZIPPED[key] = body
-    if hasattr(original, "close"):
-        original.close()  # the file behind a static answer, now that its bytes are not needed
-    response.direct_passthrough = False
-    response.set_data(body)
-    response.headers["Content-Encoding"] = "gzip"
-    return response
 
 
 def _number(n: int) -> str:
@@ -194,11 +179,15 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+                    ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"))
+
+
 def _security_headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    # each header a view did not set itself (one look at the headers: werkzeug's own lookup of a missing name
+    # raises and catches an exception, four times an answer)
+    present = {name.lower() for name, _ in response.headers}
+    response.headers.extend([(name, value) for name, value in SECURITY_HEADERS if name.lower() not in present])
     return response
 
 

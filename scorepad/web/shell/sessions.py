@@ -21,6 +21,11 @@ class KeptSessions(SecureCookieSessionInterface):
         self._kept: OrderedDict[tuple, tuple[dict, int]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def census(self) -> dict:
+        """The cookies whose reading is kept."""
+        with self._lock:
+            return {"cookies": len(self._kept)}
+
     def open_session(self, app, request):
         if not app.secret_key:
             return None
