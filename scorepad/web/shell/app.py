@@ -11,6 +11,7 @@ from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from ...core import words
+from ...core.bids import bid_chips
 from ...core.errors import ScorepadError
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
@@ -20,7 +21,7 @@ from ..club import seasons
 from ..club import views as club
 from ..games import meld, rules
 from ..games import views as games
-from ..games.forms import bid_chips, kind_choices, wrong_fields
+from ..games.forms import kind_choices, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
 from . import about, compression, database, kept_pages, passcode, request_log, sessions, startup, urls
