@@ -13,6 +13,9 @@ from pathlib import Path
 import sqlite_utils
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger id in a URL is simply not there
+# Each connection's own page cache (SQLite's default is 2 MiB): a server keeps one connection a thread, sixteen
+# and more, and the pages they read are in the system's file cache anyway
+CACHE_KIB = 512
 
 _LOCAL = threading.local()
 _WRITERS: dict[str, threading.RLock] = {}  # a database file's path -> the lock its writers in this process share
@@ -31,6 +34,7 @@ def connect(path: str) -> sqlite_utils.Database:
     _WRITERS_OF[db] = _writers(path)
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 10000")
+    db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
     return db
 
 

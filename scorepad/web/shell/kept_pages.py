@@ -22,7 +22,8 @@ htmx's headers and each form), and the `slots` a view names (a form's one-time t
 markers that nobody can type, and each marker is replaced by this request's value. A request with flashed
 messages waiting is rendered and not kept (what a change just said is said once, to one phone).
 
-Pages are kept in memory up to PAGES_BYTES, least recently used first out.
+Pages are kept compressed (a game page's 36 KB in 6), up to PAGES_BYTES, least recently used first out: a club
+night's tables and hundreds of games looked back at fit in a few MiB.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import dataclasses
 import datetime
 import secrets
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import PurePath
@@ -39,7 +41,7 @@ from flask import current_app, g, render_template, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
-PAGES_BYTES = 6 * 2**20  # some 200 game pages: every table of a club night and the pages looked back at
+PAGES_BYTES = 4 * 2**20  # compressed: some 700 game pages
 _NONCE = secrets.token_hex(8)  # a marker nobody can type: it changes with every start of the server
 _CSRF = "csrf"
 # Flask's own context (what a template reads of it is keyed below) and flask-wtf's token helpers (markers here)
@@ -54,9 +56,9 @@ class _Unkeyable(Exception):
     """A value of the context that cannot be part of a key: the page is rendered, not kept."""
 
 
-_PAGES: OrderedDict[tuple, tuple[str, tuple[str, ...]]] = OrderedDict()  # key -> (page with markers, slots in it)
+_PAGES: OrderedDict[tuple, tuple[bytes, tuple[str, ...]]] = OrderedDict()  # key -> (page with markers, its slots)
 _LOCK = threading.Lock()
-_held = 0  # characters kept
+_held = 0  # bytes kept
 _counts = {"kept": 0, "rendered": 0, "unkeyable": 0}
 
 
@@ -96,11 +98,13 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
         if found is not None:
             _PAGES.move_to_end(key)
             _counts["kept"] += 1
-    if found is None:
-        found = _render(template, slots, {**context, **(build() if build else {})})
-        _keep(key, found)
+    if found is not None:
+        page, used = zlib.decompress(found[0]).decode(), found[1]
+    else:
+        page, used = _render(template, slots, {**context, **(build() if build else {})})
+        _keep(key, (zlib.compress(page.encode(), 1), used))
         _counts["rendered"] += 1
-    return _filled(found, slots)
+    return _filled(page, used, slots)
 
 
 def _render(template: str, slots: dict, context: dict) -> tuple[str, tuple[str, ...]]:
@@ -112,15 +116,14 @@ def _render(template: str, slots: dict, context: dict) -> tuple[str, tuple[str, 
     return page, tuple(name for name in (_CSRF, *slots) if marker(name) in page)
 
 
-def _filled(found: tuple[str, tuple[str, ...]], slots: dict) -> str:
-    page, used = found
+def _filled(page: str, used: tuple[str, ...], slots: dict) -> str:
     for name in used:
         value = generate_csrf() if name == _CSRF else slots[name]
         page = page.replace(marker(name), str(escape(value)))
     return page
 
 
-def _keep(key: tuple, found: tuple[str, tuple[str, ...]]) -> None:
+def _keep(key: tuple, found: tuple[bytes, tuple[str, ...]]) -> None:
     global _held
     with _LOCK:
         if key not in _PAGES:
