@@ -137,3 +137,22 @@ def test_a_club_tables_page_moves_with_its_night(app):
     assert_fresh(phone, f"/games/{game_id}", {})
     club_post(director, f"/club/{night}/close")
     assert_fresh(phone, f"/games/{game_id}", {})
+
+
+def stylesheets(client, path: str) -> list[str]:
+    return [link["href"].split("?")[0] for link in parse(client.get(path)).select("link[rel=stylesheet]")]
+
+
+def test_a_familys_game_page_loads_no_club_styles_and_a_club_page_and_table_do(app):
+    phone = app.test_client()
+    game_id = new_game(phone)
+    assert stylesheets(phone, f"/games/{game_id}") == ["/static/app.css"]
+    assert stylesheets(phone, "/club/") == ["/static/app.css", "/static/club.css"]
+    club_post(phone, "/club/new", name="Tuesday", kind="progressive", preset="double-deck", round_end="hands",
+              round_size="4", rounds="2")
+    night = int(re.findall(r'href="/club/(\d+)"', phone.get("/club/").get_data(as_text=True))[0])
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        club_post(phone, f"/club/{night}/register", player_0=name)
+    club_post(phone, f"/club/{night}/start")
+    table = int(re.findall(r'href="/games/(\d+)"', phone.get(f"/club/{night}/director").get_data(as_text=True))[0])
+    assert stylesheets(phone, f"/games/{table}") == ["/static/app.css", "/static/club.css"]
