@@ -74,6 +74,7 @@ def _compute(db, player_id: int, keys: list[tuple]) -> dict[tuple, Figures]:
                 sides.setdefault(seat["game_id"], []).append((key, seat))
         order = games.in_finished_order(db, list(sides))  # each side's games oldest first, as the runs count them
         for start in range(0, len(order), CHUNK):
+            connection.writes_first()  # a courtesy, on a thread of its own: the phones' saves go first
             read = games.games_with_hands(db, order[start:start + CHUNK])
             for game_id in order[start:start + CHUNK]:
                 if game_id not in read:

@@ -41,6 +41,8 @@ from flask import current_app, g, render_template, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
+from ...store import connection
+
 PAGES_BYTES = 4 * 2**20  # compressed: some 700 game pages
 _NONCE = secrets.token_hex(8)  # a marker nobody can type: it changes with every start of the server
 _CSRF = "csrf"
@@ -108,6 +110,7 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
 
 
 def _render(template: str, slots: dict, context: dict) -> tuple[str, tuple[str, ...]]:
+    connection.writes_first()  # a save waiting or under way goes before this page is built
     g.kept_rendering = True
     try:
         page = render_template(template, **context, **{name: marker(name) for name in slots}, **_HELPERS)
