@@ -119,9 +119,9 @@ def validate_hand(rules: Rules, hand: Hand, *, dealer: int | None = None,
     if not _is_team(hand.bidder, rules.sides):
         errors["bidder"] = f"Choose the {side_word(rules)} who won the bid." if _lone(rules) else \
             "Choose the team that won the bid."
-    bid_error = _bid_error(rules, hand.bid)
-    if bid_error:
-        errors["bid"] = bid_error
+    wrong_bid = bid_error(rules, hand.bid)
+    if wrong_bid:
+        errors["bid"] = wrong_bid
     forced_error = _forced_error(rules, hand) or _stuck_error(hand, dealer, bidder_seat, rules.sides)
     if forced_error:
         errors["forced"] = forced_error
@@ -158,7 +158,8 @@ def _is_team(value: object, sides: int = 2) -> bool:
     return _is_int(value) and 0 <= value < sides
 
 
-def _bid_error(rules: Rules, bid: object) -> str | None:
+def bid_error(rules: Rules, bid: object) -> str | None:
+    """Why `bid` is not a bid these rules take; None when it is (the one check of a bid, the chips' too)."""
     if not _is_int(bid):
         return f"Bid must be a whole number, {number(rules.min_bid)} or more."
     if bid < rules.min_bid:

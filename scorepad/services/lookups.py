@@ -4,7 +4,7 @@ function answers one question a page asks, in the store's own values; none write
 
 from __future__ import annotations
 
-from ..store import clubs, games, players, readable, records
+from ..store import clubs, connection, games, players, readable, records
 from ..store.clubs import Night
 from ..store.games import Game, StoredHand
 
@@ -101,3 +101,9 @@ def team_records(db, player_id: int) -> list[dict]:
 
 def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
     return records.head_to_head(db, side_a, side_b)
+
+
+def lists_versions(db) -> tuple:
+    """What every list (home, history, the players' pages) is built from, as a key for a page kept rendered: the
+    database file, the lists counter and the records counter, each moved by the database's own triggers."""
+    return (connection.database_file(db), games.lists_version(db), records.records_version(db))

@@ -84,6 +84,11 @@ def written(db, game_id: int, hands: list[StoredHand], state: GameState) -> Game
     return _page(db, game, kept, state)
 
 
+def versions(db, page: GamePage) -> tuple:
+    """What every page of the game at `page`'s version is built from, as a key for a page kept rendered."""
+    return (connection.database_file(db), page.game.id, page.game.uid, page.game.version)
+
+
 def keep(db, page: GamePage) -> None:
     """Keep `page` for the next look at its game's version."""
     key = (connection.database_file(db), page.game.id, (page.game.uid, page.game.version))
@@ -92,6 +97,12 @@ def keep(db, page: GamePage) -> None:
         _PAGES.move_to_end(key)
         while len(_PAGES) > PAGES_KEPT:
             _PAGES.popitem(last=False)
+
+
+def census() -> dict:
+    """What is kept: games' pages, and the hands on their sheets."""
+    with _LOCK:
+        return {"games": len(_PAGES), "hands": sum(len(page.hands) for page in _PAGES.values())}
 
 
 def forget() -> None:

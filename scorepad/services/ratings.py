@@ -83,6 +83,13 @@ def warm(path: str) -> None:
         db.close()
 
 
+def census() -> dict:
+    """What is kept: each database's fold (its games) and the players' ratings with their charts."""
+    with _LOCK:
+        return {"folds": len(_KEPT), "games folded": sum(len(kept[1]) for kept in _KEPT.values()),
+                "players": len(_PLAYERS)}
+
+
 def forget() -> None:
     """Keep no ratings (a test that folds from a cold start)."""
     with _LOCK:

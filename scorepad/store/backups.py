@@ -479,9 +479,9 @@ def _replace_contents(db, tables: dict[str, tuple[str, ...]]) -> None:
 
 
 def _highest_mark(db) -> int:
-    """The highest game version, records counter or player records version in either database."""
+    """The highest game version, records or lists counter, or player records version in either database."""
     def highest(sql: str) -> int:
         return max(db.execute(sql.format(schema=schema)).fetchone()[0] or 0 for schema in ("main", RESTORING))
     return max(highest("SELECT max(version) FROM {schema}.games"),
-               highest("SELECT max(value) FROM {schema}.counters WHERE name = 'records'"),
+               highest("SELECT max(value) FROM {schema}.counters WHERE name IN ('records', 'lists')"),
                highest("SELECT max(records_version) FROM {schema}.players"))

@@ -157,6 +157,13 @@ def game_etag(game_id: int, uid: str, version: int) -> str:
     return f'"g{game_id}-v{version}-{uid}"'
 
 
+def lists_version(db) -> int:
+    """Where the lists stand (home, history, the players): moved by the database's triggers with every change to a
+    game, a player, a club night or a table (m025)."""
+    row = db.execute("SELECT value FROM counters WHERE name = 'lists'").fetchone()
+    return row[0] if row else 0
+
+
 def game_ids(db, among: Sequence[int] | None = None) -> list[int]:
     """The id of every game, or of those of `among` that exist, in order."""
     if among is None:
@@ -379,6 +386,12 @@ _LIVE_HANDS = """SELECT h.*,
 
 def live_hands(db, game_id: int) -> list[StoredHand]:
     return [_stored(r) for r in rows(db, _LIVE_HANDS + "h.game_id = ? ORDER BY h.seq", [game_id])]
+
+
+def in_finished_order(db, game_ids: Sequence[int]) -> list[int]:
+    """`game_ids` in the order their games finished (then by id), as a player's records count them."""
+    return [row[0] for row in db.execute("SELECT id FROM games WHERE id IN (SELECT value FROM json_each(?)) "
+                                         "ORDER BY finished_at, id", [json.dumps(list(game_ids))])]
 
 
 def games_with_hands(db, game_ids: Sequence[int]) -> dict[int, tuple[Game, list[StoredHand]]]:

@@ -75,6 +75,15 @@ def cached_records(path: str) -> set[tuple]:
         return {(kind, key) for (where, kind, key) in _CACHE if where == path}
 
 
+def census() -> dict:
+    """What is kept: answers of each kind (records, partners, figures...)."""
+    with _CACHE_LOCK:
+        kinds: dict[str, int] = {}
+        for (_, kind, _) in _CACHE:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
+
+
 def forget_records() -> None:
     """Empty the cache of every database: the next look computes afresh."""
     with _CACHE_LOCK:

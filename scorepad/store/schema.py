@@ -594,6 +594,24 @@ def m023_meld_counted_with_the_hand(db: sqlite_utils.Database) -> None:
                "CHECK (meld_counted IS NULL OR json_valid(meld_counted))")
 
 
+@migrations()
+def m025_lists_counter(db: sqlite_utils.Database) -> None:
+    """A counter for the lists (home, history, the players): it moves with every change to a game, a player, a
+    club night or a club table, so a rendered list kept under it is right by construction. A restore lifts it
+    past every value it had, as it lifts every other counter."""
+    bump = "UPDATE counters SET value = value + 1 WHERE name = 'lists';"
+    triggers = "\n".join(
+        f"CREATE TRIGGER lists_{table}_{what} AFTER {event} ON {table} BEGIN {bump} END;"
+        for table in ("games", "players", "club_nights", "club_tables")
+        for what, event in (("added", "INSERT"), ("changed", "UPDATE"), ("removed", "DELETE")))
+    db.executescript(f"""
+    INSERT INTO counters (name, value) VALUES ('lists', 0) ON CONFLICT (name) DO NOTHING;
+    {triggers}
+    CREATE TRIGGER lists_lifted AFTER INSERT ON counters WHEN NEW.name = 'lift'
+    BEGIN UPDATE counters SET value = NEW.value + 1 WHERE name = 'lists'; END;
+    """)
+
+
 def migrate(path: str) -> None:
     """Bring any Scorepad database, of any schema ever shipped, up to date: apply the migrations it lacks, then
     re-score with today's code the games whose derived figures are missing, and key the players whose name has

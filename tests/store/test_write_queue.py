@@ -52,3 +52,41 @@ def test_writers_to_two_different_databases_do_not_wait_for_each_other(new_datab
     finally:
         one.close()
         other.close()
+
+
+def test_a_page_about_to_be_built_waits_while_a_save_holds_the_lock_and_goes_on_when_it_is_done(new_database):
+    db = connection.connect(str(new_database()))
+    waited, done = threading.Event(), threading.Event()
+
+    def page():
+        waited.set()
+        connection.writes_first(timeout=5)
+        done.set()
+
+    try:
+        with connection.write_lock(db):
+            reader = threading.Thread(target=page)
+            reader.start()
+            assert waited.wait(5)
+            assert not done.wait(0.2), "the page was built while the save held the lock"
+        assert done.wait(5), "the page still waited once the save was done"
+        reader.join(5)
+        started = threading.Event()
+        connection.writes_first(timeout=5)  # nobody writing: no wait at all
+        started.set()
+        assert started.is_set()
+    finally:
+        db.close()
+
+
+def test_a_page_never_waits_longer_than_its_bound_whatever_the_writes(new_database):
+    import time
+
+    db = connection.connect(str(new_database()))
+    try:
+        with connection.write_lock(db):
+            began = time.monotonic()
+            connection.writes_first(timeout=0.05)
+            assert 0.04 <= time.monotonic() - began < 2
+    finally:
+        db.close()

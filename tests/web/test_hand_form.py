@@ -172,3 +172,20 @@ def test_a_fresh_form_s_preview_finds_nothing_wrong_yet(client):
     response = client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"},
                           query_string={"bidder": "", "bid": "", "meld_0": "", "meld_1": ""})
     assert parse(response).get_text(" ", strip=True) == "The result shows here as you type."
+
+
+# --- the bid chips --------------------------------------------------------------------------------------------
+
+def chips(page) -> list[int]:
+    return [int(chip["data-bid"]) for chip in page.select(".bid-chips .chip")]
+
+
+def test_the_bid_chips_offer_the_bids_this_game_was_played_at(client):
+    game_id = new_game(client)
+    assert chips(parse(client.get(f"/games/{game_id}"))) == [50, 51, 52, 55, 60]
+    for bid in ("65", "70"):
+        record(client, game_id, **{**HAND, "bid": bid, "meld_0": "40", "counters_0": "40", "counters_1": "10"})
+    assert chips(parse(client.get(f"/games/{game_id}"))) == [50, 51, 52, 65, 70]
+    # the edit of the first hand offers what was bid before it: nothing yet
+    first = parse(client.get(f"/games/{game_id}")).select(".hands details")[-1]["id"].split("-")[1]
+    assert chips(parse(client.get(f"/games/{game_id}/hands/{first}/edit"))) == [50, 51, 52, 55, 60]

@@ -164,16 +164,6 @@ def wrong_fields(errors: dict[str, str]) -> list[tuple[str, str, str]]:
     return wrong
 
 
-def bid_chips(rules: Rules) -> list[int]:
-    """The bids offered as one tap each: the minimum and the next few a table bids most, on the rules' steps
-    (50 51 52 55 60 in a 50-point double deck)."""
-    low = rules.min_bid
-    step = rules.bid_step_at(low)
-    near = (low + step * n for n in (0, 1, 2, 5, 10))
-    return [bid for bid in near if bid <= rules.max_value
-            and (not rules.check_bid_steps or bid % rules.bid_step_at(bid) == 0)]
-
-
 def kind_choices(rules: Rules) -> list[tuple[str, str]]:
     """(value, label) for each kind of hand the rules allow, in the order the form offers them."""
     return [(kind, capitalized(KIND_WORDS[kind])) for kind in allowed_kinds(rules)]

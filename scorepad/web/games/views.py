@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from functools import lru_cache
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
@@ -29,6 +30,7 @@ from ...services import (
     lookups,
     pages,
 )
+from ..shell import kept_pages
 from ..shell.answers import answered
 from ..shell.assets import asset_url
 from ..shell.database import get_db
@@ -63,9 +65,13 @@ ALREADY_DELETED = ("That hand was already deleted (on another phone, or by a sec
 
 def home():
     db = get_db()
-    finished = lookups.listed_games(db, finished=True, limit=10)
-    return render_template("games/home.html", playing=lookups.listed_games(db, finished=False), finished=finished,
-                           club_games=lookups.club_tables_of(db, [g.id for g in finished]))
+
+    def listed() -> dict:  # read only when the page must be rendered: a function of the lists
+        finished = lookups.listed_games(db, finished=True, limit=10)
+        return {"playing": lookups.listed_games(db, finished=False), "finished": finished,
+                "club_games": lookups.club_tables_of(db, [g.id for g in finished])}
+
+    return kept_pages.render("games/home.html", versions=lookups.lists_versions(db), build=listed)
 
 
 def manifest():
@@ -151,14 +157,25 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     values = values if values is not None else _blank_hand(game, request.args)
     club = _club_table(game, sheet)
     token = token or secrets.token_urlsafe(16)
-    response = vary_on_htmx(render_template(
-        "games/game.html", game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
-        fault=fault, preview=_preview(game, values), rules_words=describe(game.rules),
-        token=token, poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
-        saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat, unlikely=unlikely,
-        answer=answer,
-        clash=_clash(game, sheet, clash, values, token, club) if clash else None, **_specials(game, club)), status)
+    context = dict(game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
+                   fault=fault, preview=_preview(game, values), rules_words=_rules_words(game.rules),
+                   poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
+                   saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
+                   unlikely=unlikely, answer=answer, **_specials(game, club))
+    if clash:  # the two-phone question carries the form's token in its answers: rendered for this request only
+        response = vary_on_htmx(render_template("games/game.html", token=token, **context,
+                                                clash=_clash(game, sheet, clash, values, token, club)), status)
+    else:
+        response = vary_on_htmx(kept_pages.render("games/game.html", versions=pages.versions(get_db(), page),
+                                                  covered=GAME_COVERED, slots={"token": token}, clash=None,
+                                                  **context), status)
     return answered(response, answer) if answer else response
+
+
+# What a game's page is built from that its version stands for (the game, its sheet, its rules in words, and the
+# preview of a form, which the form's values in the key decide)
+GAME_COVERED = ("game", "sheet", "rules_words", "preview", "row")
+_rules_words = lru_cache(maxsize=64)(describe)  # a rule set's words: the same every time it is asked
 
 
 def _specials(game, club) -> dict:
@@ -278,9 +295,11 @@ def live(game_id: int):
     news = session.get("wrote") != [game_id, game.version] and saved_here is None
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
-    response = vary_on_htmx(render_template(
-        "games/_live.html", game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here,
-        values=values, errors={}, preview=_preview(game, values), token=secrets.token_urlsafe(16),
+    response = vary_on_htmx(kept_pages.render(
+        "games/_live.html", versions=pages.versions(get_db(), page), covered=GAME_COVERED,
+        slots={"token": secrets.token_urlsafe(16)},
+        game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here,
+        values=values, errors={}, preview=_preview(game, values),
         poll=current_app.config["POLL_SECONDS"],
         club=club, readonly=_kept(club)))
     response.headers["ETag"] = game.etag
@@ -501,9 +520,11 @@ def _stale_edit(game_id: int, hand_id: int, stale: Declined, typed: dict):
 @bp.get("/<int:game_id>/hands/<int:hand_id>/detail")
 def hand_detail(game_id: int, hand_id: int):
     """One sheet row's story, for htmx to put in when the row is opened."""
-    game, sheet, row = _hand_in_game(game_id, hand_id)
+    page = _page(game_id)
+    game, sheet, row = page.game, page.sheet, _find(page.sheet, hand_id)
     readonly = request.args.get("readonly") == "1" or services.club.game_closed(get_db(), game_id) is not None
-    return vary_on_htmx(render_template("games/_hand_detail.html", game=game, sheet=sheet, row=row, readonly=readonly))
+    return vary_on_htmx(kept_pages.render("games/_hand_detail.html", versions=pages.versions(get_db(), page),
+                                          covered=GAME_COVERED, game=game, sheet=sheet, row=row, readonly=readonly))
 
 
 def _delete_page(game, sheet, row, message=None, status=200, fault=None):

@@ -8,6 +8,7 @@ from markupsafe import Markup
 from ... import services
 from ...core.inputs import record_id
 from ...services import Declined, lookups, ratings
+from ..shell import kept_pages
 from ..shell.database import get_db
 from ..shell.forms import ECHO
 from .forms import parse_player_name
@@ -21,13 +22,16 @@ SIDE_PLAYERS = (1, 2, 3, 4)  # a side of head to head: a player, a partnership, 
 @bp.get("/")
 def records():
     db = get_db()
-    everyone = lookups.everyone_with_records(db)
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
-    h2h = _head_to_head(db, everyone, chosen)
-    refused = bool(h2h and h2h.get("error"))
-    return render_template("history/players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
-                           unfinished=lookups.unfinished_games(db)), \
-        422 if refused else 200
+    if any(chosen.values()):  # head to head: asked for now and then, rendered each time
+        everyone = lookups.everyone_with_records(db)
+        h2h = _head_to_head(db, everyone, chosen)
+        return render_template("history/players.html", players=everyone, h2h=h2h, chosen=chosen,
+                               ladder=ratings.ladder(db), unfinished=lookups.unfinished_games(db)), \
+            422 if h2h and h2h.get("error") else 200
+    return kept_pages.render("history/players.html", versions=lookups.lists_versions(db), chosen=chosen, h2h=None,
+                             build=lambda: {"players": lookups.everyone_with_records(db), "ladder": ratings.ladder(db),
+                                            "unfinished": lookups.unfinished_games(db)})
 
 
 def _side(chosen: dict, prefix: str) -> list[int]:
@@ -58,22 +62,23 @@ def _player_or_404(player_id: int) -> dict:
 def _player_page(player_id: int, errors=None, values=None, status=200):
     db = get_db()
     me = _player_or_404(player_id)
-    partners = lookups.partners(db, player_id)
-    figures = services.figures.of_player(db, player_id, [(m["id"],) for m in partners])  # one read of their games
-    mates = [{**m, "record": m, "figures": figures[(player_id, m["id"])]} for m in partners]
-    others = [p for p in lookups.player_choices(db) if p["id"] != player_id]
-    recent = lookups.history_games(db, player_id, limit=10)
-    rated = ratings.of_player(db, player_id)
-    return render_template("history/player.html", player=me, record=lookups.side_record(db, [player_id]),
-                           partners=mates,
-                           figures=figures[(player_id,)], rating=rated.rating,
-                           rating_chart=Markup(rated.chart) if rated.chart else None,  # numbers only: safe
-                           teams=lookups.team_records(db, player_id),
-                           others=others, recent=recent,
-                           unfinished=lookups.unfinished_games(db, player_id).get(player_id),
-                           club_games=lookups.club_tables_of(db, [g.id for g in recent]),
-                           club_places=services.club.places_of_player(db, player_id),
-                           errors=errors or {}, values=values or {"name": me["name"]}), status
+
+    def built() -> dict:  # read only when the page must be rendered: a function of the lists and the records
+        partners = lookups.partners(db, player_id)
+        figures = services.figures.of_player(db, player_id, [(m["id"],) for m in partners])  # one read of games
+        mates = [{**m, "record": m, "figures": figures[(player_id, m["id"])]} for m in partners]
+        recent = lookups.history_games(db, player_id, limit=10)
+        rated = ratings.of_player(db, player_id)
+        return {"record": lookups.side_record(db, [player_id]), "partners": mates, "figures": figures[(player_id,)],
+                "rating": rated.rating, "rating_chart": Markup(rated.chart) if rated.chart else None,  # numbers only
+                "teams": lookups.team_records(db, player_id),
+                "others": [p for p in lookups.player_choices(db) if p["id"] != player_id], "recent": recent,
+                "unfinished": lookups.unfinished_games(db, player_id).get(player_id),
+                "club_games": lookups.club_tables_of(db, [g.id for g in recent]),
+                "club_places": services.club.places_of_player(db, player_id)}
+
+    return kept_pages.render("history/player.html", versions=lookups.lists_versions(db), build=built, player=me,
+                             errors=errors or {}, values=values or {"name": me["name"]}), status
 
 
 @bp.get("/<int:player_id>")

@@ -16,6 +16,7 @@ from ...core.inputs import record_id
 from ...core.rules_in_words import describe
 from ...core.seats import seat_label
 from ...services import lookups
+from ..shell import kept_pages
 from ..shell.database import get_db
 from ..shell.htmx import is_htmx, vary_on_htmx
 
@@ -50,17 +51,22 @@ def evenings():
     before = args.get("before", "")
     if before and not _is_time(before):
         before = ""
-    games = lookups.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
-    older = games[PAGE].created_at if len(games) > PAGE else None
-    games = games[:PAGE]
-    groups = group_by_evening(games, lambda g: house_time.local(datetime.fromisoformat(g.created_at)))
-    nights = dict(group_by_evening(lookups.nights_between(db, start=_utc(start), end=_utc(end)),
-                                   lambda n: house_time.local(datetime.fromisoformat(n.created_at))))
-    return render_template("history/index.html", groups=groups, club_nights=nights,
-                           club_games=lookups.club_tables_of(db, [g.id for g in games]),
-                           players=lookups.player_choices(db), player_id=player_id,
-                           older=_older_link(args, games[-1].created_at) if older else None,
-                           values={"from": args.get("from", ""), "to": args.get("to", "")}, errors=errors), \
+
+    def listed() -> dict:  # read only when the page must be rendered: a function of the lists and the address
+        games = lookups.history_games(db, player_id, _utc(start), _utc(end), limit=PAGE + 1, before=before or None)
+        older = games[PAGE].created_at if len(games) > PAGE else None
+        games = games[:PAGE]
+        groups = group_by_evening(games, lambda g: house_time.local(datetime.fromisoformat(g.created_at)))
+        nights = dict(group_by_evening(lookups.nights_between(db, start=_utc(start), end=_utc(end)),
+                                       lambda n: house_time.local(datetime.fromisoformat(n.created_at))))
+        return {"groups": groups, "club_nights": nights, "players": lookups.player_choices(db),
+                "club_games": lookups.club_tables_of(db, [g.id for g in games]),
+                "older": _older_link(args, games[-1].created_at) if older else None}
+
+    # the evenings' bounds are the house's clock: its zone is part of what the page is built from
+    return kept_pages.render("history/index.html", versions=(*lookups.lists_versions(db), str(house_time.zone())),
+                             build=listed, player_id=player_id, errors=errors,
+                             values={"from": args.get("from", ""), "to": args.get("to", "")}), \
         422 if errors else 200
 
 
@@ -103,10 +109,11 @@ def game(game_id: int):
     db = get_db()
     page = _page(game_id)
     record, sheet = page.game, page.sheet
-    return render_template("history/game.html", game=record, sheet=sheet, chart=chart_for(sheet),
-                           rules_words=describe(record.rules), readonly=True,
-                           club=services.club.table_outcome(db, game_id, record.teams, sheet.finished),
-                           others=services.other_rules.fitting(record))
+    return kept_pages.render("history/game.html", versions=services.pages.versions(db, page),
+                             build=lambda: {"chart": chart_for(sheet), "rules_words": describe(record.rules),
+                                            "others": services.other_rules.fitting(record)},
+                             covered=("game", "sheet"), game=record, sheet=sheet, readonly=True,
+                             club=services.club.table_outcome(db, game_id, record.teams, sheet.finished))
 
 
 @bp.get("/games/<int:game_id>/under/<key>")
@@ -140,10 +147,12 @@ def hand(game_id: int, hand_id: int):
     row = next((r for r in sheet.rows if r.stored.id == hand_id), None)
     if row is None:
         abort(404)
-    edits = [_edit_view(e, record) for e in lookups.edits_of_hand(db, hand_id)]
-    return render_template("history/hand.html", game=record, sheet=sheet, row=row, edits=edits,
-                           rules_words=describe(record.rules), counts=counts_of(row.hand, record),
-                           others=services.other_rules.fitting(record))
+    return kept_pages.render(
+        "history/hand.html", versions=services.pages.versions(db, page), covered=("game", "sheet", "row"),
+        build=lambda: {"rules_words": describe(record.rules), "counts": counts_of(row.hand, record),
+                       "others": services.other_rules.fitting(record),
+                       "edits": [_edit_view(e, record) for e in lookups.edits_of_hand(db, hand_id)]},
+        game=record, sheet=sheet, row=row)
 
 
 @bp.get("/games/<int:game_id>/hands/<int:hand_id>/under")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
-from flask import Blueprint, current_app, jsonify, render_template
+from flask import Blueprint, current_app, jsonify
 
 from ...core import house_time, retention
 from ...core.evenings import EVENING_STARTS
 from ...store import schema
+from . import kept_pages, memory
 from . import replica as replica_setup
 from .database import get_db
 from .version import version
@@ -27,11 +28,13 @@ def about():
     backups = _backups()
     status, now = backups.status(), datetime.now(UTC)
     age = retention.age_in_words(status.succeeded_at, now) if status.succeeded_at else None
-    return render_template("shell/about.html", title="About", status=status, age=age, warning=backups.warning(),
-                           folders=backups.folders, kept=backups.keep_last, future=backups.in_future(),
-                           database=current_app.config["DATABASE"], instance=current_app.instance_path,
-                           replica=replica_setup.facts(now), house=house_time.house(),
-                           house_now=house_time.local(now), evening_starts=EVENING_STARTS, version=version())
+    # everything it shows is in its context (nothing read from the database): kept under all of it
+    return kept_pages.render("shell/about.html", versions=(), title="About", status=status, age=age,
+                             warning=backups.warning(), folders=backups.folders, kept=backups.keep_last,
+                             future=backups.in_future(), database=current_app.config["DATABASE"],
+                             instance=current_app.instance_path, replica=replica_setup.facts(now),
+                             house=house_time.house(), house_now=house_time.local(now),
+                             evening_starts=EVENING_STARTS, version=version())
 
 
 @bp.get("/healthz")
@@ -49,7 +52,7 @@ def healthz():
     body = {"ok": not pending, "database": "ok",
             "migrations": f"pending: {', '.join(pending)}" if pending else "current",
             "last_backup_age_seconds": age, "last_backup_failed": bool(status.problem),
-            **replica_setup.health(datetime.now(UTC))}
+            **replica_setup.health(datetime.now(UTC)), "memory": memory.report()}
     return _health(body, 503 if pending else 200)
 
 

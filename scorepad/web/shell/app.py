@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import os
 import sqlite3
 from datetime import datetime
@@ -12,6 +11,7 @@ from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from ...core import house_time, words
+from ...core.bids import bid_chips
 from ...core.errors import ScorepadError
 from ...core.evenings import played_words
 from ...core.rules import can_be_stuck
@@ -22,10 +22,10 @@ from ..club import seasons
 from ..club import views as club
 from ..games import meld, rules
 from ..games import views as games
-from ..games.forms import bid_chips, kind_choices, wrong_fields
+from ..games.forms import kind_choices, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
-from . import about, database, passcode, proxies, request_log, restore, sessions, startup, urls
+from . import about, compression, database, kept_pages, passcode, proxies, request_log, restore, sessions, startup, urls
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -50,8 +50,26 @@ READ_FROM_ENVIRONMENT = frozenset({f"SCOREPAD_{name}" for name in ENVIRONMENT_SE
     "SCOREPAD_TRUSTED_HOSTS", "SCOREPAD_TRUSTED_PROXIES", "SCOREPAD_INSTANCE", "SCOREPAD_PORT", "TZ"})
 
 
+class Scorepad(Flask):
+    """Flask, less a cost every request paid: whether each hook and view is a coroutine (none is) was asked of
+    `inspect` afresh at every call, a tenth of an unchanged poll's time. The answer is kept per function."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._synced: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._synced[func]
+        except KeyError:
+            synced = self._synced[func] = super().ensure_sync(func)
+            return synced
+        except TypeError:  # a callable that cannot be a key
+            return super().ensure_sync(func)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(
+    app = Scorepad(
         "scorepad",
         instance_relative_config=True,
         instance_path=_instance_path(),
@@ -86,6 +104,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.before_request(_house_zone_again)
     database.init_app(app)
     csrf.init_app(app)
+    kept_pages.init_app(app)  # every template's csrf_token() goes through it, so a kept page gets this request's
     passcode.init_app(app)
     request_log.init_app(app)
 
@@ -97,7 +116,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/", endpoint="home", view_func=games.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games.manifest)
     app.after_request(_security_headers)
-    app.after_request(compress)
+    app.after_request(compression.compress)
     app.after_request(serve_lean)  # (after_request runs last first: our scripts are made lean, then compressed)
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
@@ -144,40 +163,6 @@ def _instance_path() -> str | None:
     tree's instance/, as for a service or a container. None: Flask's own choice."""
     folder = os.environ.get("SCOREPAD_INSTANCE")
     return str(Path(folder).resolve()) if folder else None
-
-
-COMPRESSIBLE = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
-                "text/csv", "image/svg+xml", "application/manifest+json"}
-_GZIPPED: dict[tuple[str, str], bytes] = {}
-
-
-def compress(response):
-    """gzip text answers for clients that take it: a game page and its assets arrive in a fraction of the bytes.
-    Static files are compressed once and kept."""
-    if ("gzip" not in request.headers.get("Accept-Encoding", "") or response.status_code != 200
-            or response.mimetype not in COMPRESSIBLE or "Content-Encoding" in response.headers):
-        return response
-    response.vary.add("Accept-Encoding")
-    static = request.endpoint == "static"
-    key = (request.path, response.headers.get("ETag", "")) if static else None
-    original = response.response
-    if key in _GZIPPED:
-        body = _GZIPPED[key]
-    else:
-        response.direct_passthrough = False
-        data = response.get_data()
-        if len(data) < 1024:
-            return response
-        # a static file is compressed once, so as tightly as gzip can; a page, at every answer, quickly
-        body = gzip.compress(data, compresslevel=9 if static else 6, mtime=0)
-        if static:
-            _GZIPPED[key] = body
-    if hasattr(original, "close"):
-        original.close()  # the file behind a static answer, now that its bytes are not needed
-    response.direct_passthrough = False
-    response.set_data(body)
-    response.headers["Content-Encoding"] = "gzip"
-    return response
 
 
 def _number(n: int) -> str:
@@ -233,14 +218,18 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 # Home Assistant shows an add-on's pages in a frame of its own page, on its own origin: through its ingress (and only
 # there) a page of ours may be framed by a page of the same origin.
 FRAMED_BY_HOME_ASSISTANT = CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
+SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+                    ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"))
+INGRESS_HEADERS = (("Content-Security-Policy", FRAMED_BY_HOME_ASSISTANT), ("X-Content-Type-Options", "nosniff"),
+                   ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "SAMEORIGIN"))
 
 
 def _security_headers(response):
-    ingress = request.environ.get(proxies.INGRESS, False)
-    response.headers.setdefault("Content-Security-Policy", FRAMED_BY_HOME_ASSISTANT if ingress else CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "SAMEORIGIN" if ingress else "DENY")
+    # each header a view did not set itself (one look at the headers: werkzeug's own lookup of a missing name
+    # raises and catches an exception, four times an answer)
+    present = {name.lower() for name, _ in response.headers}
+    headers = INGRESS_HEADERS if request.environ.get(proxies.INGRESS, False) else SECURITY_HEADERS
+    response.headers.extend([(name, value) for name, value in headers if name.lower() not in present])
     return response
 
 

@@ -29,6 +29,11 @@ class KeptSessions(SecureCookieSessionInterface):
             return request.script_root
         return super().get_cookie_path(app)
 
+    def census(self) -> dict:
+        """The cookies whose reading is kept."""
+        with self._lock:
+            return {"cookies": len(self._kept)}
+
     def open_session(self, app, request):
         if not app.secret_key:
             return None

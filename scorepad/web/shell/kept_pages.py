@@ -1,0 +1,191 @@
+"""Rendered pages kept, so a page that nothing changed is not rendered again: rendering is most of what a page
+costs once its data is kept (a game's sheet is built once per version, but its 30 KB of HTML were written out
+afresh for every phone at every look).
+
+A view opts in by calling `render` in place of `render_template`, naming what its page is built from:
+
+    kept_pages.render("games/game.html", versions=(db_file, game.id, game.version), covered=("game", "sheet"),
+                      slots={"token": token}, game=game, sheet=sheet, values=values, ...)
+
+A page is kept under everything that can change it, so it can never be shown stale:
+
+- `versions`: what the values named in `covered` are a function of, moved by the database's own triggers (a
+  game's version, the records counter, the lists counter). The view names them; nothing else it passes is
+  trusted to stay the same: every other value of the template's context is part of the key, as it is (a value
+  that cannot be a key, such as an object with no version, is not kept at all: that page is simply rendered);
+- the template, where the app is mounted (`request.script_root`: behind a proxy at /scorepad a page's links are
+  another page), the path and the query, and what the context processors give every template (whether this
+  phone is locked, the backup's and the replica's warnings).
+
+What differs from one request to the next is put in after, never kept: the CSRF token (in the page's meta tag,
+htmx's headers and each form), and the `slots` a view names (a form's one-time token). They are rendered as
+markers that nobody can type, and each marker is replaced by this request's value. A request with flashed
+messages waiting is rendered and not kept (what a change just said is said once, to one phone).
+
+Pages are kept compressed (a game page's 36 KB in 6), up to PAGES_BYTES, least recently used first out: a club
+night's tables and hundreds of games looked back at fit in a few MiB.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import secrets
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from pathlib import PurePath
+
+from flask import current_app, g, render_template, request, session
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
+
+from ...store import connection
+
+PAGES_BYTES = 4 * 2**20  # compressed: some 700 game pages
+_NONCE = secrets.token_hex(8)  # a marker nobody can type: it changes with every start of the server
+_CSRF = "csrf"
+# Flask's own context (what a template reads of it is keyed below) and flask-wtf's token helpers (markers here)
+_SKIPPED = ("g", "request", "session", "csrf_token", "csrf_meta_tag")
+
+
+# Values that are keys as they are: immutable, and equal exactly when they show the same
+_AS_THEY_ARE = (str, int, float, bool, datetime.date, datetime.time, datetime.timedelta, PurePath)
+
+
+class _Unkeyable(Exception):
+    """A value of the context that cannot be part of a key: the page is rendered, not kept."""
+
+
+_PAGES: OrderedDict[tuple, tuple[bytes, tuple[str, ...]]] = OrderedDict()  # key -> (page with markers, its slots)
+_LOCK = threading.Lock()
+_held = 0  # bytes kept
+_counts = {"kept": 0, "rendered": 0, "unkeyable": 0}
+
+
+def marker(name: str) -> str:
+    return f"\u27e6kept-{_NONCE}-{name}\u27e7"
+
+
+def csrf_token() -> str:
+    """The template global `csrf_token()`: this request's token, or its marker while a page is being kept."""
+    if g.get("kept_rendering"):
+        return marker(_CSRF)
+    return generate_csrf()
+
+
+def csrf_meta_tag() -> Markup:
+    """flask-wtf's `csrf_meta_tag()`, with the token of `csrf_token`."""
+    return Markup('<meta name="csrf-token" content="{}">').format(csrf_token())
+
+
+_HELPERS = {"csrf_token": csrf_token, "csrf_meta_tag": csrf_meta_tag}
+
+
+def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots: dict[str, str] | None = None,
+           build: Callable[[], dict] | None = None, **context) -> str:
+    """`template` rendered with `context`, or the page kept under the same key with this request's CSRF token and
+    `slots` put in. See the module's docstring for what the key holds. `build`, when given, makes the rest of the
+    context only when the page must be rendered: everything in it is a function of `versions` and the address (a
+    list read from the database), so none of it is keyed."""
+    slots = slots or {}
+    try:
+        key = _key(template, versions, set(covered) | set(slots), context)
+    except _Unkeyable:
+        _counts["unkeyable"] += 1
+        return render_template(template, **context, **(build() if build else {}), **slots)
+    with _LOCK:
+        found = _PAGES.get(key)
+        if found is not None:
+            _PAGES.move_to_end(key)
+            _counts["kept"] += 1
+    if found is not None:
+        page, used = zlib.decompress(found[0]).decode(), found[1]
+    else:
+        page, used = _render(template, slots, {**context, **(build() if build else {})})
+        _keep(key, (zlib.compress(page.encode(), 1), used))
+        _counts["rendered"] += 1
+    return _filled(page, used, slots)
+
+
+def _render(template: str, slots: dict, context: dict) -> tuple[str, tuple[str, ...]]:
+    connection.writes_first()  # a save waiting or under way goes before this page is built
+    g.kept_rendering = True
+    try:
+        page = render_template(template, **context, **{name: marker(name) for name in slots}, **_HELPERS)
+    finally:
+        g.kept_rendering = False
+    return page, tuple(name for name in (_CSRF, *slots) if marker(name) in page)
+
+
+def _filled(page: str, used: tuple[str, ...], slots: dict) -> str:
+    for name in used:
+        value = generate_csrf() if name == _CSRF else slots[name]
+        page = page.replace(marker(name), str(escape(value)))
+    return page
+
+
+def _keep(key: tuple, found: tuple[bytes, tuple[str, ...]]) -> None:
+    global _held
+    with _LOCK:
+        if key not in _PAGES:
+            _PAGES[key] = found
+            _held += len(found[0])
+        while _held > PAGES_BYTES and _PAGES:
+            _, (dropped, _) = _PAGES.popitem(last=False)
+            _held -= len(dropped)
+
+
+def _key(template: str, versions: tuple, covered: set[str], context: dict) -> tuple:
+    if "_flashes" in session:  # said once, to this phone: not a page to keep
+        raise _Unkeyable
+    shown = tuple(sorted((name, _frozen(value)) for name, value in context.items() if name not in covered))
+    return (template, versions, request.script_root, request.path, tuple(sorted(request.args.items(multi=True))),
+            _processed(), shown)
+
+
+def _processed() -> tuple:
+    """What the app's context processors give every template now (whether this phone is locked, the warnings)."""
+    found = []
+    for processor in current_app.template_context_processors[None]:
+        for name, value in processor().items():
+            if name not in _SKIPPED:
+                found.append((name, _frozen(value)))
+    return tuple(sorted(found))
+
+
+def _frozen(value):
+    """`value` as a key: itself when it is one; a dict, list or set as a tuple of its items, a dataclass as its
+    fields. Anything else raises _Unkeyable."""
+    if value is None or isinstance(value, _AS_THEY_ARE):
+        return value
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted(((k, _frozen(v)) for k, v in value.items()), key=repr)))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_frozen(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted((_frozen(v) for v in value), key=repr)))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__qualname__,
+                tuple(_frozen(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    raise _Unkeyable
+
+
+def census() -> dict:
+    """What is kept now: pages, their size, and how often a page was found kept."""
+    with _LOCK:
+        return {"pages": len(_PAGES), "bytes": _held, **_counts}
+
+
+def forget() -> None:
+    """Keep no page (a test)."""
+    global _held
+    with _LOCK:
+        _PAGES.clear()
+        _held = 0
+
+
+def init_app(app) -> None:
+    """Every template's `csrf_token()` goes through `csrf_token` (call after CSRFProtect's init_app)."""
+    app.jinja_env.globals.update(_HELPERS)

@@ -1,0 +1,158 @@
+"""Pages kept rendered are never stale: a change made on one phone shows on every page every other phone opens
+next, and each phone's page carries its own tokens. Each page a phone is given is compared with the same page
+rendered afresh (nothing kept), the tokens of that one request aside."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorepad.web.shell import kept_pages
+from tests.helpers import parse
+from tests.web.helpers import club_post, csrf, form_of, new_game, record
+
+HAND = {"bidder": "t0", "bid": "50", "meld_0": "20", "meld_1": "0", "counters_0": "30", "counters_1": "20"}
+POLL = {"HX-Request": "true", "If-None-Match": '"an older sheet"'}
+
+
+def pages_of(game_id: int, hand_id: int, player_id: int) -> list[tuple[str, dict]]:
+    """Every page of a game, and the lists it is on, as a phone asks for them."""
+    return [(f"/games/{game_id}", {}), (f"/games/{game_id}/live", POLL),
+            (f"/games/{game_id}/hands/{hand_id}/detail", {"HX-Request": "true"}),
+            (f"/history/games/{game_id}", {}), (f"/history/games/{game_id}/hands/{hand_id}", {}), ("/", {}),
+            ("/history/", {}), ("/players/", {}), (f"/players/{player_id}", {})]
+
+
+def without_tokens(html: str) -> str:
+    """A page with this request's own tokens (CSRF, the form's) taken out: what is left is the same for everyone."""
+    tokens = set(re.findall(r'name="csrf-token" content="([^"]+)"', html))
+    tokens |= set(re.findall(r'name="token" value="([^"]+)"', html))
+    for token in tokens:
+        html = html.replace(token, "TOKEN")
+    return html
+
+
+def fresh(client, path: str, headers: dict, **environ) -> str:
+    """The page as it would be rendered with nothing kept (what is kept is kept again afterwards)."""
+    kept_pages.forget()
+    return client.get(path, headers=headers, **environ).get_data(as_text=True)
+
+
+def assert_fresh(client, path: str, headers: dict, **environ) -> str:
+    kept = client.get(path, headers=headers, **environ)
+    assert kept.status_code == 200, (path, kept.status_code)
+    page = kept.get_data(as_text=True)
+    assert "\u27e6kept-" not in page, f"{path}: a marker was left in the page"
+    assert without_tokens(page) == without_tokens(fresh(client, path, headers, **environ)), path
+    return page
+
+
+def a_game_with_a_hand(client) -> tuple[int, int, int]:
+    game_id = new_game(client, player_0="Ann", player_1="Bob", player_2="Cat", player_3="Dan")
+    assert record(client, game_id, **HAND).status_code == 303
+    page = parse(client.get(f"/games/{game_id}"))
+    hand_id = int(page.select_one(".hands details")["id"].removeprefix("hand-"))
+    player_id = int(re.search(r'/players/(\d+)"', client.get("/players/").get_data(as_text=True))[1])
+    return game_id, hand_id, player_id
+
+
+def test_every_page_of_a_game_another_phone_changed_shows_the_change(app):
+    one, other = app.test_client(), app.test_client()
+    game_id, hand_id, player_id = a_game_with_a_hand(one)
+    before = {}
+    for path, headers in pages_of(game_id, hand_id, player_id):
+        other.get(path, headers=headers)  # kept, as the other phone saw it
+        before[path] = without_tokens(other.get(path, headers=headers).get_data(as_text=True))
+    # Phone one records the next hand, edits the first, and renames a player
+    assert record(one, game_id, **{**HAND, "bid": "60", "counters_0": "40", "counters_1": "10"}).status_code == 303
+    edit = parse(one.get(f"/games/{game_id}/hands/{hand_id}/edit"))
+    sent = {i["name"]: i.get("value", "") for i in edit.select("#hand-form input[type=hidden]")}
+    assert one.post(f"/games/{game_id}/hands/{hand_id}/edit",
+                    data={**sent, **HAND, "kind": "played", "meld_0": "30"}).status_code == 303
+    assert one.post(f"/players/{player_id}/rename",
+                    data={"csrf_token": csrf(one), "name": "Annie"}).status_code == 303
+    for path, headers in pages_of(game_id, hand_id, player_id):
+        page = assert_fresh(other, path, headers)
+        assert without_tokens(page) != before[path], f"{path} still shows the game as it was"
+
+
+def test_each_phone_gets_its_own_csrf_token_and_a_new_form_token_on_a_kept_page(app):
+    one, other = app.test_client(), app.test_client()
+    game_id = new_game(one)
+    first, second = form_of(one, game_id), form_of(other, game_id)
+    again = form_of(other, game_id)
+    assert kept_pages.census()["kept"] >= 1
+    raw = [form["csrf_token"].split(".")[0] for form in (first, second, again)]  # signed anew at each request
+    assert raw[0] != raw[1] and raw[1] == raw[2]
+    assert len({first["token"], second["token"], again["token"]}) == 3
+    # the token each was given is the one its session takes
+    assert record(other, game_id, **HAND).status_code == 303
+
+
+def test_a_page_under_a_path_prefix_is_not_the_page_at_the_root(app):
+    phone = app.test_client()
+    game_id = new_game(phone)
+    at_root = phone.get(f"/games/{game_id}").get_data(as_text=True)
+    under = assert_fresh(phone, f"/games/{game_id}", {}, base_url="http://localhost/scorepad")
+    assert f'href="/scorepad/history/games/{game_id}"' in under
+    assert f'href="/history/games/{game_id}"' in at_root and 'href="/scorepad/' not in at_root
+    assert 'href="/scorepad/' not in phone.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+@pytest.mark.app_config(PASSCODE="clubs")
+def test_a_locked_phone_and_an_unlocked_one_each_see_their_own_page(app):
+    unlocked, locked = app.test_client(), app.test_client()
+    unlocked.post("/unlock", data={"csrf_token": csrf(unlocked), "passcode": "clubs", "next": "/"})
+    game_id = new_game(unlocked)
+    assert "Watching" not in assert_fresh(unlocked, f"/games/{game_id}", {})
+    assert "Watching" in assert_fresh(locked, f"/games/{game_id}", {})
+    assert "Watching" not in unlocked.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_what_a_change_said_is_said_once_and_not_kept(app):
+    phone = app.test_client()
+    game_id = new_game(phone)
+    form = form_of(phone, game_id)
+    data = {**form, **HAND, "kind": "played", "repeat": "1"}
+    assert phone.post(f"/games/{game_id}/hands", data=data).status_code == 303
+    phone.get(f"/games/{game_id}")
+    assert phone.post(f"/games/{game_id}/hands", data=data).status_code == 303  # the same token again
+    said = phone.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "already saved" in said
+    assert "already saved" not in phone.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "already saved" not in app.test_client().get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_a_club_tables_page_moves_with_its_night(app):
+    director = app.test_client()
+    club_post(director, "/club/new", name="Tuesday", kind="progressive", preset="double-deck", round_end="hands",
+              round_size="4", rounds="2")
+    night = int(re.findall(r'href="/club/(\d+)"', director.get("/club/").get_data(as_text=True))[0])
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        club_post(director, f"/club/{night}/register", player_0=name)
+    assert club_post(director, f"/club/{night}/start").status_code == 303
+    game_id = int(re.findall(r'href="/games/(\d+)"', director.get(f"/club/{night}/director").get_data(as_text=True))[0])
+    phone = app.test_client()
+    assert_fresh(phone, f"/games/{game_id}", {})
+    club_post(director, f"/club/{night}/close")
+    assert_fresh(phone, f"/games/{game_id}", {})
+
+
+def stylesheets(client, path: str) -> list[str]:
+    return [link["href"].split("?")[0] for link in parse(client.get(path)).select("link[rel=stylesheet]")]
+
+
+def test_a_familys_game_page_loads_no_club_styles_and_a_club_page_and_table_do(app):
+    phone = app.test_client()
+    game_id = new_game(phone)
+    assert stylesheets(phone, f"/games/{game_id}") == ["/static/app.css"]
+    assert stylesheets(phone, "/club/") == ["/static/app.css", "/static/club.css"]
+    club_post(phone, "/club/new", name="Tuesday", kind="progressive", preset="double-deck", round_end="hands",
+              round_size="4", rounds="2")
+    night = int(re.findall(r'href="/club/(\d+)"', phone.get("/club/").get_data(as_text=True))[0])
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        club_post(phone, f"/club/{night}/register", player_0=name)
+    club_post(phone, f"/club/{night}/start")
+    table = int(re.findall(r'href="/games/(\d+)"', phone.get(f"/club/{night}/director").get_data(as_text=True))[0])
+    assert stylesheets(phone, f"/games/{table}") == ["/static/app.css", "/static/club.css"]
