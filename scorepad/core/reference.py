@@ -11,6 +11,7 @@ from .meld import AROUND_NAMES, DECK_COPIES, TABLES, WINS_GAME, MeldTable
 from .rules import (
     ALL_PASS,
     DECKS,
+    DEFAULT_PRESET,
     NO_MARRIAGE,
     PRESETS,
     SEATINGS,
@@ -48,6 +49,34 @@ def rules_reference() -> str:
     parts += [_preset(rules) for rules in PRESETS.values()]
     parts.append(_other_tables())
     return "\n\n".join(part.strip("\n") for part in parts if part) + "\n"
+
+
+# The README's list of rule sets lies between these lines; the rules command writes it from PRESETS too.
+README_BEGIN = "<!-- the rule sets: written by `flask --app scorepad rules` from scorepad/core/rules.py -->"
+README_END = "<!-- end of the rule sets -->"
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def readme_presets() -> str:
+    """The README's list of the rule sets, between its two marker lines, as it should read now."""
+    count = _COUNTS[len(PRESETS)] if len(PRESETS) < len(_COUNTS) else str(len(PRESETS))
+    rows = "\n".join(f"| `{key}`{' (default)' if key == DEFAULT_PRESET else ''} | {rules.title} | {rules.played_by} |"
+                     for key, rules in PRESETS.items())
+    return f"""{README_BEGIN}
+Scorepad knows {count} rule sets (see `/rules` in the app, or [docs/rules.md](docs/rules.md)):
+
+| preset | name | who plays it this way |
+|---|---|---|
+{rows}
+{README_END}"""
+
+
+def with_readme_presets(readme: str) -> str:
+    """`readme` with its list of the rule sets as `readme_presets` writes it (unchanged if it has no markers)."""
+    begin, end = readme.find(README_BEGIN), readme.find(README_END)
+    if begin < 0 or end < begin:
+        return readme
+    return readme[:begin] + readme_presets() + readme[end + len(README_END):]
 
 
 def _introduction() -> str:
