@@ -48,8 +48,9 @@ AS_NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"]
 
 
 def _runs_scorepad(prefix: list[str], cwd: Path, env: dict) -> bool:
-    done = subprocess.run([*prefix, sys.executable, "-c", "import scorepad"], cwd=cwd, env=env,
-                          capture_output=True, timeout=60)
+    # the package, and the folder it runs in (flask's commands look there for a .env)
+    check = "import os, scorepad; assert os.path.exists(os.getcwd())"
+    done = subprocess.run([*prefix, sys.executable, "-c", check], cwd=cwd, env=env, capture_output=True, timeout=60)
     return done.returncode == 0
 
 
