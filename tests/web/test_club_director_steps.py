@@ -117,7 +117,7 @@ def test_the_directors_poll_makes_starting_primary_when_the_last_table_finishes(
 
 
 def test_the_directors_poll_makes_ending_on_the_clock_primary_when_time_runs_out(client, app, monkeypatch):
-    from scorepad.web.club import views as club_views
+    from scorepad.web.club import director_page as club_views
 
     club_post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
     for name in PLAYERS:
@@ -125,7 +125,7 @@ def test_the_directors_poll_makes_ending_on_the_clock_primary_when_time_runs_out
     club_post(client, "/club/1/start")
     first = client.get("/club/1/director/live", headers={"HX-Request": "true"})
     assert client.get("/club/1/director/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
-    monkeypatch.setattr(club_views, "_clock_up", lambda night: True)  # fifty minutes on, nothing written since
+    monkeypatch.setattr(club_views, "clock_up", lambda night: True)  # fifty minutes on, nothing written since
     fresh = client.get("/club/1/director/live", headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
     assert fresh.status_code == 200
     assert steps(parse(fresh))[0] == ["End round 1 on the clock"]

@@ -193,7 +193,7 @@ def test_the_directors_page_follows_its_tables_with_a_cheap_poll(client, app, st
 
 def test_table_cards_carry_a_qr_code_for_each_table_at_an_address_phones_can_reach(client, app, started,
                                                                                    monkeypatch):
-    from scorepad.web.club import views as club_views
+    from scorepad.web.club import director_page as club_views
 
     monkeypatch.setattr(club_views, "lan_addresses", lambda: ["192.168.1.20", "127.0.0.1"])
     cards = parse(client.get("/club/1/cards", base_url="http://localhost:8000"))  # opened on the server itself

@@ -17,7 +17,7 @@ from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
 from ..cli.rules import rules_command
-from ..club import seasons
+from ..club import season_pages
 from ..club import views as club
 from ..games import meld, rules
 from ..games import views as games
@@ -74,7 +74,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     passcode.init_app(app)
     request_log.init_app(app)
 
-    for feature in (rules, meld, games, history, players, transfer, about, club, seasons):  # each a blueprint of pages
+    # each a blueprint of pages
+    for feature in (rules, meld, games, history, players, transfer, about, club, season_pages):
         app.register_blueprint(feature.bp)
     transfer.init_app(app)
     app.cli.add_command(rules_command)

@@ -8,21 +8,17 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
-from ...core.club import DERIVED, SPECIALS, TALLIED
+from ...core.club import SPECIALS
 from ...core.inputs import record_id
 from ...services import Declined, seasons
 from ..games.forms import HAND_FIELDS
 from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
 from . import forms
-from . import views as club_views
+from .director_page import director_page
+from .rights import directed, night_or_404
 
 bp = Blueprint("seasons", __name__, url_prefix="/club")
-
-SPECIAL_HINTS = {"double_pinochle": "two Q♠ and two J♦ in one hand", "double_aces": "two aces of every suit",
-                 "double_run": "two runs in trump", "high_game": "the most points in one game, counted for you",
-                 "high_series": "the most points over a night, counted for you"}
-
 
 # --- the season's pages ------------------------------------------------------------------------------------------
 
@@ -94,7 +90,7 @@ def _words(page) -> dict:
 
 @bp.get("/<int:night_id>/prizes")
 def night_prizes(night_id: int):
-    night = club_views._night(night_id)
+    night = night_or_404(night_id)
     db = get_db()
     read = seasons.read_night(db, night)
     return render_template("club/prizes.html", title=night.name, prizes=seasons.night_prizes(db, night, read),
@@ -107,12 +103,12 @@ def night_prizes(night_id: int):
 def _refused(night, typed: dict, errors: dict, name_field: str):
     if "season_name" in errors and name_field != "season_name":
         errors[name_field] = errors.pop("season_name")
-    return club_views._director_page(night, {**typed, "form": name_field}, errors, status=422)
+    return director_page(night, {**typed, "form": name_field}, errors, status=422)
 
 
 @bp.post("/<int:night_id>/season")
 def change_season(night_id: int):
-    night = club_views._directed(night_id)
+    night = directed(night_id)
     typed, settings, errors = forms.read_season(request.form, "season_name")
     if errors or night.season_id is None:
         return _refused(night, typed, errors or {"season_name": "This night counts in no season."}, "season_name")
@@ -126,7 +122,7 @@ def change_season(night_id: int):
 
 @bp.post("/<int:night_id>/season/new")
 def new_season(night_id: int):
-    night = club_views._directed(night_id)
+    night = directed(night_id)
     typed, settings, errors = forms.read_season(request.form, "new_season_name")
     if errors:
         return _refused(night, typed, errors, "new_season_name")
@@ -142,14 +138,6 @@ def new_season(night_id: int):
 @bp.get("/<int:night_id>/season/new")
 def season_form_address(night_id: int):
     return redirect(url_for("club.director", night_id=night_id) + "#season", 303)
-
-
-def season_context(night) -> dict:
-    """What the director's page shows of the night's season: the season, and its settings as the form holds them."""
-    season = seasons.season_of(get_db(), night)
-    current = seasons.current_season(get_db())
-    return {"season": season, "current_season": current, "special_names": SPECIALS, "tallied_kinds": TALLIED,
-            "derived_kinds": DERIVED, "special_hints": SPECIAL_HINTS}
 
 
 # --- a special at a club table -------------------------------------------------------------------------------------
