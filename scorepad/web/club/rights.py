@@ -37,9 +37,15 @@ def remember(name: str, night, value, most: int) -> None:
 def recalled(name: str, night):
     """What was remembered for this very night (not merely one with its id), or None."""
     kept = remembered(name).get(str(night.id))
-    if isinstance(kept, list) and len(kept) == 2 and secrets.compare_digest(str(kept[0]), night_mark(night)):
+    if isinstance(kept, list) and len(kept) == 2 and same_text(str(kept[0]), night_mark(night)):
         return kept[1]
     return None
+
+
+def same_text(given: str, kept: str) -> bool:
+    """Whether `given` (typed or sent by a stranger: any characters) is `kept`, in constant time. As bytes: the
+    standard library's comparison refuses a str with a character beyond ASCII (a TypeError, so a 500)."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), kept.encode("utf-8", "surrogatepass"))
 
 
 def direct(night) -> None:
@@ -62,7 +68,7 @@ def directed(night_id: int):
     """The night, for a device that directs it (the one that made it, or one that opened its director's key)."""
     night = night_or_404(night_id)
     key = request.args.get("key", "")
-    if key and secrets.compare_digest(key, night.director_key):
+    if key and same_text(key, night.director_key):
         direct(night)
     elif not directing(night):
         # in words, not a bare "Forbidden": a director whose browser forgot the night must learn the way back
