@@ -73,8 +73,9 @@ def current_season(db) -> Season:
 
 def tally_special(db, game_id: int, hand: int | None, player_id: int | None, kind: str) -> Special:
     """A special melded at a club table, tallied with one tap: for the player, in the hand being played (`hand`,
-    its number). Tallied twice, it is there once. Raises NotFound (no club table), Refused (a special the club
-    does not tally, or a player not at the table) and Conflict (the table's round is over)."""
+    its number, or one recorded already: never a hand past the table's next). Tallied twice, it is there once.
+    Raises NotFound (no club table), Refused (a special the club does not tally, a player not at the table, a hand
+    the table does not play) and Conflict (the table's round is over)."""
     with write_lock(db):
         at = clubs.table_of_game(db, game_id)
         if at is None:
@@ -86,8 +87,11 @@ def tally_special(db, game_id: int, hand: int | None, player_id: int | None, kin
                           "settings.")
         if player_id is None or player_id not in clubs.table_sides(db, game_id):
             raise Refused("Choose a player at this table.")
-        if hand is None or not 1 <= hand <= 10_000:
-            raise Refused("Which hand was it melded in?")
+        played = clubs.table(db, at["id"])[1].hands_count
+        last = played + 1 if night.round_end != "hands" else min(played + 1, night.round_size)
+        if hand is None or not 1 <= hand <= last:
+            raise Refused(f"A special is tallied in a hand this table plays: hand {last} or one before it."
+                          if hand is not None else "Which hand was it melded in?")
         if at["ended_at"] is not None or night.closed_at:
             raise Conflict(f"Round {at['round']} at table {at['table_no']} is over: no more specials are tallied "
                            "here.")
