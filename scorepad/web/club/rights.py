@@ -9,7 +9,7 @@ import secrets
 
 from flask import abort, current_app, render_template, request, session
 
-from ...services import club
+from ...services import club, seasons
 from ..shell.database import get_db
 
 
@@ -64,6 +64,18 @@ def night_or_404(night_id: int):
     return night
 
 
+def shown_night(night_id: int):
+    """The night, for a page that shows its standings: one whose director hid them is a page in words (403) to
+    everyone but its director, until they are revealed."""
+    night = night_or_404(night_id)
+    if night.standings_hidden and not directing(night):
+        abort(current_app.response_class(render_template(
+            "error.html", title="The standings are hidden",
+            message=f"The director of {night.name} hides its standings until they are revealed (at the "
+                    "prize-giving): look again then."), status=403))
+    return night
+
+
 def directed(night_id: int):
     """The night, for a device that directs it (the one that made it, or one that opened its director's key)."""
     night = night_or_404(night_id)
@@ -74,3 +86,23 @@ def directed(night_id: int):
         # in words, not a bare "Forbidden": a director whose browser forgot the night must learn the way back
         abort(current_app.response_class(render_template("club/not_director.html", night=night), status=403))
     return night
+
+
+def season_director(season):
+    """The night whose director directs the season (the night it was started from, or its first), or None."""
+    night_id = seasons.directing_night(get_db(), season)
+    return club.night(get_db(), night_id) if night_id is not None else None
+
+
+def directs_season(season) -> bool:
+    """Whether this browser directs the season: it directs the night that directs the season. A throwaway night's
+    director directs that night only."""
+    night = season_director(season)
+    return night is not None and directing(night)
+
+
+def not_season_director_words(season) -> str:
+    night = season_director(season)
+    by = f"the director of {night.name}" if night else "its director"
+    return (f"Only the director of {season.name} changes its settings or starts a new season: {by}, the night it "
+            "was started from (or its first). Their browser, or that night's director's link, does it.")

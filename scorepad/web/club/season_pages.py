@@ -16,7 +16,7 @@ from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
 from . import forms
 from .director_page import director_page
-from .rights import directed, night_or_404
+from .rights import directed, directs_season, not_season_director_words, shown_night
 
 bp = Blueprint("seasons", __name__, url_prefix="/club")
 
@@ -90,7 +90,7 @@ def _words(page) -> dict:
 
 @bp.get("/<int:night_id>/prizes")
 def night_prizes(night_id: int):
-    night = night_or_404(night_id)
+    night = shown_night(night_id)
     db = get_db()
     read = seasons.read_night(db, night)
     return render_template("club/prizes.html", title=night.name, prizes=seasons.night_prizes(db, night, read),
@@ -106,9 +106,20 @@ def _refused(night, typed: dict, errors: dict, name_field: str):
     return director_page(night, {**typed, "form": name_field}, errors, status=422)
 
 
+def _season_directed(night, season):
+    """None for a browser that directs `season`, else the director's page saying who does (403)."""
+    if season is not None and directs_season(season):
+        return None
+    words = not_season_director_words(season) if season else "This night counts in no season."
+    return director_page(night, message=words, status=403)
+
+
 @bp.post("/<int:night_id>/season")
 def change_season(night_id: int):
     night = directed(night_id)
+    refused = _season_directed(night, seasons.season_of(get_db(), night))
+    if refused:
+        return refused
     typed, settings, errors = forms.read_season(request.form, "season_name")
     if errors or night.season_id is None:
         return _refused(night, typed, errors or {"season_name": "This night counts in no season."}, "season_name")
@@ -123,11 +134,14 @@ def change_season(night_id: int):
 @bp.post("/<int:night_id>/season/new")
 def new_season(night_id: int):
     night = directed(night_id)
+    refused = _season_directed(night, seasons.season_under_way(get_db()))  # its director starts the next one
+    if refused:
+        return refused
     typed, settings, errors = forms.read_season(request.form, "new_season_name")
     if errors:
         return _refused(night, typed, errors, "new_season_name")
     try:
-        started = seasons.new_season(get_db(), **settings)
+        started = seasons.new_season(get_db(), director_night=night_id, **settings)
     except Declined as refusal:
         return _refused(night, typed, refusal.errors, "new_season_name")
     flash(f"{started.name} has started: the nights made from now on count in it.")

@@ -16,8 +16,8 @@ from ...services import Declined, club, seasons
 from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
 from . import director_page as page
-from . import forms
-from .rights import direct, directed, directing, night_or_404, recalled, remember
+from . import forms, results
+from .rights import direct, directed, directing, night_or_404, recalled, remember, shown_night
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -26,7 +26,7 @@ def _nights_page(values, errors, status=200):
     return render_template("club/nights.html", nights=club.nights(get_db()), values=values,
                            season=seasons.season_under_way(get_db()),
                            errors=errors, presets=forms.CLUB_PRESETS, kinds=forms.KIND_WORDS, round_ends=ROUND_ENDS,
-                           tie_breaks=TIE_BREAKS), status
+                           tie_breaks=TIE_BREAKS, bye_choices=forms.BYE_WORDS), status
 
 
 @bp.get("/")
@@ -81,15 +81,17 @@ def register(night_id: int):
     return redirect(url_for("club.director", night_id=night_id) + "#register-form", 303)
 
 
-def _director_action(night_id: int, action, done):
-    """A button of the round card: `action(db, night_id, seen)` where `seen` is the round the page showed (its
-    hidden field), so a stale tab is refused instead of acting on a round it never saw."""
+def _director_action(night_id: int, action, done, **more):
+    """A button of the round card: `action(db, night_id, seen, **more)` where `seen` is the round the page showed
+    (its hidden field), so a stale tab is refused instead of acting on a round it never saw."""
     directed(night_id)
     seen = try_whole_number(request.form.get("round"), low=0, high=MOST_ROUNDS)
     try:
-        result = action(get_db(), night_id, seen)
+        result = action(get_db(), night_id, seen, **more)
     except Declined as refusal:
-        return page.director_page(night_or_404(night_id), message=str(refusal), status=refusal.status_hint)
+        typed = {"unconfirmed": request.form.get("unconfirmed", "")[:club.MOST_NOTE]}
+        return page.director_page(night_or_404(night_id), typed, refusal.errors, str(refusal) or None,
+                                  refusal.status_hint)
     flash(done(night_or_404(night_id), result))
     return redirect(url_for("club.director", night_id=night_id), 303)
 
@@ -97,7 +99,8 @@ def _director_action(night_id: int, action, done):
 @bp.post("/<int:night_id>/start")
 def start_round(night_id: int):
     return _director_action(night_id, club.start_round,
-                            lambda night, number: f"Round {number} has started: the tables are on the cards.")
+                            lambda night, number: f"Round {number} has started: the tables are on the cards.",
+                            unconfirmed=forms.read_unconfirmed(request.form))
 
 
 @bp.post("/<int:night_id>/end")
@@ -114,9 +117,33 @@ def _ended_words(night, playing: int) -> str:
 
 @bp.post("/<int:night_id>/close")
 def close(night_id: int):
-    return _director_action(night_id, club.close_night, lambda night, done: (
+    return _director_action(night_id, club.close_night, lambda night, done: " ".join(filter(None, (
         "The night is closed: these are the final standings. A result you correct from now on is shown beside "
-        "its table, and the standings follow it."))
+        "its table, and the standings follow it.", results.publish(night_id)))),
+        unconfirmed=forms.read_unconfirmed(request.form))
+
+
+@bp.post("/<int:night_id>/remove")
+def remove(night_id: int):
+    """A night that never started goes, with its entrants: it leaves its season."""
+    night = directed(night_id)
+    try:
+        name = club.remove_night(get_db(), night_id)
+    except Declined as refusal:
+        return page.director_page(night, message=str(refusal), status=refusal.status_hint)
+    flash(f"{name} is removed: it never started, and it counts in no season.")
+    return redirect(url_for("club.nights"), 303)
+
+
+@bp.post("/<int:night_id>/standings/hidden")
+def hide_standings(night_id: int):
+    """The standings on the wall and the phones are hidden until the director reveals them, or revealed."""
+    directed(night_id)
+    hidden = request.form.get("hidden") == "1"
+    club.hide_standings(get_db(), night_id, hidden)
+    flash("The standings are hidden from the wall and the phones until you reveal them." if hidden else
+          "The standings are revealed: the wall and the phones show them now.")
+    return redirect(url_for("club.director", night_id=night_id) + "#director-standings", 303)
 
 
 @bp.post("/<int:night_id>/claims/<int:player_id>/release")
@@ -134,6 +161,8 @@ def release(night_id: int, player_id: int):
 
 
 @bp.get("/<int:night_id>/claims/<int:player_id>/release")
+@bp.get("/<int:night_id>/remove")
+@bp.get("/<int:night_id>/standings/hidden")
 @bp.get("/<int:night_id>/register")
 @bp.get("/<int:night_id>/start")
 @bp.get("/<int:night_id>/end")
@@ -162,10 +191,15 @@ def change_result(night_id: int, table_id: int):
     if errors:
         return page.director_page(night, typed, errors, status=422)
     try:
-        club.change_result(get_db(), night_id, table_id, score, note)
+        done = club.change_result(get_db(), night_id, table_id, score, note)
     except Declined as refusal:
-        return page.director_page(night, typed, message=str(refusal), status=refusal.status_hint)
-    flash("The table's result is changed; the change is kept beside it.")
+        errors = {f"{k}_{table_id}": v for k, v in refusal.errors.items()}
+        return page.director_page(night, typed, errors, str(refusal) or None, refusal.status_hint)
+    flash(page.corrected_words(done))
+    if night.closed_at and done.how != "unchanged":
+        said = results.publish(night_id)
+        if said:
+            flash(said)
     return redirect(url_for("club.director", night_id=night_id) + f"#table-{table_id}", 303)
 
 
@@ -182,7 +216,7 @@ def cards(night_id: int):
         address = base + url_for("club.table", night_id=night_id, table_no=number)
         cards.append({"number": number, "address": address,
                       "qr": segno.make(address, error="m").svg_data_uri(scale=5, border=2)})
-    return render_template("club/cards.html", night=night, cards=cards)
+    return render_template("club/cards.html", night=night, cards=cards, reachable=page.phones_reach())
 
 
 @bp.get("/<int:night_id>/chart")
@@ -282,9 +316,10 @@ def _me_context(night) -> dict:
     db = get_db()
     player = club.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
-    finished = club.place_of(db, night, me) if player and night.closed_at else None
+    shown = night.closed_at and not night.standings_hidden  # hidden until the director reveals them
+    finished = club.place_of(db, night, me) if player and shown else None
     return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
-            "time_up": page.time_up_of(night), "finished": finished}
+            "time_up": page.time_up_of(night), "finished": finished, "bye_worth": page.bye_worth(night)}
 
 
 @bp.get("/<int:night_id>/me")
@@ -362,7 +397,10 @@ def clock_time(stamp: str) -> str:
 def _wall_context(night) -> dict:
     db = get_db()
     tables = club.tables(db, night.id)  # once: the standings and the tables still playing both read them
-    return {"night": night, "places": club.night_standings(db, night, tables=tables),
+    # hidden from the wall even on the director's own screen: the wall is the room's
+    return {"night": night, "places": [] if night.standings_hidden else club.night_standings(db, night,
+                                                                                             tables=tables),
+            "bye_worth": page.bye_worth(night),
             "playing": [t.table_no for t in tables if t.round == night.round and not t.over],
             "poll": current_app.config["POLL_SECONDS"], "round_words": round_words(night.round_end, night.round_size),
             "tie_words": [TIE_BREAKS[k] for k in night.tie_breaks], "time_up": page.time_up_of(night)}
@@ -381,7 +419,7 @@ def wall_live(night_id: int):
 
 @bp.get("/<int:night_id>/standings.csv")
 def standings_csv(night_id: int):
-    night = night_or_404(night_id)
+    night = shown_night(night_id)
     return _download(club.standings_csv(_standings(night)), f"club-night-{night_id}-standings.csv", "text/csv")
 
 
@@ -389,7 +427,7 @@ def standings_csv(night_id: int):
 def standings_json(night_id: int):
     import json
 
-    night = night_or_404(night_id)
+    night = shown_night(night_id)
     return _download(json.dumps(club.standings_document(night, _standings(night)), indent=1),
                      f"club-night-{night_id}-standings.json", "application/json")
 
@@ -412,10 +450,13 @@ def show(night_id: int):
     rounds: dict[int, list] = {}
     for t in tables:
         rounds.setdefault(t.round, []).append(t)
+    directs = directing(night)
+    shown = directs or not night.standings_hidden
     return render_template("club/night.html", night=night, rounds=rounds, entrants=entrants,
-                           places=club.night_standings(db, night, entrants, tables),
+                           places=club.night_standings(db, night, entrants, tables) if shown else None,
                            changes=club.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),
-                           directing=directing(night), specials=seasons.night_specials(db, night),
-                           prizes=seasons.night_prizes(db, night),
-                           season=seasons.season_of(db, night))
+                           directing=directs, specials=seasons.night_specials(db, night),
+                           prizes=seasons.night_prizes(db, night) if shown else None,
+                           season=seasons.season_of(db, night), ending_words=club.ending_words,
+                           bye_worth=page.bye_worth(night))

@@ -7,6 +7,7 @@ from markupsafe import Markup
 
 from ... import services
 from ...core.inputs import record_id
+from ...core.ratings import POOLS
 from ...services import Declined, lookups, ratings
 from ..shell.database import get_db
 from ..shell.forms import ECHO
@@ -25,7 +26,9 @@ def records():
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
     h2h = _head_to_head(db, everyone, chosen)
     refused = bool(h2h and h2h.get("error"))
-    return render_template("history/players.html", players=everyone, h2h=h2h, chosen=chosen, ladder=ratings.ladder(db),
+    pool = request.args.get("games") if request.args.get("games") in POOLS else "all"
+    return render_template("history/players.html", players=everyone, h2h=h2h, chosen=chosen,
+                           ladder=ratings.ladder(db, pool=pool), pool=pool, pools=POOLS,
                            unfinished=lookups.unfinished_games(db)), \
         422 if refused else 200
 

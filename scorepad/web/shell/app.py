@@ -16,8 +16,9 @@ from ...core.errors import ScorepadError
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
+from ..cli.club import club_group
 from ..cli.rules import rules_command
-from ..club import season_pages
+from ..club import corrections, entrants, results, season_pages
 from ..club import views as club
 from ..games import meld, rules
 from ..games import views as games
@@ -63,7 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("MAX_CONTENT_LENGTH", transfer.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file or a container can give without an instance/config.py.
     for name in ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
-                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY"):
+                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "CLUB_RESULTS_DIR"):
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 
@@ -75,10 +76,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     request_log.init_app(app)
 
     # each a blueprint of pages
-    for feature in (rules, meld, games, history, players, transfer, about, club, season_pages):
+    for feature in (rules, meld, games, history, players, transfer, about, club, season_pages, corrections, entrants,
+                    results):
         app.register_blueprint(feature.bp)
     transfer.init_app(app)
     app.cli.add_command(rules_command)
+    app.cli.add_command(club_group)
     app.add_url_rule("/", endpoint="home", view_func=games.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games.manifest)
     app.after_request(_security_headers)
