@@ -11,15 +11,11 @@ from hypothesis import strategies as st
 
 from scorepad.core.club import ClubError, movement, partners_of
 from scorepad.core.club.replan import Stay, plan
+from tests.helpers import quick_and_in_full
 
 ROUNDS = 8
 # The quick loop tries a few nights of each kind; the full run (`slow`) many more.
-SIZES = [pytest.param(25, id="a few nights"), pytest.param(300, id="many nights", marks=pytest.mark.slow)]
-
-
-def examples(count: int, test):
-    """`test` run by hypothesis over `count` nights."""
-    return settings(max_examples=count, deadline=None)(test)
+SIZED = {"quick": 25, "full": 300, "options": {"deadline": None}}
 
 
 @st.composite
@@ -70,22 +66,18 @@ def fewest_repeats(teams, met) -> int:
                for other in rest)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_a_partners_night_replanned_seats_everyone_present_once_and_pairs_the_fewest_meetings_again(size):
-    @given(nights("partners"))
-    def run(night):
-        stays, rounds = night
-        planned = plan("partners", stays, rounds)
-        check_everyone_once_and_byes_rotate(stays, planned)
-        met = Counter()
-        for round_ in planned:
-            teams = seated(round_)
-            again = sum(met[frozenset(table)] for table in round_.tables)
-            if len(teams) <= 10:
-                assert again == fewest_repeats(teams, met)
-            met.update(frozenset(table) for table in round_.tables)
-
-    examples(size, run)()
+@quick_and_in_full(**SIZED, night=nights("partners"))
+def test_a_partners_night_replanned_seats_everyone_present_once_and_pairs_the_fewest_meetings_again(night):
+    stays, rounds = night
+    planned = plan("partners", stays, rounds)
+    check_everyone_once_and_byes_rotate(stays, planned)
+    met = Counter()
+    for round_ in planned:
+        teams = seated(round_)
+        again = sum(met[frozenset(table)] for table in round_.tables)
+        if len(teams) <= 10:
+            assert again == fewest_repeats(teams, met)
+        met.update(frozenset(table) for table in round_.tables)
 
 
 def fewest_partners_again(players, met) -> int:
@@ -97,24 +89,20 @@ def fewest_partners_again(players, met) -> int:
                for other in rest)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_a_progressive_night_replanned_seats_everyone_present_once_and_repeats_no_partner_it_can_avoid(size):
-    @given(nights("progressive"))
-    def run(night):
-        stays, rounds = night
-        planned = plan("progressive", stays, rounds)
-        check_everyone_once_and_byes_rotate(stays, planned)
-        met = Counter()
-        for number, round_ in enumerate(planned, start=1):
-            players = seated(round_)
-            again = sum(met[pair] for table in round_.tables for pair in partners_of(table))
-            if len(players) <= 8:
-                assert again == fewest_partners_again(players, met), f"round {number}"
-            elif number <= 4:
-                assert again == 0, f"round {number}: at most three partners each so far, and many to choose from"
-            met.update(pair for table in round_.tables for pair in partners_of(table))
-
-    examples(size, run)()
+@quick_and_in_full(**SIZED, night=nights("progressive"))
+def test_a_progressive_night_replanned_seats_everyone_present_once_and_repeats_no_partner_it_can_avoid(night):
+    stays, rounds = night
+    planned = plan("progressive", stays, rounds)
+    check_everyone_once_and_byes_rotate(stays, planned)
+    met = Counter()
+    for number, round_ in enumerate(planned, start=1):
+        players = seated(round_)
+        again = sum(met[pair] for table in round_.tables for pair in partners_of(table))
+        if len(players) <= 8:
+            assert again == fewest_partners_again(players, met), f"round {number}"
+        elif number <= 4:
+            assert again == 0, f"round {number}: at most three partners each so far, and many to choose from"
+        met.update(pair for table in round_.tables for pair in partners_of(table))
 
 
 @settings(max_examples=15, deadline=None)
@@ -123,18 +111,14 @@ def test_a_night_whose_players_never_change_is_seated_as_its_movement_seats_it(k
     assert plan(kind, [Stay(n) for n in range(1, count + 1)], rounds) == movement(kind, range(1, count + 1), rounds)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_the_rounds_played_stay_as_they_were_and_the_plan_goes_on_from_them(size):
+@quick_and_in_full(**SIZED, night=nights("progressive"), data=st.data())
+def test_the_rounds_played_stay_as_they_were_and_the_plan_goes_on_from_them(night, data):
     """Planning again after some rounds are played keeps those rounds and plans the rest exactly as the whole
     plan did: a chart printed at the start holds until someone else arrives or leaves."""
-    @given(nights("progressive"), st.data())
-    def run(night, data):
-        stays, rounds = night
-        whole = plan("progressive", stays, rounds)
-        done = data.draw(st.integers(0, rounds))
-        assert plan("progressive", stays, rounds, played=whole[:done]) == whole
-
-    examples(size, run)()
+    stays, rounds = night
+    whole = plan("progressive", stays, rounds)
+    done = data.draw(st.integers(0, rounds))
+    assert plan("progressive", stays, rounds, played=whole[:done]) == whole
 
 
 def test_an_arrival_does_not_sit_out_the_round_they_arrive_for_while_others_have_not():
