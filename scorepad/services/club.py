@@ -975,9 +975,12 @@ def place_of(db, night: Night, player_id: int) -> NightPlace | None:
 
 
 def places_of_player(db, player_id: int) -> list[NightPlace]:
-    """Each club night the player registered for, newest first, with their place in it."""
+    """Each club night the player registered for, newest first, with their place in it (a night whose standings
+    its director hides is left out until they are revealed)."""
     found = []
     for night in clubs.nights_of_player(db, player_id):
+        if night.standings_hidden:
+            continue
         entrants = clubs.entrants(db, night.id)
         mine = next(e.number for e in entrants if player_id in e.player_ids)
         places = night_standings(db, night, entrants)
