@@ -258,3 +258,14 @@ def test_table_cards_keep_the_address_they_were_opened_at_when_scorepad_listens_
     addresses = [c.select_one(".table-card-address").get_text() for c in cards.select(".table-card")]
     assert addresses and all(a.startswith("http://localhost:8000/") for a in addresses)
     assert re.search(r"listens only on this machine", cards.select_one("#cards-unreachable").get_text())
+
+
+def test_an_arrival_finds_their_name_on_any_table_card_and_their_phone_says_when_they_play(client, app):
+    night_id = made(client)
+    club_post(client, f"/club/{night_id}/start", round="1")
+    club_post(client, f"/club/{night_id}/register", player_0="Jo")
+    phone = app.test_client()
+    card = parse(phone.get(f"/club/{night_id}/tables/2"))
+    (button,) = [b for b in card.select(".who-am-i button") if "Jo" in b.get_text()]
+    club_post(phone, f"/club/{night_id}/me", player=button["value"])
+    assert parse(phone.get(f"/club/{night_id}/me")).select_one("#away").get_text() == "You play from round 2."

@@ -251,8 +251,11 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
                                message=_no_table_words(night, table_no, count)), 404
     here = next((t for t in club.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
     entrants = club.entrants(get_db(), night.id)
-    # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
+    # a player with a bye sits at no table, and finds their name at any: their phone says they sit out; so does
+    # one who arrived for a round to come (or has left): their phone says when they play
     byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
+    if night.round:
+        byes |= {name for e in entrants if not e.present(night.round) for name in e.player_names}
     # a name claimed on a phone says so: its player, if that is not their phone, asks the director
     claimed = {c.player_id for c in club.claims(get_db(), night.id)}
     return render_template("club/table.html", night=night, table_no=table_no, here=here, byes=byes,
