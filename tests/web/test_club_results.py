@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from scorepad.store import clubs, connection
+from scorepad.store import clubs
 from tests.helpers import parse
-from tests.web.helpers import CLUB_WIN_0, club_post, form_of
+from tests.web.helpers import CLUB_WIN_0, club_post, form_of, read
 
 TEAMS = [("Al", "Bo", "Aces"), ("Cy", "Di", "Kings"), ("Ed", "Flo", "Queens")]
 NIGHT = {"name": "Tuesday", "kind": "partners", "preset": "double-deck", "round_end": "hands", "round_size": "1",
@@ -20,13 +20,6 @@ NIGHT = {"name": "Tuesday", "kind": "partners", "preset": "double-deck", "round_
 def parse_html(html: str) -> BeautifulSoup:
     return BeautifulSoup(html, "html.parser")
 
-
-def read(app, how, *args):
-    db = connection.connect(app.config["DATABASE"])
-    try:
-        return how(db, *args)
-    finally:
-        db.close()
 
 
 def played_night(client, app, close=True, **settings) -> int:

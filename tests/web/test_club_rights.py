@@ -4,7 +4,6 @@ that prints the link again, and an empty night removed)."""
 
 import pytest
 
-from scorepad.store import connection
 from tests.helpers import parse
 from tests.web.helpers import club_post
 
@@ -20,13 +19,6 @@ def made(client, name="Tuesday", players=PLAYERS) -> int:
         assert club_post(client, f"/club/{night_id}/register", player_0=player).status_code == 303
     return night_id
 
-
-def read(app, how, *args):
-    db = connection.connect(app.config["DATABASE"])
-    try:
-        return how(db, *args)
-    finally:
-        db.close()
 
 
 @pytest.mark.parametrize("key", ["é", "ключ", "\u00ff" * 16, "%F0%9F%83%8F", "%ED%A0%80"],

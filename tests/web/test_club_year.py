@@ -6,22 +6,15 @@ import re
 
 import pytest
 
-from scorepad.store import clubs, connection
+from scorepad.store import clubs
 from tests.helpers import parse
-from tests.web.helpers import CLUB_WIN_0, club_post, every_table, form_of
+from tests.web.helpers import CLUB_WIN_0, club_post, every_table, form_of, read
 
 NIGHT = {"name": "Tuesday", "kind": "progressive", "preset": "double-deck", "round_end": "hands", "round_size": "1",
          "rounds": "3"}
 PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 TEAMS = [("Al", "Bo", "Aces"), ("Cy", "Di", "Kings"), ("Ed", "Flo", "Queens")]
 
-
-def read(app, how, *args):
-    db = connection.connect(app.config["DATABASE"])
-    try:
-        return how(db, *args)
-    finally:
-        db.close()
 
 
 def made(client, players=PLAYERS, **settings) -> int:
@@ -113,7 +106,7 @@ def test_an_arrival_and_a_departure_are_taken_on_the_directors_page_and_the_stan
     chart = parse(client.get(f"/club/{night_id}/chart")).select_one("#chart-round-2").get_text(" ", strip=True)
     assert "Jo" in chart and leaving.name not in chart
     wall = parse(client.get(f"/club/{night_id}/wall"))
-    assert [th.get_text() for th in wall.select("#standings-table thead th")][-1] == "Rounds"
+    assert wall.select("#standings-table thead th")[-1].select_one(".heading-full").get_text() == "Rounds"
 
 
 # --- 5 -----------------------------------------------------------------------------------------------------------

@@ -65,8 +65,5 @@ def correct(night_id: int, table_id: int):
         errors = {f"{k}_{table_id}": v for k, v in refusal.errors.items()}
         return _correction_page(night, table_id, typed, errors, str(refusal) or None, refusal.status_hint)
     flash(page.corrected_words(done))
-    if night.closed_at and done.how != "unchanged":
-        said = results.publish(night_id)
-        if said:
-            flash(said)
+    results.publish_corrected(night, done)
     return redirect(url_for("club.show", night_id=night_id) + f"#night-table-{table_id}", 303)

@@ -76,6 +76,15 @@ def publish(night_id: int) -> str | None:
     return f"The results are written to {written[0].parent}: {written[0].name} and {written[1].name}."
 
 
+def publish_corrected(night, done) -> None:
+    """After a correction (`done`, `services.club.Corrected`) of a closed night, its results are written again to the
+    results folder, and the director told where (or why not)."""
+    if night.closed_at and done.how != "unchanged":
+        said = publish(night.id)
+        if said:
+            flash(said)
+
+
 @bp.post("/<int:night_id>/results/write")
 def write(night_id: int):
     directed(night_id)

@@ -196,10 +196,7 @@ def change_result(night_id: int, table_id: int):
         errors = {f"{k}_{table_id}": v for k, v in refusal.errors.items()}
         return page.director_page(night, typed, errors, str(refusal) or None, refusal.status_hint)
     flash(page.corrected_words(done))
-    if night.closed_at and done.how != "unchanged":
-        said = results.publish(night_id)
-        if said:
-            flash(said)
+    results.publish_corrected(night, done)
     return redirect(url_for("club.director", night_id=night_id) + f"#table-{table_id}", 303)
 
 
