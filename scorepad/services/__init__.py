@@ -2,7 +2,7 @@
 a file...) is one function of plain values, one transaction, one validation, one fold. The web shell parses the
 request, calls one of these, and answers with what it returns or with the `status_hint` of what it raises."""
 
-from . import club, committed, figures, pages, ratings, seasons, warming
+from . import club, club_paper, committed, figures, pages, ratings, results, seasons, warming
 from .errors import (
     CannotMerge,
     Conflict,
@@ -42,8 +42,8 @@ from .transfer import import_games, sheets_csv
 __all__ = [
     "CannotMerge", "Change", "Conflict", "Declined", "Difference", "EndsTooEarly", "FormIncomplete", "GameIsOver",
     "HandChangedElsewhere", "HandGone", "HandTaken", "LooksRepeated", "Merged", "NotFound", "NotLastHand",
-    "Preview", "Refused", "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "committed",
+    "Preview", "Refused", "Rematch", "Renamed", "ServiceError", "abandon_game", "club", "club_paper", "committed",
     "compare_hands", "delete_hand", "describe_change", "edit_hand", "figures", "import_games", "merge_players",
     "pages", "preview_edit", "preview_hand", "ratings", "record_hand", "rematch", "rename_player", "restore_hand",
-    "seasons", "sheets_csv", "start_game", "warming",
+    "results", "seasons", "sheets_csv", "start_game", "warming",
 ]

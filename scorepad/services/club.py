@@ -151,7 +151,7 @@ def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
         first_round = night.round + 1
         ids = tuple(store_players.player_for(db, name) for name in names)
         number = clubs.add_entrant(db, night_id, team or " & ".join(names), ids, first_round)
-        _still_seatable(db, night)
+        _stillseatable(db, night)
         return number
 
 
@@ -230,15 +230,15 @@ def leave(db, night_id: int, number: int, after: int | None) -> str:
             raise Refused(errors={"after": f"Leave after round {first} to {night.rounds - 1}: the rounds played "
                                            "stay as they were played."})
         clubs.leave_after(db, night_id, number, after)
-        _still_seatable(db, night)
+        _stillseatable(db, night)
         return entrant.name
 
 
-def _still_seatable(db, night: Night) -> None:
+def _stillseatable(db, night: Night) -> None:
     """Inside the caller's transaction: every round to come still fills a table with those who will be there;
     raises Refused (the caller's change rolls back) when one would not."""
     try:
-        _round_plan(night, clubs.entrants(db, night.id), clubs.tables(db, night.id)) if night.round else None
+        round_plan(night, clubs.entrants(db, night.id), clubs.tables(db, night.id)) if night.round else None
     except ClubError as refused:
         raise Refused(str(refused)) from None
 
@@ -270,7 +270,7 @@ def start_round(db, night_id: int, starting: int | None = None, unconfirmed: str
         entrants = clubs.entrants(db, night_id)
         tables = clubs.tables(db, night_id)
         try:
-            planned = _round_plan(night, entrants, tables)
+            planned = round_plan(night, entrants, tables)
         except ClubError as refused:
             raise Refused(str(refused)) from None
         if night.round:
@@ -287,7 +287,7 @@ def start_round(db, night_id: int, starting: int | None = None, unconfirmed: str
         rules = round_rules(night.rules, night.round_end, night.round_size)
         by_number = {e.number: e for e in entrants}
         for table_no, seated in enumerate(planned[number - 1].tables, start=1):
-            seats, players, teams = _seating(night.kind, seated, by_number)
+            seats, players, teams = seating(night.kind, seated, by_number)
             game_id = games.create_game(db, rules, teams, players, first_dealer=(table_no - 1) % 4)
             clubs.add_table(db, night_id, number, table_no, game_id, seats)
         clubs.start_round(db, night_id, number)
@@ -747,14 +747,14 @@ def table_count(db, night: Night, entrants: list[Entrant] | None = None) -> int:
     if night.round:
         return len(clubs.tables(db, night.id, night.round))
     entrants = entrants if entrants is not None else clubs.entrants(db, night.id)
-    return len(_round_plan(night, entrants, [])[0].tables) if _seatable(night, entrants) else 0
+    return len(round_plan(night, entrants, [])[0].tables) if seatable(night, entrants) else 0
 
 
-def _seatable(night: Night, entrants: list[Entrant]) -> bool:
+def seatable(night: Night, entrants: list[Entrant]) -> bool:
     return len(entrants) >= (4 if night.kind == "progressive" else 2)
 
 
-def _round_plan(night: Night, entrants: list[Entrant], tables: list[ClubTable]) -> list[Round]:
+def round_plan(night: Night, entrants: list[Entrant], tables: list[ClubTable]) -> list[Round]:
     """The night's rounds: those played as they were played, the rest by its movement, in the version it was made
     with (a night under way when a new version came keeps its own, so the rounds to come fit those played), and
     planned again from the first round whose players differ from the first's (an arrival, a departure)."""
@@ -773,85 +773,6 @@ def _played(night: Night, entrants: list[Entrant], tables: list[ClubTable]) -> t
     return tuple(Round(tuple(seated), byes.get(number, ())) for number, seated in sorted(by_round.items()))
 
 
-# --- the night on paper: the rotation chart and a card a player ----------------------------------------------
-
-@dataclass(frozen=True)
-class ChartTable:
-    table_no: int
-    players: tuple[str, str, str, str]  # by seat, North East South West
-    sides: tuple[str, str]  # North and South's name (a team, or the two players), East and West's
-
-
-@dataclass(frozen=True)
-class ChartRound:
-    number: int
-    tables: tuple[ChartTable, ...]
-    byes: tuple[str, ...]  # who sits it out: players, or teams
-
-
-@dataclass(frozen=True)
-class CardLine:
-    """A round on a player's card: where they sit, or a bye (table None), or not there (away)."""
-
-    round: int
-    table_no: int | None
-    seat: str = ""
-    partner: str = ""
-    against: str = ""  # the other side: a team's name, or the two players
-    away: bool = False  # not arrived yet, or left
-
-
-@dataclass(frozen=True)
-class GameCard:
-    number: int  # the entrant's number
-    name: str  # the player's
-    team: str  # a partners night's team; "" on a progressive night
-    lines: tuple[CardLine, ...]
-
-
-def rotation_chart(db, night: Night) -> list[ChartRound]:
-    """Every round of the night, table by table, as the movement seats the players registered now (the rounds
-    played were seated so); [] while too few are registered to fill a table."""
-    entrants = clubs.entrants(db, night.id)
-    if not _seatable(night, entrants):
-        return []
-    by_number = {e.number: e for e in entrants}
-    chart = []
-    try:
-        planned_rounds = _round_plan(night, entrants, clubs.tables(db, night.id))
-    except ClubError:
-        return []  # too few registered to fill a table in round 1 (an arrival's refusal keeps the rest seatable)
-    for round_no, planned in enumerate(planned_rounds, start=1):
-        tables = []
-        for table_no, seated in enumerate(planned.tables, start=1):
-            _, players, sides = _seating(night.kind, seated, by_number)
-            tables.append(ChartTable(table_no, players, sides))
-        chart.append(ChartRound(round_no, tuple(tables), tuple(by_number[n].name for n in planned.byes)))
-    return chart
-
-
-def game_cards(db, night: Night) -> list[GameCard]:
-    """A card for each registered player, in the order they registered: their table, seat, partner and
-    opponents every round, or their bye."""
-    entrants = clubs.entrants(db, night.id)
-    chart = rotation_chart(db, night)
-    cards = []
-    for entrant in entrants:
-        for name in entrant.player_names:
-            lines = []
-            for round_ in chart:
-                table = next((t for t in round_.tables if name in t.players), None)
-                if table is None:
-                    lines.append(CardLine(round_.number, None, away=not entrant.present(round_.number)))
-                    continue
-                seat = table.players.index(name)
-                lines.append(CardLine(round_.number, table.table_no, SEATS[seat], table.players[(seat + 2) % 4],
-                                      table.sides[1 - seat % 2]))
-            team = entrant.name if night.kind == "partners" else ""
-            cards.append(GameCard(entrant.number, name, team, tuple(lines)))
-    return cards
-
-
 # --- in common ---------------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=64)
@@ -860,7 +781,7 @@ def _plan(kind: str, stays: tuple[Stay, ...], rounds: int, version: int, played:
     return plan(kind, stays, rounds, version, played)
 
 
-def _seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):
+def seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):
     """(entrant numbers by seat, player names by seat, the two teams' names) of a table of the movement."""
     if kind == "partners":
         a, b = (by_number[n] for n in seated)

@@ -6,7 +6,7 @@ import pytest
 
 from scorepad import services
 from scorepad.core.rules import PRESETS
-from scorepad.services import club, seasons
+from scorepad.services import club, club_paper, seasons
 from scorepad.store import clubs, players
 from tests.every_kind import WIN_0, record
 from tests.services.helpers import everything, new_night
@@ -137,7 +137,7 @@ def test_a_player_registered_after_the_first_round_plays_from_the_next(db):
     assert [e.first_round for e in clubs.entrants(db, night_id)][-1] == 2
     play_round(db, night_id, 1)
     club.start_round(db, night_id, unconfirmed="test")
-    chart = club.rotation_chart(db, clubs.load_night(db, night_id))
+    chart = club_paper.rotation_chart(db, clubs.load_night(db, night_id))
     assert "Max" not in {name for t in chart[0].tables for name in t.players} | set(chart[0].byes)
     for later in chart[1:]:
         assert ("Max" in {name for t in later.tables for name in t.players}) != ("Max" in later.byes)
@@ -152,7 +152,7 @@ def test_a_player_who_leaves_after_a_round_is_seated_in_none_after_it_and_the_st
     play_round(db, night_id, 1)
     club.start_round(db, night_id, unconfirmed="test")
     the_night = clubs.load_night(db, night_id)
-    chart = club.rotation_chart(db, the_night)
+    chart = club_paper.rotation_chart(db, the_night)
     for later in chart[1:]:
         assert "Bo" not in {name for t in later.tables for name in t.players} | set(later.byes)
         assert len(later.tables) == 2 and not later.byes  # eight left: two tables, nobody sits out

@@ -12,7 +12,7 @@ from ...core import words
 from ...core.club import MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words
 from ...core.evenings import clock_words
 from ...core.inputs import record_id, try_whole_number
-from ...services import Declined, club, seasons
+from ...services import Declined, club, club_paper, seasons
 from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
 from . import director_page as page
@@ -220,7 +220,7 @@ def cards(night_id: int):
 def chart(night_id: int):
     """The whole night's rotation chart, to print: every round, table by table, and who sits out."""
     night = directed(night_id)
-    return render_template("club/chart.html", night=night, chart=club.rotation_chart(get_db(), night),
+    return render_template("club/chart.html", night=night, chart=club_paper.rotation_chart(get_db(), night),
                            round_words=round_words(night.round_end, night.round_size))
 
 
@@ -229,7 +229,7 @@ def game_cards(night_id: int):
     """A card for each player, to print and hand out: their table and seat every round, so a dead phone never
     stops a table."""
     night = directed(night_id)
-    return render_template("club/game_cards.html", night=night, cards=club.game_cards(get_db(), night),
+    return render_template("club/game_cards.html", night=night, cards=club_paper.game_cards(get_db(), night),
                            round_words=round_words(night.round_end, night.round_size))
 
 
