@@ -1,6 +1,6 @@
-// The club night's director: the copy button of the director's link, the cursor back in the Player field after
-// a registration, the round's length labelled by how a round ends, and the poll that keeps the page fresh
-// without losing what the director is typing in a "Change the result" form.
+// The club night's director: the copy button of the director's link (and of the results' summary), the cursor
+// back in the Player field after a registration, the round's length labelled by how a round ends, and the poll
+// that keeps the page fresh without losing what the director is typing in a form the poll swaps.
 (function () {
   "use strict";
 
@@ -66,17 +66,22 @@
   });
   document.addEventListener("DOMContentLoaded", labelSize);
 
-  // The poll swaps in the tables afresh. A "Change the result" form the director has typed in, or is in, is
-  // carried over into the fresh tables as it is (its values, its cursor), and an opened one stays open.
+  // The poll swaps in the tables and the round card afresh. A form the director has typed in, or is in (a
+  // "Change the result", the reason to start a round past tables still to confirm), is carried over into the
+  // fresh part as it is (its values, its cursor), and an opened one stays open.
+  var KEPT = ["tables", "round"];
+  function keptPart(element) {
+    return KEPT.some(function (id) { return element.closest("#" + id); });
+  }
   document.addEventListener("input", function (event) {
     var form = event.target.form;
-    if (form && form.closest("#tables")) form.dataset.typed = "1";
+    if (form && keptPart(form)) form.dataset.typed = "1";
   }, true);
 
   var focused = null;
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var old = event.detail.target, fresh = event.detail.fragment;
-    if (!old || old.id !== "tables" || !fresh) return;
+    if (!old || KEPT.indexOf(old.id) < 0 || !fresh) return;
     var active = document.activeElement;
     focused = active && old.contains(active) && active.id ?
       { id: active.id, start: active.selectionStart, end: active.selectionEnd } : null;

@@ -51,7 +51,10 @@ def night(db, kind, entrants, *, round_end, round_size, rounds):
 
 
 def club_nights_of_every_kind(db) -> None:
-    # progressive, two rounds of one hand: a confirmation, a correction, a round stopped by the clock, closed
+    # progressive, two rounds of one hand: a confirmation, a round started past a table still to confirm (with the
+    # reason) whose result is then corrected, a player who arrives for round 2 (a bye then), a table stopped on
+    # the clock before any hand (no game), one the director confirms for its players, a player left out of the
+    # ratings, closed
     progressive = night(db, "progressive", [(name,) for name in NAMES], round_end="hands", round_size=1, rounds=2)
     club.start_round(db, progressive)
     first, second = clubs.tables(db, progressive, 1)
@@ -60,20 +63,27 @@ def club_nights_of_every_kind(db) -> None:
     record(db, first.game_id, WIN_0)
     record(db, second.game_id, WIN_1)
     club.confirm(db, first.id, db.execute("SELECT id FROM players WHERE name = 'Bo'").fetchone()[0])
+    club.register(db, progressive, ("Ida",))  # plays from round 2
+    club.start_round(db, progressive, unconfirmed="Cy and Di went home before confirming")
     club.change_result(db, progressive, second.id, (10, 90), "Scored on the wrong side.")
-    club.start_round(db, progressive)
-    third, _ = clubs.tables(db, progressive, 2)
+    played, _ = clubs.tables(db, progressive, 2)
+    record(db, played.game_id, WIN_0)
     club.end_round(db, progressive)
-    club.change_result(db, progressive, third.id, (5, 0), "")
+    club.confirm_for_table(db, progressive, played.id)
+    club.rate_player(db, progressive, db.execute("SELECT id FROM players WHERE name = 'Al'").fetchone()[0], False)
     club.close_night(db, progressive)
-    # a new season, its settings its own; partners on the clock, a round under way with a hand at one table
-    seasons.new_season(db, "Spring league", 2, 1, ("double_run", "high_game"))
-    partners = night(db, "partners", [("Ida", "Jo"), ("Kit", "Lou"), ("Max", "Ned")], round_end="time",
-                     round_size=40, rounds=3)
+    # a new season, its settings its own; partners on the clock, a round under way with a hand at one table, a
+    # team that leaves after it, a bye worth a fixed score
+    seasons.new_season(db, "Spring league", 2, 1, ("double_run", "high_game"), improved_min_nights=1,
+                       last_place=True, ratings="club", bye_rule="own")
+    partners = new_night(db, [("Ida", "Jo"), ("Kit", "Lou"), ("Max", "Ned")], kind="partners", name="Partners night",
+                         end="time", size=40, rounds=3, bye_rule="fixed", bye_points=200)
     club.start_round(db, partners)
     record(db, clubs.tables(db, partners, 1)[0].game_id, WIN_1)
-    # registered, not started
-    night(db, "progressive", [("Al",), ("Ida",), ("Zed",)], round_end="target", round_size=500, rounds=4)
+    club.leave(db, partners, 3, after=1)
+    # registered, not started, its standings to be hidden until revealed
+    later = night(db, "progressive", [("Al",), ("Ida",), ("Zed",)], round_end="target", round_size=500, rounds=4)
+    club.hide_standings(db, later, True)
 
 
 def every_kind(db) -> None:

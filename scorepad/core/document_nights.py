@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from .club import (
+    BYE_RULES,
     KINDS,
     MOST_NIGHTS,
     MOST_ROUNDS,
@@ -23,6 +24,7 @@ from .club import (
     TALLIED,
     TIE_BREAKS,
     VERSIONS,
+    ByeRule,
     ClubError,
     fits_a_club_table,
     round_rules,
@@ -46,14 +48,20 @@ from .document import (
 )
 from .errors import ImportRefused
 from .inputs import name_key
+from .ratings import POOLS
 
+# Fields a file from an older Scorepad may lack: each has the meaning it had before it was kept.
+NIGHT_LATER = ("season", "movement", "bye_rule", "bye_points", "standings_hidden", "unrated")
 NIGHT_FIELDS = ("name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks", "round",
-                "round_started_at", "closed_at", "entrants", "tables", "season",
-                "movement")  # season, movement: optional
-ENTRANT_FIELDS = ("number", "name", "players")
+                "round_started_at", "closed_at", "entrants", "tables", *NIGHT_LATER)
+ENTRANT_LATER = ("first_round", "last_round")
+ENTRANT_FIELDS = ("number", "name", "players", *ENTRANT_LATER)
+TABLE_LATER = ("specials", "ended_how", "end_note")
 TABLE_FIELDS = ("round", "table_no", "game", "entrants", "ended_at", "score", "winner", "confirmed_at",
-                "confirmed_by", "changes", "specials")
-SEASON_FIELDS = ("name", "started_at", "best_of", "min_nights", "specials")
+                "confirmed_by", "changes", *TABLE_LATER)
+SEASON_LATER = ("bye_rule", "bye_points", "improved_min_nights", "last_place", "ratings")
+SEASON_FIELDS = ("name", "started_at", "best_of", "min_nights", "specials", *SEASON_LATER)
+ENDINGS = ("game", "clock", "stopped")
 SPECIAL_FIELDS = ("hand", "player", "kind", "at")
 MAX_SEASONS = 500
 MAX_SPECIALS = 2_000  # tallied at one table
@@ -72,6 +80,8 @@ class ImportedEntrant:
     number: int
     name: str
     players: tuple[str, ...]  # one player, or a team's two
+    first_round: int = 1
+    last_round: int | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,11 @@ class ImportedSeason:
     best_of: int | None
     min_nights: int
     specials: tuple[str, ...]
+    bye_rule: str = "winners"
+    bye_points: int | None = None
+    improved_min_nights: int | None = None
+    last_place: bool = False
+    ratings: str = "all"
 
 
 @dataclass(frozen=True)
@@ -112,6 +127,8 @@ class ImportedTable:
     confirmed_by: str | None
     changes: tuple[ImportedChange, ...]
     specials: tuple[ImportedSpecial, ...] = ()
+    ended_how: str | None = None
+    end_note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +150,9 @@ class ImportedNight:
     director_key: str = ""  # given on import, never read from a file
     season: str | None = None  # the name of its season among the document's; None: the season under way here
     movement: int = 1  # the movement's version that seats it (a file from before versions: the first)
+    bye: ByeRule = ByeRule()
+    standings_hidden: bool = False
+    unrated: tuple[str, ...] = ()  # players left out of the ratings for the night's games
 
 
 def check(document: dict, games: list[ImportedGame], now: datetime) -> list[ImportedNight]:
@@ -162,7 +182,7 @@ def check_seasons(document: dict, now: datetime) -> list[ImportedSeason]:
         raise ImportRefused(f"This export is damaged: {wrong} Nothing was imported.") from None
     for number, data in enumerate(listed, start=1):
         try:
-            _fields(data, SEASON_FIELDS, "a season")
+            _fields(data, SEASON_FIELDS, "a season", optional=SEASON_LATER)
             name = _name(data["name"], "name")
             if name is None:
                 raise _Wrong("name is empty; every season has a name.")
@@ -174,8 +194,14 @@ def check_seasons(document: dict, now: datetime) -> list[ImportedSeason]:
                              for k in _list(data["specials"], "specials", len(SPECIALS)))
             if len(set(specials)) != len(specials):
                 raise _Wrong("specials names a special twice.")
+            bye = _bye(data)
+            improved = data.get("improved_min_nights")
+            improved = None if improved is None else _whole(improved, "improved_min_nights", 1, MOST_NIGHTS)
+            ratings = _one_of(data.get("ratings", "all"), "ratings", tuple(p for p in POOLS if p != "home"))
             found.append(ImportedSeason(name, moments.moment(data["started_at"], "started_at"), best_of,
-                                        _whole(data["min_nights"], "min_nights", 1, MOST_NIGHTS), specials))
+                                        _whole(data["min_nights"], "min_nights", 1, MOST_NIGHTS), specials, bye.kind,
+                                        bye.points, improved, _flag(data.get("last_place", False), "last_place"),
+                                        ratings))
         except _Wrong as wrong:
             raise _refused(f"Season {number}", wrong) from None
     return found
@@ -197,7 +223,7 @@ class _Nights:
     def night(self, data, number: int) -> ImportedNight:
         where = f"Club night {number}"
         try:
-            _fields(data, NIGHT_FIELDS, "a club night", optional=("season", "movement"))
+            _fields(data, NIGHT_FIELDS, "a club night", optional=NIGHT_LATER)
             season = None if data.get("season") is None else _name(data["season"], "season")
             if season is not None and name_key(season) not in self.seasons:
                 raise _Wrong(f"season {_show(season)} is not among the file's seasons.")
@@ -223,20 +249,30 @@ class _Nights:
             started_at = self.moment(data["round_started_at"], "round_started_at", empty=True)
             created_at = self.moment(data["created_at"], "created_at")
             closed_at = self.moment(data["closed_at"], "closed_at", empty=True)
-            entrants = self.entrants(data["entrants"], kind)
+            entrants = self.entrants(data["entrants"], kind, rounds)
             movement = _whole(data.get("movement", 1), "movement", VERSIONS[0], VERSIONS[-1])
+            bye = _bye(data)
+            hidden = _flag(data.get("standings_hidden", False), "standings_hidden")
+            players = {name_key(p) for e in entrants for p in e.players}
+            unrated = tuple(_name(p, "unrated") for p in _list(data.get("unrated", []), "unrated", MAX_ENTRANTS * 2))
+            if any(p is None or name_key(p) not in players for p in unrated):
+                raise _Wrong("unrated names someone who is not a player of the night.")
         except _Wrong as wrong:
             raise _refused(where, wrong) from None
         tables = self.tables(data["tables"], where, kind, played, {e.number: e for e in entrants})
         return ImportedNight(number, name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks, played,
-                             started_at, closed_at, entrants, tables, season=season, movement=movement)
+                             started_at, closed_at, entrants, tables, season=season, movement=movement, bye=bye,
+                             standings_hidden=hidden, unrated=unrated)
 
-    def entrants(self, value, kind: str) -> tuple[ImportedEntrant, ...]:
+    def entrants(self, value, kind: str, rounds: int) -> tuple[ImportedEntrant, ...]:
         found, seen = [], {}
         wanted = 2 if kind == "partners" else 1
         for number, data in enumerate(_list(value, "entrants", MAX_ENTRANTS), start=1):
             try:
-                _fields(data, ENTRANT_FIELDS, "an entrant")
+                _fields(data, ENTRANT_FIELDS, "an entrant", optional=ENTRANT_LATER)
+                first = _whole(data.get("first_round", 1), "first_round", 1, rounds)
+                last = data.get("last_round")
+                last = None if last is None else _whole(last, "last_round", first - 1, rounds)
                 if _whole(data["number"], "number", 1, MAX_ENTRANTS) != number:
                     raise _Wrong(f"number is {data['number']}, but it is entrant {number} of the list: entrants "
                                  "are numbered 1, 2, 3 … in order, as they registered.")
@@ -251,7 +287,7 @@ class _Nights:
                     seen[name_key(player)] = number
             except _Wrong as wrong:
                 raise _Wrong(f"entrant {number}: {wrong}") from None
-            found.append(ImportedEntrant(number, name, players))
+            found.append(ImportedEntrant(number, name, players, first, last))
         return tuple(found)
 
     def tables(self, value, night: str, kind: str, played: int, entrants: dict) -> tuple[ImportedTable, ...]:
@@ -262,7 +298,7 @@ class _Nights:
         found, places = [], set()
         for n, data in enumerate(listed, start=1):
             try:
-                _fields(data, TABLE_FIELDS, "a table", optional=("specials",))
+                _fields(data, TABLE_FIELDS, "a table", optional=TABLE_LATER)
                 number = _whole(data["round"], "round", 1, MOST_ROUNDS)
                 if number > played:
                     raise _Wrong(f"round is {number}, but the night's round (the one under way, or the last one "
@@ -299,14 +335,18 @@ class _Nights:
         confirmed_by = _name(data["confirmed_by"], "confirmed_by")
         changes = tuple(self.change(change, n) for n, change in
                         enumerate(_list(data["changes"], "changes", MAX_CHANGES), start=1))
-        if ended_at is None and (score is not None or winner is not None or confirmed_at or changes):
-            raise _Wrong("ended_at is null, so the table plays on: score, winner and confirmed_at must be null and "
-                         "changes empty.")
-        if ended_at is not None and score is None:
-            raise _Wrong("score must be the result that counts once the table's round is over (ended_at).")
-        if (confirmed_at is None) != (confirmed_by is None):
-            raise _Wrong("confirmed_at and confirmed_by are both given (the table's score was confirmed) or "
-                         "both null.")
+        ended_how = None if data.get("ended_how") is None else _one_of(data["ended_how"], "ended_how", ENDINGS)
+        end_note = None if data.get("end_note") is None else _text(data["end_note"], "end_note", MAX_SUMMARY)
+        if ended_at is None and (score is not None or winner is not None or confirmed_at or changes or ended_how
+                                 or end_note):
+            raise _Wrong("ended_at is null, so the table plays on: score, winner, confirmed_at, ended_how and "
+                         "end_note must be null and changes empty.")
+        if ended_at is not None and score is None and (self.games[game].live_hands or changes or winner is not None
+                                                       or confirmed_at):
+            raise _Wrong("score must be the result that counts once the table's round is over (ended_at); only a "
+                         "table where no hand was played has none.")
+        if confirmed_by is not None and confirmed_at is None:
+            raise _Wrong("confirmed_by is given without confirmed_at: a score is confirmed at a moment.")
         if confirmed_by is not None and name_key(confirmed_by) not in {name_key(p) for p in players}:
             raise _Wrong(f"confirmed_by {_show(confirmed_by)} is not a player at this table.")
         specials = tuple(self.special(special, n, players) for n, special in
@@ -315,7 +355,7 @@ class _Nights:
             raise _Wrong("specials lists one special twice (the same hand, player and kind).")
         self.at_table[game] = where
         return ImportedTable(number, table_no, game, seated, ended_at, score, winner, confirmed_at, confirmed_by,
-                             changes, specials)
+                             changes, specials, ended_how, end_note)
 
     def special(self, data, n: int, players: tuple[str, ...]) -> ImportedSpecial:
         try:
@@ -368,6 +408,24 @@ def _seated_players(kind: str, seated: tuple, entrants: dict) -> tuple[str, ...]
         raise _Wrong(f"entrants {list(seated)} are not two teams, each opposite itself (North and South, East and "
                      "West).")
     return entrants[north].players[0], entrants[east].players[0], entrants[north].players[1], entrants[east].players[1]
+
+
+def _bye(data: dict) -> ByeRule:
+    """What a bye is worth, from a night's or a season's fields (a file from before it was kept: the winners'
+    average)."""
+    kind = _one_of(data.get("bye_rule", "winners"), "bye_rule", tuple(BYE_RULES))
+    points = data.get("bye_points")
+    points = None if points is None else _whole(points, "bye_points", 0, 10_000)
+    try:
+        return ByeRule(kind, points)
+    except ClubError as refused:
+        raise _Wrong(f"bye_rule {kind}, bye_points {_show(points)}: {refused}") from None
+
+
+def _flag(value, field: str) -> bool:
+    if type(value) is not bool:
+        raise _Wrong(f"{field} must be true or false, not {_show(value)}.")
+    return value
 
 
 def _one_of(value, field: str, options: tuple[str, ...]) -> str:

@@ -103,10 +103,11 @@ def clean_name(text: object) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
-def name_problem(name: str, what: str = "A name") -> str | None:
-    """None when `name` (already cleaned) may be kept, else what is wrong with it, for the player."""
-    if len(name) > MAX_NAME:
-        return f"{what} can be at most {MAX_NAME} characters."
+def name_problem(name: str, what: str = "A name", most: int = MAX_NAME) -> str | None:
+    """None when `name` (already cleaned) may be kept, else what is wrong with it, for the player. `most`: its
+    length at most (a name's; a note beside a result may be longer)."""
+    if len(name) > most:
+        return f"{what} can be at most {most} characters."
     for at, char in enumerate(name):
         if char == _JOINER and (_joins_emoji(name, at) or _after_virama(name, at)):
             continue

@@ -2,6 +2,10 @@
 they finished. Pure: games in, ratings out; the same games always give the same ratings, so a rating is never
 kept, only recomputed (an edited or deleted hand that changes a result moves every rating after it).
 
+Which games: every finished game, or (a club that keeps its ladder to itself) only the club's, or only the
+kitchen table's (`POOLS`); a director who fills a seat at a club table can be left out of the ratings for that
+night's games.
+
 The scale. A player starts at openskill's prior, mu 25 with sigma 25/3 (a spread that covers everyone from the
 weakest beginner to the strongest player). The number shown is mu, the rating's best guess: it goes up with a
 win and down with a loss, which is what a family expects of it. (openskill's "ordinal", mu - 3 sigma, also
@@ -27,6 +31,17 @@ SURE = ((3.5, "sure"), (5.0, "fairly sure"), (7.0, "a first guess"))
 NOT_SURE = "not sure yet"
 
 
+# The games a ladder is folded from, with their words.
+POOLS = {"all": "Every game", "club": "Club nights", "home": "Kitchen-table games"}
+
+
+def of_pool(games: Iterable[RatedGame], pool: str) -> list[RatedGame]:
+    """The games of `pool` (see POOLS), in their order."""
+    if pool == "all":
+        return list(games)
+    return [game for game in games if game.club == (pool == "club")]
+
+
 @dataclass(frozen=True)
 class RatedGame:
     """A finished game as the ratings read it: the players of each side (every seat named) and each side's
@@ -36,6 +51,8 @@ class RatedGame:
     finished_at: str
     sides: tuple[tuple[int, ...], ...]
     places: tuple[int, ...]
+    club: bool = False  # played at a club night's table (else at a kitchen table)
+    unrated: frozenset[int] = frozenset()  # players whose rating the game leaves as it was (a director in a seat)
 
 
 @dataclass(frozen=True)
@@ -112,7 +129,7 @@ def places(totals: Sequence[int], winner: int | None) -> tuple[int, ...]:
 
 def fold(games: Iterable[RatedGame], start: Ratings | None = None) -> Ratings:
     """The ratings after `games` (in the order they finished), from `start` (the ratings after the games before
-    them) or from nothing."""
+    them) or from nothing. A player a game leaves unrated plays in it at their rating, which it does not move."""
     now = dict(start.now) if start else {}
     steps = list(start.steps) if start else []
     played = {player: list(at) for player, at in start.played.items()} if start else {}
@@ -124,6 +141,8 @@ def fold(games: Iterable[RatedGame], start: Ratings | None = None) -> Ratings:
         after = {}
         for side, team in zip(game.sides, rated, strict=True):
             for player, new in zip(side, team, strict=True):
+                if player in game.unrated:  # played at their rating as it is, which the game does not move
+                    continue
                 before = now.get(player)
                 now[player] = Rating(new.mu, new.sigma, (before.games if before else 0) + 1)
                 after[player] = (new.mu, new.sigma)

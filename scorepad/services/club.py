@@ -19,10 +19,12 @@ from ..core.club import (
     MOST_ROUNDS,
     SEATS,
     TIE_BREAKS,
+    ByeRule,
     ClubError,
     Round,
+    Stay,
     TableResult,
-    movement,
+    plan,
     round_rules,
     standings,
     time_up,
@@ -50,6 +52,17 @@ class Place:
     high_round: int | None
     played: int
     byes: int
+    average: float | None = None  # points a round played
+    sitting_out: bool = False  # has the bye in the round under way
+    here: str = ""  # "from round 3", "left after round 2": an entrant not there the whole night
+
+    @property
+    def rounds(self) -> int:
+        """The rounds the entrant was there for: played, or sat out with a bye."""
+        return self.played + self.byes
+
+
+MOST_NOTE = 120  # the director's words beside a table (a correction, a reason to go on): the form's limit too
 
 
 @dataclass(frozen=True)
@@ -62,6 +75,7 @@ class Seat:
     partner: str = ""
     opponents: tuple[str, ...] = ()
     bye: str = ""  # on a bye: the player's or team's name, as the director's page says it
+    away: str = ""  # not there this round: "You play from round 3", "You left after round 2"
 
     @property
     def may_confirm(self) -> bool:
@@ -83,10 +97,18 @@ class Confirmed:
 # --- the director's changes --------------------------------------------------------------------------------
 
 def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, round_size: int | None,
-                 rounds: int | None, tie_breaks: tuple[str, ...]) -> Night:
-    """A new night (its name cleaned and checked already); returns it, with the director's key. Raises Refused
-    with a message beside each field that cannot be taken."""
+                 rounds: int | None, tie_breaks: tuple[str, ...], bye_rule: str | None = None,
+                 bye_points: int | None = None, standings_hidden: bool = False) -> Night:
+    """A new night (its name cleaned and checked already); returns it, with the director's key. What a bye is worth
+    is the season's choice unless `bye_rule` says otherwise. Raises Refused with a message beside each field that
+    cannot be taken."""
     errors = {}
+    bye = None
+    if bye_rule is not None:
+        try:
+            bye = ByeRule(bye_rule, bye_points if bye_rule == "fixed" else None)
+        except ClubError as refused:
+            errors["bye_points" if bye_rule == "fixed" else "bye_rule"] = str(refused)
     if kind not in KINDS:
         errors["kind"] = "Choose partners or progressive."
     if rounds is None or not 1 <= rounds <= MOST_ROUNDS:
@@ -104,43 +126,138 @@ def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, roun
         raise Refused(errors=errors)
     with connection.write_lock(db):
         season = seasons.current_season(db)  # a night counts in the season under way
+        if bye is None:
+            bye = ByeRule(season.bye_rule, season.bye_points) if season else ByeRule()
         night_id = clubs.create_night(db, name=name, kind=kind, rules=rules, round_end=round_end,
-                                            round_size=round_size, rounds=rounds, tie_breaks=tuple(tie_breaks),
-                                            director_key=secrets.token_urlsafe(12),
-                                            season_id=season.id if season else None, movement=LATEST)
+                                      round_size=round_size, rounds=rounds, tie_breaks=tuple(tie_breaks),
+                                      director_key=secrets.token_urlsafe(12),
+                                      season_id=season.id if season else None, movement=LATEST, bye=bye,
+                                      standings_hidden=standings_hidden)
         return clubs.load_night(db, night_id)
 
 
 def register(db, night_id: int, names: tuple[str, ...], team: str = "") -> int:
     """A player (progressive) or a team of two (partners) joins the night, by names cleaned and checked already;
-    returns the number they are given. Raises NotFound, Conflict (the night has started) and Refused."""
+    returns the number they are given. Before the first round they play the whole night; once it has started, from
+    the next round (a late arrival: the movement is planned again from there). Raises NotFound, Conflict (the
+    night is closed, or its last round is under way) and Refused (a name registered already, a team's name taken)."""
     with connection.write_lock(db):
         night = _night(db, night_id)
-        if night.round or night.closed_at:
-            raise Conflict("The first round has started: the players are seated for the whole night.")
-        wanted = 2 if night.kind == "partners" else 1
-        names = tuple(name for name in names if name)
-        if len(names) != wanted:
-            raise Refused(errors={f"player_{len(names)}" if len(names) < wanted else "player_0":
-                                  "A team is two players." if wanted == 2 else "Choose a player."})
-        if wanted == 2 and name_key(names[0]) == name_key(names[1]):
-            raise Refused(errors={"player_1": "A team is two different players."})
-        taken = {name_key(name): (name, e.number) for e in clubs.entrants(db, night_id)
-                 for name in e.player_names}
-        for i, name in enumerate(names):
-            if name_key(name) in taken:
-                registered, number = taken[name_key(name)]
-                raise Refused(errors={f"player_{i}": f"{registered} is registered already, as number {number}."})
+        _open(night)
+        if night.round >= night.rounds:
+            raise Conflict("The night's last round is under way: there is no round left to play.")
+        entrants = clubs.entrants(db, night_id)
+        names = _checked_entrant(night, entrants, names, team)
+        first_round = night.round + 1
         ids = tuple(store_players.player_for(db, name) for name in names)
-        return clubs.add_entrant(db, night_id, team or " & ".join(names), ids)
+        number = clubs.add_entrant(db, night_id, team or " & ".join(names), ids, first_round)
+        _stillseatable(db, night)
+        return number
 
 
-def start_round(db, night_id: int, starting: int | None = None) -> int:
+def _checked_entrant(night: Night, others: list[Entrant], names: tuple[str, ...], team: str) -> tuple[str, ...]:
+    """The names of an entrant registered (or changed) beside `others`; raises Refused beside the field: a player
+    registered already, a team of one or of one person twice, or a name another entrant goes by."""
+    wanted = 2 if night.kind == "partners" else 1
+    names = tuple(name for name in names if name)
+    if len(names) != wanted:
+        raise Refused(errors={f"player_{len(names)}" if len(names) < wanted else "player_0":
+                              "A team is two players." if wanted == 2 else "Choose a player."})
+    if wanted == 2 and name_key(names[0]) == name_key(names[1]):
+        raise Refused(errors={"player_1": "A team is two different players."})
+    taken = {name_key(name): (name, e.number) for e in others for name in e.player_names}
+    for i, name in enumerate(names):
+        if name_key(name) in taken:
+            registered, number = taken[name_key(name)]
+            raise Refused(errors={f"player_{i}": f"{registered} is registered already, as number {number}."})
+    called = team or " & ".join(names)
+    same = next((e for e in others if name_key(e.name) == name_key(called)), None)
+    if same is not None:
+        # two entrants of one name would be one in the season's standings, and its pages could not rank them
+        raise Refused(errors={"team" if wanted == 2 else "player_0":
+                              f"{same.name} is registered already, as number {same.number}: give this team "
+                              "another name."})
+    return names
+
+
+def change_entrant(db, night_id: int, number: int, names: tuple[str, ...], team: str = "") -> None:
+    """Before the first round the director puts an entrant's names right (a typo, another partner, a team's
+    name). Raises NotFound, Conflict (the night has started) and Refused as `register`."""
+    with connection.write_lock(db):
+        night = _night(db, night_id)
+        entrants = clubs.entrants(db, night_id)
+        _before_the_first_round(night, "changed")
+        if not any(e.number == number for e in entrants):
+            raise NotFound(f"Nobody is registered as number {number}.")
+        names = _checked_entrant(night, [e for e in entrants if e.number != number], names, team)
+        ids = tuple(store_players.player_for(db, name) for name in names)
+        clubs.change_entrant(db, night_id, number, team or " & ".join(names), ids)
+
+
+def withdraw(db, night_id: int, number: int) -> str:
+    """Before the first round an entrant is withdrawn: those registered after move up a number. Returns the name.
+    (Once the night has started, an entrant leaves after a round: `leave`.) Raises NotFound and Conflict."""
+    with connection.write_lock(db):
+        night = _night(db, night_id)
+        _before_the_first_round(night, "withdrawn")
+        entrant = next((e for e in clubs.entrants(db, night_id) if e.number == number), None)
+        if entrant is None:
+            raise NotFound(f"Nobody is registered as number {number}.")
+        for player_id in entrant.player_ids:
+            clubs.release(db, night_id, player_id)
+        clubs.withdraw_entrant(db, night_id, number)
+        return entrant.name
+
+
+def leave(db, night_id: int, number: int, after: int | None) -> str:
+    """An entrant leaves after round `after` (the round under way, or a later one), or (None) stays to the end
+    after all; the rounds to come are planned again without them. Returns the name. Raises NotFound, Conflict (the
+    night has not started: withdraw them; it is closed; that round is played) and Refused (a round the night does
+    not have, or one after which too few would be left to fill a table)."""
+    with connection.write_lock(db):
+        night = _night(db, night_id)
+        _open(night)
+        if not night.round:
+            raise Conflict("The night has not started: withdraw the entrant instead.")
+        entrant = next((e for e in clubs.entrants(db, night_id) if e.number == number), None)
+        if entrant is None:
+            raise NotFound(f"Nobody is registered as number {number}.")
+        gone = entrant.last_round is not None and entrant.last_round < night.round
+        if gone:
+            raise Conflict(f"{entrant.name} left after round {entrant.last_round}, and the night has played on.")
+        if after is not None and not max(night.round, entrant.first_round - 1) <= after < night.rounds:
+            first = max(night.round, entrant.first_round - 1)
+            raise Refused(errors={"after": f"Leave after round {first} to {night.rounds - 1}: the rounds played "
+                                           "stay as they were played."})
+        clubs.leave_after(db, night_id, number, after)
+        _stillseatable(db, night)
+        return entrant.name
+
+
+def _stillseatable(db, night: Night) -> None:
+    """Inside the caller's transaction: every round to come still fills a table with those who will be there;
+    raises Refused (the caller's change rolls back) when one would not."""
+    try:
+        round_plan(night, clubs.entrants(db, night.id), clubs.tables(db, night.id)) if night.round else None
+    except ClubError as refused:
+        raise Refused(str(refused)) from None
+
+
+def _before_the_first_round(night: Night, what: str) -> None:
+    _open(night)
+    if night.round:
+        raise Conflict(f"The first round has started: an entrant is no longer {what}. One who goes leaves after "
+                       "a round.")
+
+
+def start_round(db, night_id: int, starting: int | None = None, unconfirmed: str | None = None) -> int:
     """The next round starts: every table's game is made, its players seated by the movement. The tables of the
     round before that are over keep their result from now on. Returns the round's number. `starting` is the
     round the director's page offered to start: when that round has started already (from another tab or
-    phone) nothing changes. Raises NotFound, Conflict (started already, tables still playing, the night over)
-    and Refused (too few registered)."""
+    phone) nothing changes. A table of the round before whose score nobody confirmed stops the start until the
+    director confirms for it, or gives the reason to go on without (`unconfirmed`, kept beside the table). Raises
+    NotFound, Conflict (started already, tables still playing or still to confirm, the night over) and Refused
+    (too few registered, a blank reason)."""
     with connection.write_lock(db):
         night = _night(db, night_id)
         _open(night)
@@ -151,24 +268,26 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
             played = "The night's one round is" if night.rounds == 1 else f"All {night.rounds} rounds are"
             raise Conflict(f"{played} played: close the night to see the final standings.")
         entrants = clubs.entrants(db, night_id)
+        tables = clubs.tables(db, night_id)
         try:
-            plan = _round_plan(night, entrants)
+            planned = round_plan(night, entrants, tables)
         except ClubError as refused:
             raise Refused(str(refused)) from None
         if night.round:
-            playing = [t.table_no for t in clubs.tables(db, night_id, night.round) if not t.over]
+            playing = [t.table_no for t in tables if t.round == night.round and not t.over]
             if playing:
                 them = "them" if len(playing) > 1 else "it"
                 raise Conflict(f"{_tables_words(playing)} still playing: wait for {them}, or end the round where "
                                "the tables stand.")
+            _go_on_unconfirmed(db, night, unconfirmed, f"start round {night.round + 1}")
             ended = _end_tables(db, night)
         else:
             ended = []
         number = night.round + 1
         rules = round_rules(night.rules, night.round_end, night.round_size)
         by_number = {e.number: e for e in entrants}
-        for table_no, seated in enumerate(plan[number - 1].tables, start=1):
-            seats, players, teams = _seating(night.kind, seated, by_number)
+        for table_no, seated in enumerate(planned[number - 1].tables, start=1):
+            seats, players, teams = seating(night.kind, seated, by_number)
             game_id = games.create_game(db, rules, teams, players, first_dealer=(table_no - 1) % 4)
             clubs.add_table(db, night_id, number, table_no, game_id, seats)
         clubs.start_round(db, night_id, number)
@@ -176,25 +295,72 @@ def start_round(db, night_id: int, starting: int | None = None) -> int:
     return number
 
 
+def to_confirm(db, night: Night, tables: list[ClubTable] | None = None) -> list[ClubTable]:
+    """The tables of the round under way that are over with a score nobody has confirmed (nor the director
+    changed): what the director settles before the next round, or goes on without, saying why."""
+    tables = tables if tables is not None else clubs.tables(db, night.id, night.round)
+    changed = clubs.result_changes(db, night.id)
+    return [t for t in tables if t.round == night.round and t.to_confirm and t.id not in changed]
+
+
+def _go_on_unconfirmed(db, night: Night, reason: str | None, going_on: str) -> None:
+    """Inside the caller's transaction: the director goes on past the tables still to confirm only with a reason,
+    kept beside each of them. Raises Conflict (tables to confirm, and no reason given) and Refused (a blank one)."""
+    waiting = to_confirm(db, night)
+    if not waiting:
+        return
+    if reason is None:
+        numbers = [t.table_no for t in waiting]
+        raise Conflict(f"{_tables_words(numbers)} over but not confirmed: confirm for "
+                       f"{'them' if len(numbers) > 1 else 'it'}, or {going_on} anyway and say why.")
+    reason = " ".join(reason.split())
+    if not reason:
+        raise Refused(errors={"unconfirmed": "Say why the night goes on without these confirmations: it is kept "
+                                             "beside each table."})
+    if len(reason) > MOST_NOTE:
+        raise Refused(errors={"unconfirmed": f"Say it in at most {MOST_NOTE} characters."})
+    for table in waiting:
+        clubs.keep_end_note(db, table.id, reason)
+
+
+def confirm_for_table(db, night_id: int, table_id: int) -> bool:
+    """The director confirms a table's score for its players (who agreed it at the table, or have gone): from
+    now on it stands as any confirmed score. Returns False when it was confirmed already. Raises NotFound and
+    Conflict (the table still plays, or played no hand)."""
+    with connection.write_lock(db):
+        table = _table(db, night_id, table_id)
+        if table.confirmed_at:
+            return False
+        if not table.over:
+            raise Conflict(f"Table {table.table_no} is still playing: its score is confirmed once its round is over.")
+        if table.unplayed:
+            raise Conflict(f"No hand was played at table {table.table_no}: there is no score to confirm.")
+        _end_table(db, table)
+        clubs.confirm_table(db, table.id, None)
+        return True
+
+
 def end_round(db, night_id: int, ending: int | None = None) -> int:
-    """The director's clock: every table of the round under way stops where it stands (the higher total wins; a
-    tie wins for neither) and takes no more hands. Returns how many tables were still playing. `ending` is the
-    round the director's page showed: when another round is under way since, nothing changes (Conflict)."""
+    """The director's clock (or, on a night by hands or to a target, the director's word): every table of the
+    round under way stops where it stands (the higher total wins; a tie wins for neither; a table with no hand
+    played is no game) and takes no more hands. Returns how many tables were still playing. `ending` is the round
+    the director's page showed: when another round is under way since, nothing changes (Conflict)."""
     with connection.write_lock(db):
         night = _night(db, night_id)
         _open(night)
         if not night.round:
             raise Conflict("No round has started yet.")
         _as_seen(night, ending, f"round {night.round} was not ended")
-        ended = _end_tables(db, night)
+        ended = _end_tables(db, night, "clock" if night.round_end == "time" else "stopped")
     after_commit(db, ended=ended)
     return len(ended)
 
 
-def close_night(db, night_id: int, seen: int | None = None) -> bool:
+def close_night(db, night_id: int, seen: int | None = None, unconfirmed: str | None = None) -> bool:
     """The night is over: the round under way ends where it stands, and the standings are final. Returns False
     when it was closed already. `seen` is the round the director's page showed: when the night has moved on
-    since (another round started, or closed from another tab or phone), nothing changes (Conflict)."""
+    since (another round started, or closed from another tab or phone), nothing changes (Conflict). Tables over
+    whose score nobody confirmed are settled first, or gone past with a reason, as before a round starts."""
     with connection.write_lock(db):
         night = _night(db, night_id)
         if night.closed_at:
@@ -202,25 +368,86 @@ def close_night(db, night_id: int, seen: int | None = None) -> bool:
                 raise Conflict("The night was closed already (from another tab or phone).")
             return False
         _as_seen(night, seen, "the night was not closed")
-        ended = _end_tables(db, night) if night.round else []
+        if night.round:
+            _go_on_unconfirmed(db, night, unconfirmed, "close the night")
+        ended = _end_tables(db, night, "stopped") if night.round else []
         clubs.close_night(db, night_id)
     after_commit(db, ended=ended)
     return True
 
 
-def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note: str) -> None:
-    """The director puts a table's result right once its round is over; the change is kept and shown beside
-    the result. Raises NotFound and Conflict (the table still plays)."""
+@dataclass(frozen=True)
+class Corrected:
+    """What a correction did: "changed" the result, kept a "remark" beside a result that stands, or nothing
+    ("unchanged": the same score, and no note)."""
+
+    how: str
+    table_no: int
+    round: int
+
+
+def change_result(db, night_id: int, table_id: int, score: tuple[int, int], note: str) -> Corrected:
+    """The director puts a table's result right, in any round, once that round is over for it (the night may be
+    closed); the change is kept and shown beside the result, and every standing, record, rating and prize list
+    follows it. The same score with a note keeps the note as a remark. Raises NotFound, Conflict (the table still
+    plays) and Refused (a note too long)."""
+    note = " ".join(note.split())
+    if len(note) > MOST_NOTE:
+        raise Refused(errors={"note": f"Say it in at most {MOST_NOTE} characters."})
     with connection.write_lock(db):
         table = _table(db, night_id, table_id)
         if not table.over:
             raise Conflict(f"Table {table.table_no} is still playing: its score is its game's until the round ends.")
         _end_table(db, table)
-        before = table.score or table.totals
+        before = None if table.unplayed else (table.score or table.totals)
         if before == score:
-            return
+            if not note:
+                return Corrected("unchanged", table.table_no, table.round)
+            clubs.change_result(db, table.id, before, score, table.winner, note)
+            return Corrected("remark", table.table_no, table.round)
         clubs.change_result(db, table.id, before, score, _higher(score), note or "Changed by the director.")
     after_commit(db, moved=[table.game_id])  # its winner may have changed: the records move
+    return Corrected("changed", table.table_no, table.round)
+
+
+def remove_night(db, night_id: int) -> str:
+    """A night that never started goes (a trial, a night made twice, one whose director's browser forgot it): it
+    leaves its season. Returns its name. Raises NotFound, and Conflict once its first round has started (its tables
+    are games in the players' records: it is closed, not removed)."""
+    with connection.write_lock(db):
+        night = _night(db, night_id)
+        if night.round:
+            raise Conflict("The night has started: its tables are games, kept in the players' records. Close it "
+                           "instead; it stays in its season.")
+        clubs.remove_night(db, night_id)
+        return night.name
+
+
+def hide_standings(db, night_id: int, hidden: bool) -> bool:
+    """The night's standings are hidden from the wall and the phones (until the director reveals them), or
+    revealed. Returns False when they were so already. Raises NotFound."""
+    with connection.write_lock(db):
+        night = _night(db, night_id)
+        if night.standings_hidden == hidden:
+            return False
+        clubs.hide_standings(db, night_id, hidden)
+        return True
+
+
+def rate_player(db, night_id: int, player_id: int, rated: bool) -> bool:
+    """A player of the night (a director filling a seat) is left out of the ratings for its games, or rated again:
+    every rating is folded again. Returns False when that was so already. Raises NotFound and Refused (a player not
+    registered tonight)."""
+    with connection.write_lock(db):
+        _night(db, night_id)
+        if not any(player_id in e.player_ids for e in clubs.entrants(db, night_id)):
+            raise Refused("Only a player registered tonight is rated or left out for the night.")
+        return clubs.rate(db, night_id, player_id, rated)
+
+
+def unrated(db, night_id: int) -> set[int]:
+    """The players of the night left out of the ratings for its games."""
+    return clubs.unrated(db, night_id)
 
 
 # --- at a table --------------------------------------------------------------------------------------------
@@ -244,6 +471,8 @@ def confirm(db, table_id: int, player_id: int | None, phone: str | None = None) 
             return Confirmed(night_id, table.table_no, already=True)
         if not table.over:
             raise Conflict(f"Table {table.table_no} is still playing: confirm the score when its round is over.")
+        if table.unplayed:
+            raise Conflict(f"No hand was played at table {table.table_no}: there is no score to confirm.")
         if not may_confirm(table, sides[player_id]):
             raise Refused(f"The score is for the other side to confirm: waiting for {confirmers(table)} to "
                           "confirm.")
@@ -289,19 +518,24 @@ class TableOutcome:
     kept: bool = False  # its round is over (confirmed, or stopped): only the director changes its result
     confirmed: bool = False
     time_up: str | None = None  # when the director's clock ends the round under way (None: not by the clock)
+    unplayed: bool = False  # its round ended before any hand: no game
+    awaiting: bool = False  # over, and waiting for a player of the table to confirm its score
 
 
 def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -> TableOutcome | None:
     """The club table a game is played at, or None for a game of no club night. `teams` are the game's sides'
-    names; `reached_end` says whether a fold of its hands has a winner (else a round that is over was stopped on
-    the director's clock, or by closing the night)."""
+    names; `reached_end` says whether a fold of its hands has a winner."""
     at = clubs.table_of_game(db, game_id)
     if at is None:
         return None
     night_id, table = clubs.table(db, at["id"])
     if not table.over:
         return TableOutcome(night_id, table.round, table.table_no, over=False, time_up=_round_ends(db, game_id))
-    how = f"Round {table.round} is over" if reached_end else f"Round {table.round} ended on the director's clock"
+    if table.unplayed:
+        return TableOutcome(night_id, table.round, table.table_no, over=True, kept=True, unplayed=True, words=(
+            f"Round {table.round} ended before a hand was played at this table: it is no game, and counts in no "
+            "standings, record or rating. (The director can type its result, if it was played on paper.)"))
+    how = _how_it_ended(table, reached_end)
     if clubs.result_changes(db, night_id).get(table.id):
         how += ", and the director changed its result"
     points, winner = table.result
@@ -309,10 +543,37 @@ def table_outcome(db, game_id: int, teams: tuple[str, ...], reached_end: bool) -
         what = f"tied {number(points[0])} to {number(points[1])}: a win for neither"
     else:
         what = f"{teams[winner]} won, {number(points[winner])} to {number(points[1 - winner])}"
-    after = (f" Confirmed by {table.confirmed_by}: only the director can change it now." if table.confirmed_at
-             else " A player at the table confirms it on their seat card.")
+    if table.confirmed_at:
+        after = f" Confirmed by {table.confirmed_by or 'the director'}: only the director can change it now."
+    elif table.end_note:
+        after = f" Not confirmed: the night went on ({table.end_note}). Only the director can change it now."
+    else:
+        after = " A player at the table confirms it on their seat card."
     return TableOutcome(night_id, table.round, table.table_no, over=True, words=f"{how}: {what}.{after}",
-                        kept=table.ended_at is not None, confirmed=table.confirmed_at is not None)
+                        kept=table.ended_at is not None, confirmed=table.confirmed_at is not None,
+                        awaiting=not table.confirmed_at and not table.end_note)
+
+
+def _how_it_ended(table: ClubTable, reached_end: bool) -> str:
+    """'Round 2 is over', 'Round 2 ended on the director's clock', 'Round 2 was stopped by the director'."""
+    how = table.ended_how or ("game" if reached_end or table.ended_at is None else "clock")
+    return {"game": f"Round {table.round} is over", "clock": f"Round {table.round} ended on the director's clock",
+            "stopped": f"Round {table.round} was stopped by the director"}[how]
+
+
+def ending_words(table: ClubTable, night: Night) -> str:
+    """How a table's round ended, in a few words for a list of tables: never an ending it did not have."""
+    if not table.over:
+        return "playing"
+    if table.unplayed:
+        return "no hand played: no game"
+    if table.confirmed_at:
+        return f"confirmed by {table.confirmed_by or 'the director'}"
+    how = table.ended_how or ("clock" if night.round_end == "time" else "game")
+    ended = {"game": "over", "clock": "ended on the clock", "stopped": "stopped by the director"}[how]
+    if table.end_note:
+        return f"{ended}, not confirmed: {table.end_note}"
+    return f"{ended}, to confirm" if table.ended_at is None or night.round == table.round else ended
 
 
 def _round_ends(db, game_id: int) -> str | None:
@@ -383,7 +644,8 @@ def claimed_names(db, night: Night) -> list[ClaimedName]:
     for claimed in clubs.claims(db, night.id):
         entrant = next((e for e in entrants if claimed.player_id in e.player_ids), None)
         table = next((t for t in now if entrant and entrant.number in t.entrants), None)
-        where = f"Table {table.table_no}" if table else ("Bye" if night.round else "")
+        where = f"Table {table.table_no}" if table else ("" if not night.round else "Bye"
+                                                         if entrant and entrant.present(night.round) else "Not here")
         found.append(ClaimedName(claimed.player_id, claimed.name, claimed.claimed_at, where))
     return found
 
@@ -397,21 +659,42 @@ def _phone_mark(phone: str) -> str:
 
 def night_standings(db, night: Night, entrants: list[Entrant] | None = None,
                     tables: list[ClubTable] | None = None) -> list[Place]:
-    """The standings as they are now: every table's result that counts (live while it plays), and the byes of
-    the rounds started."""
+    """The standings as they are now: every table's result that counts (live while it plays; a table that
+    played no hand counts for nobody), and the byes of the rounds started, worth what the night's rule says."""
     entrants = entrants if entrants is not None else clubs.entrants(db, night.id)
     tables = tables if tables is not None else clubs.tables(db, night.id)
     by_number = {e.number: e for e in entrants}
     results = []
     for table in tables:
+        if table.unplayed:
+            continue
         points, winner = table.result
         n, e, s, w = table.entrants
         sides = ((n, s), (e, w)) if night.kind == "progressive" else ((n,), (e,))
         results.append(TableResult(table.round, sides, points, winner, table.over))
     byes = _sat_out(night, entrants, tables)
-    ranked = standings(list(by_number), results, byes, night.tie_breaks)
-    return [Place(s.rank, s.entrant, by_number[s.entrant].name, s.wins, s.points, s.high_round, s.played, s.byes)
+    now_out = set(byes.get(night.round, ())) if not night.closed_at else set()
+    ranked = standings(list(by_number), results, byes, night.tie_breaks, night.bye)
+    return [Place(s.rank, s.entrant, by_number[s.entrant].name, s.wins, s.points, s.high_round, s.played, s.byes,
+                  s.average, s.entrant in now_out, here_words(by_number[s.entrant], night))
             for s in ranked]
+
+
+def here_words(entrant: Entrant, night: Night) -> str:
+    """'from round 3', 'left after round 2', 'rounds 2 to 4': an entrant not there the whole night ('' for one
+    who is)."""
+    late = entrant.first_round > 1
+    early = entrant.last_round is not None and entrant.last_round < night.rounds
+    if late and early:
+        if entrant.last_round < entrant.first_round:
+            return "withdrawn before playing"
+        return f"rounds {entrant.first_round} to {entrant.last_round}"
+    if late:
+        return f"from round {entrant.first_round}"
+    if early:
+        return f"left after round {entrant.last_round}" if entrant.last_round < night.round or night.closed_at \
+            else f"leaves after round {entrant.last_round}"
+    return ""
 
 
 def seat_of(db, night: Night, player_id: int) -> Seat | None:
@@ -421,6 +704,10 @@ def seat_of(db, night: Night, player_id: int) -> Seat | None:
     entrant = next((e for e in clubs.entrants(db, night.id) if player_id in e.player_ids), None)
     if entrant is None:
         return None
+    if not entrant.present(night.round):
+        away = (f"You play from round {entrant.first_round}." if entrant.first_round > night.round else
+                f"You left after round {entrant.last_round}: thank you for playing.")
+        return Seat(night.round, None, bye=entrant.name, away=away)
     for table in clubs.tables(db, night.id, night.round):
         if entrant.number not in table.entrants:
             continue
@@ -444,12 +731,14 @@ def round_byes(db, night: Night, entrants: list[Entrant] | None = None) -> list[
 
 
 def _sat_out(night: Night, entrants: list[Entrant], tables: list[ClubTable]) -> dict[int, tuple[int, ...]]:
-    """Round -> the entrants who sat it out, for every round started: those at none of its tables as they were
-    made (the movement made them; read back, a round played never changes with the movement's code)."""
+    """Round -> the entrants who sat it out, for every round started: those there that round and at none of its
+    tables as they were made (the movement made them; read back, a round played never changes with the movement's
+    code). An entrant who had not arrived yet, or had left, did not sit out."""
     seated: dict[int, set[int]] = {number: set() for number in range(1, night.round + 1)}
     for table in tables:
         seated.setdefault(table.round, set()).update(table.entrants)
-    return {number: tuple(e.number for e in entrants if e.number not in at) for number, at in seated.items()}
+    return {number: tuple(e.number for e in entrants if e.present(number) and e.number not in at)
+            for number, at in seated.items()}
 
 
 def table_count(db, night: Night, entrants: list[Entrant] | None = None) -> int:
@@ -458,102 +747,41 @@ def table_count(db, night: Night, entrants: list[Entrant] | None = None) -> int:
     if night.round:
         return len(clubs.tables(db, night.id, night.round))
     entrants = entrants if entrants is not None else clubs.entrants(db, night.id)
-    return len(_round_plan(night, entrants)[0].tables) if _seatable(night, entrants) else 0
+    return len(round_plan(night, entrants, [])[0].tables) if seatable(night, entrants) else 0
 
 
-def _seatable(night: Night, entrants: list[Entrant]) -> bool:
+def seatable(night: Night, entrants: list[Entrant]) -> bool:
     return len(entrants) >= (4 if night.kind == "progressive" else 2)
 
 
-def _round_plan(night: Night, entrants: list[Entrant]) -> list[Round]:
-    """The night's movement, by the version it was made with: a night under way when a new version came keeps
-    its own, so the rounds to come fit those played."""
-    return _plan(night.kind, tuple(e.number for e in entrants), night.rounds, night.movement)
+def round_plan(night: Night, entrants: list[Entrant], tables: list[ClubTable]) -> list[Round]:
+    """The night's rounds: those played as they were played, the rest by its movement, in the version it was made
+    with (a night under way when a new version came keeps its own, so the rounds to come fit those played), and
+    planned again from the first round whose players differ from the first's (an arrival, a departure)."""
+    stays = tuple(Stay(e.number, e.first_round, e.last_round) for e in entrants)
+    return _plan(night.kind, stays, night.rounds, night.movement, _played(night, entrants, tables))
 
 
-# --- the night on paper: the rotation chart and a card a player ----------------------------------------------
-
-@dataclass(frozen=True)
-class ChartTable:
-    table_no: int
-    players: tuple[str, str, str, str]  # by seat, North East South West
-    sides: tuple[str, str]  # North and South's name (a team, or the two players), East and West's
-
-
-@dataclass(frozen=True)
-class ChartRound:
-    number: int
-    tables: tuple[ChartTable, ...]
-    byes: tuple[str, ...]  # who sits it out: players, or teams
-
-
-@dataclass(frozen=True)
-class CardLine:
-    """A round on a player's card: where they sit, or a bye (table None)."""
-
-    round: int
-    table_no: int | None
-    seat: str = ""
-    partner: str = ""
-    against: str = ""  # the other side: a team's name, or the two players
-
-
-@dataclass(frozen=True)
-class GameCard:
-    number: int  # the entrant's number
-    name: str  # the player's
-    team: str  # a partners night's team; "" on a progressive night
-    lines: tuple[CardLine, ...]
-
-
-def rotation_chart(db, night: Night) -> list[ChartRound]:
-    """Every round of the night, table by table, as the movement seats the players registered now (the rounds
-    played were seated so); [] while too few are registered to fill a table."""
-    entrants = clubs.entrants(db, night.id)
-    if not _seatable(night, entrants):
-        return []
-    by_number = {e.number: e for e in entrants}
-    chart = []
-    for round_no, planned in enumerate(_round_plan(night, entrants), start=1):
-        tables = []
-        for table_no, seated in enumerate(planned.tables, start=1):
-            _, players, sides = _seating(night.kind, seated, by_number)
-            tables.append(ChartTable(table_no, players, sides))
-        chart.append(ChartRound(round_no, tuple(tables), tuple(by_number[n].name for n in planned.byes)))
-    return chart
-
-
-def game_cards(db, night: Night) -> list[GameCard]:
-    """A card for each registered player, in the order they registered: their table, seat, partner and
-    opponents every round, or their bye."""
-    entrants = clubs.entrants(db, night.id)
-    chart = rotation_chart(db, night)
-    cards = []
-    for entrant in entrants:
-        for name in entrant.player_names:
-            lines = []
-            for round_ in chart:
-                table = next((t for t in round_.tables if name in t.players), None)
-                if table is None:
-                    lines.append(CardLine(round_.number, None))
-                    continue
-                seat = table.players.index(name)
-                lines.append(CardLine(round_.number, table.table_no, SEATS[seat], table.players[(seat + 2) % 4],
-                                      table.sides[1 - seat % 2]))
-            team = entrant.name if night.kind == "partners" else ""
-            cards.append(GameCard(entrant.number, name, team, tuple(lines)))
-    return cards
+def _played(night: Night, entrants: list[Entrant], tables: list[ClubTable]) -> tuple[Round, ...]:
+    """The rounds started, as their tables were seated: (North, East, South, West) a progressive table, (team,
+    team) a partners one; and who sat each out."""
+    byes = _sat_out(night, entrants, tables)
+    by_round: dict[int, list[tuple]] = {number: [] for number in range(1, night.round + 1)}
+    for table in sorted(tables, key=lambda t: (t.round, t.table_no)):
+        n, e, s, w = table.entrants
+        by_round.setdefault(table.round, []).append((n, e) if night.kind == "partners" else (n, e, s, w))
+    return tuple(Round(tuple(seated), byes.get(number, ())) for number, seated in sorted(by_round.items()))
 
 
 # --- in common ---------------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=64)
-def _plan(kind: str, numbers: tuple[int, ...], rounds: int, version: int) -> list[Round]:
-    # the movement is a pure function of these: the director's pages ask for it on every look
-    return movement(kind, numbers, rounds, version)
+def _plan(kind: str, stays: tuple[Stay, ...], rounds: int, version: int, played: tuple[Round, ...]) -> list[Round]:
+    # the plan is a pure function of these: the director's pages ask for it on every look
+    return plan(kind, stays, rounds, version, played)
 
 
-def _seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):
+def seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):
     """(entrant numbers by seat, player names by seat, the two teams' names) of a table of the movement."""
     if kind == "partners":
         a, b = (by_number[n] for n in seated)
@@ -563,17 +791,23 @@ def _seating(kind: str, seated: tuple, by_number: dict[int, Entrant]):
     return tuple(seated), names, (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
 
 
-def _end_tables(db, night: Night) -> list[int]:
-    """Every table of the round under way that has not ended ends as it stands; returns the games of those that
-    still played (their games end now: `committed` backs them up once the change is committed)."""
+def _end_tables(db, night: Night, how: str = "game") -> list[int]:
+    """Every table of the round under way that has not ended ends as it stands (`how`: by its own game's end, the
+    director's clock, or stopped by the director; a table whose game has a winner ended by its game); returns the
+    games of those that still played (their games end now: `committed` backs them up once the change is
+    committed). A table where no hand was played ends with no score: it is no game."""
     ended = []
     for table in clubs.tables(db, night.id, night.round):
         if table.ended_at is not None:
             continue
-        if table.game_winner is None:
-            ended.append(table.game_id)
-        winner = table.game_winner if table.game_winner is not None else _higher(table.totals)
-        clubs.end_table(db, table.id, table.totals, winner)
+        if table.game_winner is not None:
+            clubs.end_table(db, table.id, table.totals, table.game_winner, "game")
+            continue
+        ended.append(table.game_id)
+        if not table.hands_count:
+            clubs.end_table(db, table.id, None, None, how)
+        else:
+            clubs.end_table(db, table.id, table.totals, _higher(table.totals), how)
     return ended
 
 
@@ -581,7 +815,7 @@ def _end_table(db, table: ClubTable) -> None:
     """A table over by its game's win ends with its game's score, if it had not yet (the game ended, and was
     backed up, with the hand that won it)."""
     if table.ended_at is None:
-        clubs.end_table(db, table.id, table.totals, table.game_winner)
+        clubs.end_table(db, table.id, table.totals, table.game_winner, "game")
 
 
 def _higher(score: tuple[int, int]) -> int | None:
@@ -662,9 +896,12 @@ def place_of(db, night: Night, player_id: int) -> NightPlace | None:
 
 
 def places_of_player(db, player_id: int) -> list[NightPlace]:
-    """Each club night the player registered for, newest first, with their place in it."""
+    """Each club night the player registered for, newest first, with their place in it (a night whose standings
+    its director hides is left out until they are revealed)."""
     found = []
     for night in clubs.nights_of_player(db, player_id):
+        if night.standings_hidden:
+            continue
         entrants = clubs.entrants(db, night.id)
         mine = next(e.number for e in entrants if player_id in e.player_ids)
         places = night_standings(db, night, entrants)
@@ -692,6 +929,11 @@ def entrants(db, night_id: int) -> list[Entrant]:
 def tables(db, night_id: int, round_number: int | None = None) -> list[ClubTable]:
     """Every table of the night, or those of one round."""
     return clubs.tables(db, night_id, round_number)
+
+
+def table_of(db, night_id: int, table_id: int) -> ClubTable:
+    """A table of the night. Raises NotFound."""
+    return _table(db, night_id, table_id)
 
 
 def result_changes(db, night_id: int) -> dict[int, list[dict]]:

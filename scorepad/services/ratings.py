@@ -3,7 +3,8 @@ move it whenever a finished game, its figures, its seats or its winner change (a
 re-scores the game and rewrites its figures), so ratings kept under it are right by construction.
 
 When only games at the end were added (a game just finished, the usual change), the kept fold goes on from
-where it stopped; anything else (an edit, a deleted hand, a merge, a restore) folds every game again.
+where it stopped; anything else (an edit, a deleted hand, a merge, a restore) folds every game again. Each pool
+of games (every game, the club's, the kitchen table's: `core.ratings.POOLS`) has a fold of its own.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from ..store import records
 from ..store.connection import connect, database_file, snapshot
 from ..store.players import player_choices
 
-_KEPT: dict[tuple, tuple[int, list, Ratings]] = {}  # database file -> (records counter, games folded, ratings)
-_PLAYERS: dict[tuple, PlayerRating] = {}  # (database file, records counter, player) -> their rating and chart
+_KEPT: dict[tuple, tuple[int, list, Ratings]] = {}  # (database file, pool) -> (records counter, games folded, ratings)
+_PLAYERS: dict[tuple, PlayerRating] = {}  # (database file, records counter, player, pool) -> rating and chart
 _LOCK = threading.Lock()
 _FOLDING = threading.Lock()
 
@@ -35,9 +36,10 @@ class Rung:
     rating: Rating
 
 
-def all_ratings(db) -> Ratings:
-    """Every rated player's rating, and how each game moved them."""
-    key = database_file(db)
+def all_ratings(db, pool: str = "all") -> Ratings:
+    """Every rated player's rating from the games of `pool` (every game, or the club's, or the kitchen table's),
+    and how each game moved them."""
+    key = (database_file(db), pool)
     version = records.records_version(db)
     found = _kept(key, version)
     if found is not None:
@@ -50,7 +52,7 @@ def all_ratings(db) -> Ratings:
             kept = _KEPT.get(key)
         with snapshot(db):  # the games and the counter they are kept under, read at one moment
             version = records.records_version(db)
-            games = records.rated_games(db)
+            games = core.of_pool(records.rated_games(db), pool)
         if kept is not None and kept[1] == games[:len(kept[1])]:
             folded = core.fold(games[len(kept[1]):], kept[2])
         else:
@@ -76,7 +78,7 @@ def warm(path: str) -> None:
     except sqlite3.Error:
         return
     try:
-        all_ratings(db)
+        all_ratings(db)  # every game's: the ladder most pages show (a pool of its own is folded when first asked)
     except sqlite3.Error:
         pass  # warming is a courtesy: the page folds what it needs itself
     finally:
@@ -107,21 +109,21 @@ class PlayerRating:
     chart: str | None
 
 
-def player_rating(db, player_id: int) -> tuple[Rating | None, list[Step]]:
+def player_rating(db, player_id: int, pool: str = "all") -> tuple[Rating | None, list[Step]]:
     """The player's rating now (None before a rated game) and where it stood after each of their games."""
-    found = of_player(db, player_id)
+    found = of_player(db, player_id, pool)
     return found.rating, list(found.steps)
 
 
-def of_player(db, player_id: int) -> PlayerRating:
-    """The player's `PlayerRating`, kept under the records counter as the ratings are: a player of a thousand
-    games has a thousand steps and a chart of them, built once, not at every look at their page."""
-    memo = (database_file(db), records.records_version(db), player_id)
+def of_player(db, player_id: int, pool: str = "all") -> PlayerRating:
+    """The player's `PlayerRating` in `pool`, kept under the records counter as the ratings are: a player of a
+    thousand games has a thousand steps and a chart of them, built once, not at every look at their page."""
+    memo = (database_file(db), records.records_version(db), player_id, pool)
     with _LOCK:
         found = _PLAYERS.get(memo)
     if found is not None:
         return found
-    folded = all_ratings(db)
+    folded = all_ratings(db, pool)
     steps = tuple(folded.history(player_id))
     chart = rating_chart([(s.mu, s.sigma) for s in steps], (core.START_MU, core.START_SIGMA)) \
         if len(steps) >= 2 else None
@@ -133,12 +135,12 @@ def of_player(db, player_id: int) -> PlayerRating:
     return found
 
 
-def ladder(db, players=None) -> list[Rung]:
-    """The rated players (of the ids `players`, say a season's, or everyone), best first: those sure enough
-    ranked by rating, then those not sure yet, unranked. Each as a `Rung`."""
+def ladder(db, players=None, pool: str = "all") -> list[Rung]:
+    """The rated players (of the ids `players`, say a season's, or everyone) in the games of `pool`, best first:
+    those sure enough ranked by rating, then those not sure yet, unranked. Each as a `Rung`."""
     names = {p["id"]: p["name"] for p in player_choices(db)}
     rungs, place = [], 0
-    for player_id, rating in core.ladder(all_ratings(db), players):
+    for player_id, rating in core.ladder(all_ratings(db, pool), players):
         if player_id not in names:
             continue
         if rating.sure:

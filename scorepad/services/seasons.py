@@ -12,8 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.club import MOST_NIGHTS, SPECIALS, TALLIED, ClubError, NightScore, Prize, prize_list, season_standings
+from ..core.club import (
+    MOST_NIGHTS,
+    SPECIALS,
+    TALLIED,
+    ByeRule,
+    ClubError,
+    NightScore,
+    Prize,
+    prize_list,
+    season_standings,
+)
 from ..core.inputs import name_key
+from ..core.ratings import POOLS, START_MU
 from ..store import clubs, seasons
 from ..store.clubs import ClubTable, Night
 from ..store.connection import write_lock
@@ -24,7 +35,9 @@ from .errors import Conflict, NotFound, Refused
 
 # --- the director's changes ----------------------------------------------------------------------------------
 
-def _checked(name: str, best_of: int | None, min_nights: int | None, specials: tuple[str, ...]) -> dict:
+def _checked(name: str, best_of: int | None, min_nights: int | None, specials: tuple[str, ...],
+             bye_rule: str = "winners", bye_points: int | None = None, improved_min_nights: int | None = None,
+             last_place: bool = False, ratings: str = "all") -> dict:
     errors = {}
     if not name:
         errors["season_name"] = "A season has a name."
@@ -34,28 +47,50 @@ def _checked(name: str, best_of: int | None, min_nights: int | None, specials: t
         errors["min_nights"] = f"Rank after 1 to {MOST_NIGHTS} nights."
     if any(kind not in SPECIALS for kind in specials) or len(set(specials)) != len(specials):
         errors["specials"] = "Choose among the specials listed, each once."
+    try:
+        ByeRule(bye_rule, bye_points if bye_rule == "fixed" else None)
+    except ClubError as refused:
+        errors["bye_points" if bye_rule == "fixed" else "bye_rule"] = str(refused)
+    if improved_min_nights is not None and not 1 <= improved_min_nights <= MOST_NIGHTS:
+        errors["improved_min_nights"] = f"Most improved after 1 to {MOST_NIGHTS} nights, or blank for none."
+    if ratings not in POOLS or ratings == "home":
+        errors["ratings"] = "Rate the season by every game, or by club games only."
     if errors:
         raise Refused(errors=errors)
     return {"name": name, "best_of": best_of, "min_nights": min_nights,
-            "specials": tuple(k for k in SPECIALS if k in specials)}
+            "specials": tuple(k for k in SPECIALS if k in specials), "bye_rule": bye_rule,
+            "bye_points": bye_points if bye_rule == "fixed" else None, "improved_min_nights": improved_min_nights,
+            "last_place": bool(last_place), "ratings": ratings}
 
 
-def new_season(db, name: str, best_of: int | None, min_nights: int | None, specials: tuple[str, ...]) -> Season:
-    """A new season starts: nights made from now on count in it. Raises Refused beside each field."""
-    settings = _checked(name, best_of, min_nights, specials)
+def new_season(db, name: str, best_of: int | None, min_nights: int | None, specials: tuple[str, ...],
+               director_night: int | None = None, **more) -> Season:
+    """A new season starts: nights made from now on count in it. It is directed by the director of
+    `director_night` (the night it was started from; None: its own first night's). Raises Refused beside each
+    field."""
+    settings = _checked(name, best_of, min_nights, specials, **more)
     with write_lock(db):
-        return seasons.load_season(db, seasons.create_season(db, **settings))
+        return seasons.load_season(db, seasons.create_season(db, director_night=director_night, **settings))
 
 
 def change_season(db, season_id: int, name: str, best_of: int | None, min_nights: int | None,
-                  specials: tuple[str, ...]) -> Season:
-    """The season's settings change; its standings follow at once. Raises NotFound and Refused."""
-    settings = _checked(name, best_of, min_nights, specials)
+                  specials: tuple[str, ...], **more) -> Season:
+    """The season's settings change; its standings follow at once (its nights made from now on take its bye rule;
+    a night made keeps its own). Raises NotFound and Refused."""
+    settings = _checked(name, best_of, min_nights, specials, **more)
     with write_lock(db):
         if seasons.load_season(db, season_id) is None:
             raise NotFound("There is no such season.")
         seasons.change_season(db, season_id, **settings)
         return seasons.load_season(db, season_id)
+
+
+def directing_night(db, season: Season) -> int | None:
+    """The night whose director directs the season: the night it was started from, or (a season a database began
+    with, or that night gone) its first night. None while it has no night."""
+    if season.director_night is not None and clubs.load_night(db, season.director_night) is not None:
+        return season.director_night
+    return seasons.first_night(db, season.id)
 
 
 def current_season(db) -> Season:
@@ -73,8 +108,9 @@ def current_season(db) -> Season:
 
 def tally_special(db, game_id: int, hand: int | None, player_id: int | None, kind: str) -> Special:
     """A special melded at a club table, tallied with one tap: for the player, in the hand being played (`hand`,
-    its number). Tallied twice, it is there once. Raises NotFound (no club table), Refused (a special the club
-    does not tally, or a player not at the table) and Conflict (the table's round is over)."""
+    its number, or one recorded already: never a hand past the table's next). Tallied twice, it is there once.
+    Raises NotFound (no club table), Refused (a special the club does not tally, a player not at the table, a hand
+    the table does not play) and Conflict (the table's round is over)."""
     with write_lock(db):
         at = clubs.table_of_game(db, game_id)
         if at is None:
@@ -86,8 +122,11 @@ def tally_special(db, game_id: int, hand: int | None, player_id: int | None, kin
                           "settings.")
         if player_id is None or player_id not in clubs.table_sides(db, game_id):
             raise Refused("Choose a player at this table.")
-        if hand is None or not 1 <= hand <= 10_000:
-            raise Refused("Which hand was it melded in?")
+        played = clubs.table(db, at["id"])[1].hands_count
+        last = played + 1 if night.round_end != "hands" else min(played + 1, night.round_size)
+        if hand is None or not 1 <= hand <= last:
+            raise Refused(f"A special is tallied in a hand this table plays: hand {last} or one before it."
+                          if hand is not None else "Which hand was it melded in?")
         if at["ended_at"] is not None or night.closed_at:
             raise Conflict(f"Round {at['round']} at table {at['table_no']} is over: no more specials are tallied "
                            "here.")
@@ -148,6 +187,7 @@ class NightRead:
     entrants: list
     games: list[tuple[str, int]]  # (player's name, their side's points) a player a table
     series: dict[str, int]  # player's name -> their total over the night, at tables
+    tables: list[ClubTable] = field(default_factory=list)
 
 
 def read_night(db, night: Night) -> NightRead:
@@ -155,12 +195,14 @@ def read_night(db, night: Night) -> NightRead:
     tables = clubs.tables(db, night.id)
     places = night_standings(db, night, entrants, tables)
     games, series = _games_and_series(tables)
-    return NightRead(night, places, entrants, games, series)
+    return NightRead(night, places, entrants, games, series, tables)
 
 
 def _games_and_series(tables: list[ClubTable]) -> tuple[list[tuple[str, int]], dict[str, int]]:
     games, series = [], {}
     for table in tables:
+        if table.unplayed:
+            continue  # no hand played there: no game
         points, _ = table.result
         for seat, name in enumerate(table.players):
             if name:
@@ -170,21 +212,19 @@ def _games_and_series(tables: list[ClubTable]) -> tuple[list[tuple[str, int]], d
 
 
 def night_prizes(db, night: Night, read: NightRead | None = None) -> list[Prize]:
-    """The night's prize list: its first places and the specials its season tallies."""
+    """The night's prize list: its first places (and last, where its season gives one) and the specials its
+    season tallies."""
     read = read or read_night(db, night)
-    kinds = _season_kinds(db, night)
+    season = seasons.load_season(db, night.season_id) if night.season_id else None
+    kinds = season.specials if season else tuple(SPECIALS)
     tallies = [(s.player, s.kind) for s in seasons.specials_of_nights(db, [night.id])]
     places = [(p.rank, p.name) for p in read.places]
-    return prize_list(places, kinds, tallies, read.games, read.series.items())
+    return prize_list(places, kinds, tallies, read.games, read.series.items(),
+                      last_place=bool(season and season.last_place))
 
 
 def night_specials(db, night: Night) -> list[Special]:
     return seasons.specials_of_nights(db, [night.id])
-
-
-def _season_kinds(db, night: Night) -> tuple[str, ...]:
-    season = seasons.load_season(db, night.season_id) if night.season_id else None
-    return season.specials if season else tuple(SPECIALS)
 
 
 @dataclass(frozen=True)
@@ -211,31 +251,67 @@ class SeasonPage:
     prizes: list[Prize]
     night_names: dict[int, str] = field(default_factory=dict)
     ladder: list = field(default_factory=list)  # services.ratings.Rung of the season's players, best first
+    hidden: list[Night] = field(default_factory=list)  # nights whose standings wait for their director to reveal
+    director_night: int | None = None  # the night whose director directs the season
 
     @property
     def over(self) -> bool:
-        """Every night of the season is closed."""
-        return bool(self.nights) and all(n.closed_at for n in self.nights)
+        """Every night of the season is closed (and none hides its standings)."""
+        return bool(self.nights) and all(n.closed_at for n in self.nights) and not self.hidden
 
 
 def season_page(db, season_id: int) -> SeasonPage:
-    """Everything a season's page, wall and print show. Raises NotFound."""
+    """Everything a season's page, wall and print show. A night whose standings are hidden counts in none of it
+    until its director reveals them. Raises NotFound."""
     season = seasons.load_season(db, season_id)
     if season is None:
         raise NotFound("There is no such season.")
     nights = [clubs.load_night(db, i) for i in seasons.season_nights(db, season_id)]
-    reads = [read_night(db, night) for night in nights]
+    shown = [night for night in nights if not night.standings_hidden]
+    reads = [read_night(db, night) for night in shown]
     players = _player_lines(reads, season)
     teams = _team_lines(reads, season)
-    specials = seasons.specials_of_nights(db, [n.id for n in nights])
+    specials = seasons.specials_of_nights(db, [n.id for n in shown])
     games = [g for r in reads for g in r.games]
     series = [(name, total) for r in reads for name, total in r.series.items()]
     ranked = teams if teams and all(r.night.kind == "partners" for r in reads) else players
+    pool = season.ratings
+    improved = _most_improved(db, reads, season) if season.improved_min_nights is not None else None
     prizes = prize_list([(line.rank, line.name) for line in ranked], season.specials,
-                        [(s.player, s.kind) for s in specials], games, series)
+                        [(s.player, s.kind) for s in specials], games, series, last_place=season.last_place,
+                        improved=improved)
     season_players = {pid for r in reads for e in r.entrants for pid in e.player_ids}
     return SeasonPage(season, nights, players, teams, specials, prizes, {n.id: n.name for n in nights},
-                      ratings.ladder(db, players=season_players))
+                      ratings.ladder(db, players=season_players, pool=pool),
+                      [night for night in nights if night.standings_hidden], directing_night(db, season))
+
+
+def _most_improved(db, reads: list[NightRead], season: Season) -> list[tuple[str, float]]:
+    """(name, how far their rating rose over the season) for each player of at least the season's least number of
+    nights for it: from their rating before their first game of the season to after their last (in the season's
+    pool of games: every game, or the club's)."""
+    nights_played: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for read in reads:
+        for entrant in read.entrants:
+            if entrant.last_round is not None and entrant.last_round < entrant.first_round:
+                continue  # withdrawn before playing a round
+            for player_id, name in zip(entrant.player_ids, entrant.player_names, strict=True):
+                nights_played[player_id] = nights_played.get(player_id, 0) + 1
+                names[player_id] = name
+    season_games = {t.game_id for read in reads for t in read.tables}
+    folded = ratings.all_ratings(db, season.ratings)
+    rises = []
+    for player_id, count in nights_played.items():
+        if count < season.improved_min_nights:
+            continue
+        steps = folded.history(player_id)
+        at = [i for i, step in enumerate(steps) if step.game_id in season_games]
+        if not at:
+            continue
+        before = steps[at[0] - 1].mu if at[0] else START_MU
+        rises.append((names[player_id], steps[at[-1]].mu - before))
+    return rises
 
 
 def _player_lines(reads: list[NightRead], season: Season) -> list[SeasonLine]:
@@ -254,22 +330,27 @@ def _player_lines(reads: list[NightRead], season: Season) -> list[SeasonLine]:
 
 def _team_lines(reads: list[NightRead], season: Season) -> list[SeasonLine]:
     """Teams across the season's partners nights, one team by its name: its first registration's players are
-    its members, anyone registered with it later in a member's place a substitute for that member."""
+    its members, anyone registered with it later in a member's place a substitute for that member. (Two teams of
+    one name in one night, which an older Scorepad let be registered, are two teams: the second by its number.)"""
     names, members, subs, scores = {}, {}, {}, []
     for read in reads:
         if read.night.kind != "partners":
             continue
         by_number = {e.number: e for e in read.entrants}
+        tonight = set()
         for place in read.places:
             entrant = by_number[place.number]
-            key = name_key(entrant.name)
-            names.setdefault(key, entrant.name)
+            key, name = name_key(entrant.name), entrant.name
+            if key in tonight:
+                key, name = f"{key}\n{entrant.number}", f"{entrant.name} (number {entrant.number})"
+            tonight.add(key)
+            names.setdefault(key, name)
             regular = members.setdefault(key, dict(zip(entrant.player_ids, entrant.player_names, strict=True)))
             missing = [name for pid, name in regular.items() if pid not in entrant.player_ids]
-            for pid, name in zip(entrant.player_ids, entrant.player_names, strict=True):
+            for pid, player in zip(entrant.player_ids, entrant.player_names, strict=True):
                 if pid not in regular:
                     stood_for = missing.pop(0) if missing else "a member"
-                    subs.setdefault(key, []).append(f"{name} for {stood_for} ({read.night.name})")
+                    subs.setdefault(key, []).append(f"{player} for {stood_for} ({read.night.name})")
             scores.append(NightScore(read.night.id, key, place.wins, place.points))
     return [SeasonLine(s.rank, names[s.entrant], s.wins, s.points, s.played, s.counted,
                        tuple(members[s.entrant].values()), tuple(subs.get(s.entrant, ())))

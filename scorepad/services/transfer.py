@@ -46,7 +46,9 @@ def export_games(db, game_ids: list[int] | None = None) -> dict:
 
 def _export_season(season) -> dict:
     return {"name": season.name, "started_at": season.started_at, "best_of": season.best_of,
-            "min_nights": season.min_nights, "specials": list(season.specials)}
+            "min_nights": season.min_nights, "specials": list(season.specials), "bye_rule": season.bye_rule,
+            "bye_points": season.bye_points, "improved_min_nights": season.improved_min_nights,
+            "last_place": season.last_place, "ratings": season.ratings}
 
 
 def _export_game(db, game_id: int) -> dict:
@@ -78,13 +80,18 @@ def _export_night(db, night, seasons: dict) -> dict:
         specials.setdefault(special.table_id, []).append(
             {"hand": special.hand, "player": special.player, "kind": special.kind, "at": special.at})
     season = seasons.get(night.season_id)
+    entrants = clubs.entrants(db, night.id)
+    unrated = clubs.unrated(db, night.id)
     return {
         "name": night.name, "created_at": night.created_at, "kind": night.kind, "rules": night.rules.to_dict(),
         "round_end": night.round_end, "round_size": night.round_size, "rounds": night.rounds,
         "tie_breaks": list(night.tie_breaks), "round": night.round, "round_started_at": night.round_started_at,
-        "closed_at": night.closed_at, "movement": night.movement,
-        "entrants": [{"number": e.number, "name": e.name, "players": list(e.player_names)}
-                     for e in clubs.entrants(db, night.id)],
+        "closed_at": night.closed_at, "movement": night.movement, "bye_rule": night.bye_rule,
+        "bye_points": night.bye_points, "standings_hidden": night.standings_hidden,
+        "unrated": sorted(name for e in entrants for pid, name in zip(e.player_ids, e.player_names, strict=True)
+                          if pid in unrated),
+        "entrants": [{"number": e.number, "name": e.name, "players": list(e.player_names),
+                      "first_round": e.first_round, "last_round": e.last_round} for e in entrants],
         "tables": [_export_table(t, changes.get(t.id, []), specials.get(t.id, []))
                    for t in clubs.tables(db, night.id)],
         "season": season.name if season else None,
@@ -96,6 +103,7 @@ def _export_table(table, changes: list[dict], specials: list[dict]) -> dict:
         "round": table.round, "table_no": table.table_no, "game": table.game_id, "entrants": list(table.entrants),
         "ended_at": table.ended_at, "score": None if table.score is None else list(table.score),
         "winner": table.winner, "confirmed_at": table.confirmed_at, "confirmed_by": table.confirmed_by,
+        "ended_how": table.ended_how, "end_note": table.end_note,
         "changes": [{"at": c["at"], "before": None if c["before_0"] is None else [c["before_0"], c["before_1"]],
                      "after": [c["after_0"], c["after_1"]], "note": c["note"]} for c in changes],
         "specials": specials,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from ..core.club import ByeRule
 from ..core.rules import Rules
 from .connection import MAX_ID, created_within, now, rows
 from .games import refresh_results, stored_rules
@@ -34,6 +35,13 @@ class Night:
     games_version: int  # moves with every change to one of its tables' games
     season_id: int | None = None  # the season it counts in
     movement: int = 1  # the version of the movement that seats it
+    bye_rule: str = "winners"  # what a bye is worth (core.club.BYE_RULES)
+    bye_points: int | None = None  # the fixed score of a "fixed" bye
+    standings_hidden: bool = False  # hidden from the wall and the phones until the director reveals them
+
+    @property
+    def bye(self) -> ByeRule:
+        return ByeRule(self.bye_rule, self.bye_points)
 
     @property
     def etag(self) -> str:
@@ -47,6 +55,12 @@ class Entrant:
     name: str
     player_ids: tuple[int, ...]
     player_names: tuple[str, ...]
+    first_round: int = 1  # the first round they play: a late arrival's is after 1
+    last_round: int | None = None  # the last round they play (an early leaver's); None: to the end
+
+    def present(self, number: int) -> bool:
+        """Whether they are there for round `number` (at a table, or sitting it out)."""
+        return self.first_round <= number and (self.last_round is None or number <= self.last_round)
 
 
 @dataclass(frozen=True)
@@ -66,14 +80,27 @@ class ClubTable:
     score: tuple[int, int] | None
     winner: int | None
     confirmed_at: str | None
-    confirmed_by: str | None
+    confirmed_by: str | None  # None with confirmed_at: the director confirmed it
+    ended_how: str | None = None  # "game" (its own end), "clock", "stopped" (by the director); None: not kept
+    end_note: str | None = None  # why the night went on without its confirmation, in the director's words
 
     @property
     def result(self) -> tuple[tuple[int, int], int | None]:
-        """The points and winner that count now: kept once ended, else the game's as it stands."""
+        """The points and winner that count now: kept once ended, else the game's as it stands. (A table that
+        ended before any hand has none: see `unplayed`.)"""
         if self.ended_at is not None:
-            return self.score, self.winner
+            return self.score or (0, 0), self.winner
         return self.totals, self.game_winner
+
+    @property
+    def unplayed(self) -> bool:
+        """Its round ended before any hand was played here, and the director typed no result: no game."""
+        return self.ended_at is not None and self.score is None
+
+    @property
+    def to_confirm(self) -> bool:
+        """Over, with a result that nobody has confirmed yet."""
+        return self.over and not self.unplayed and self.confirmed_at is None
 
     @property
     def over(self) -> bool:
@@ -81,12 +108,27 @@ class ClubTable:
 
 
 def create_night(db, *, name: str, kind: str, rules: Rules, round_end: str, round_size: int, rounds: int,
-                 tie_breaks: tuple[str, ...], director_key: str, movement: int, season_id: int | None = None) -> int:
+                 tie_breaks: tuple[str, ...], director_key: str, movement: int, season_id: int | None = None,
+                 bye: ByeRule | None = None, standings_hidden: bool = False) -> int:
+    bye = bye or ByeRule()
     return db.execute(
         """INSERT INTO club_nights (name, created_at, kind, rules, round_end, round_size, rounds, tie_breaks,
-           director_key, movement, season_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+           director_key, movement, season_id, bye_rule, bye_points, standings_hidden)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [name, now(), kind, json.dumps(rules.to_dict()), round_end, round_size, rounds, ",".join(tie_breaks),
-         director_key, movement, season_id]).lastrowid
+         director_key, movement, season_id, bye.kind, bye.points, int(standings_hidden)]).lastrowid
+
+
+def remove_night(db, night_id: int) -> None:
+    """A night before its first round goes, with its entrants and its claimed names (a night under way has tables
+    and games: it is never removed)."""
+    for table in ("club_claims", "club_unrated", "club_specials", "club_entrants"):
+        db.execute(f"DELETE FROM {table} WHERE night_id = ?", [night_id])
+    db.execute("DELETE FROM club_nights WHERE id = ? AND round = 0", [night_id])
+
+
+def hide_standings(db, night_id: int, hidden: bool) -> None:
+    db.execute("UPDATE club_nights SET standings_hidden = ? WHERE id = ?", [int(hidden), night_id])
 
 
 def _night(row: dict) -> Night:
@@ -95,7 +137,8 @@ def _night(row: dict) -> Night:
                  round_size=row["round_size"], rounds=row["rounds"], tie_breaks=tuple(row["tie_breaks"].split(",")),
                  director_key=row["director_key"], round=row["round"], round_started_at=row["round_started_at"],
                  closed_at=row["closed_at"], version=row["version"], games_version=row["games_version"],
-                 season_id=row.get("season_id"), movement=row["movement"])
+                 season_id=row.get("season_id"), movement=row["movement"], bye_rule=row["bye_rule"],
+                 bye_points=row["bye_points"], standings_hidden=bool(row["standings_hidden"]))
 
 
 def load_night(db, night_id: int) -> Night | None:
@@ -159,18 +202,41 @@ def close_night(db, night_id: int) -> None:
 
 # --- entrants ---------------------------------------------------------------------------------------------
 
-def add_entrant(db, night_id: int, name: str, player_ids: tuple[int, ...]) -> int:
+def add_entrant(db, night_id: int, name: str, player_ids: tuple[int, ...], first_round: int = 1) -> int:
     """The entrant's number: the next one of the night."""
     number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM club_entrants WHERE night_id = ?",
                         [night_id]).fetchone()[0]
-    db.execute("INSERT INTO club_entrants (night_id, number, name, player_0, player_1) VALUES (?, ?, ?, ?, ?)",
-               [night_id, number, name, player_ids[0], player_ids[1] if len(player_ids) > 1 else None])
+    db.execute("""INSERT INTO club_entrants (night_id, number, name, player_0, player_1, first_round)
+                  VALUES (?, ?, ?, ?, ?, ?)""",
+               [night_id, number, name, player_ids[0], player_ids[1] if len(player_ids) > 1 else None, first_round])
     return number
+
+
+def change_entrant(db, night_id: int, number: int, name: str, player_ids: tuple[int, ...]) -> None:
+    db.execute("UPDATE club_entrants SET name = ?, player_0 = ?, player_1 = ? WHERE night_id = ? AND number = ?",
+               [name, player_ids[0], player_ids[1] if len(player_ids) > 1 else None, night_id, number])
+
+
+def withdraw_entrant(db, night_id: int, number: int) -> None:
+    """An entrant who never sat at a table goes; those registered after them move up a number (only before the
+    first round, while no table names a number)."""
+    db.execute("DELETE FROM club_entrants WHERE night_id = ? AND number = ?", [night_id, number])
+    later = [r[0] for r in db.execute("SELECT number FROM club_entrants WHERE night_id = ? AND number > ? "
+                                      "ORDER BY number", [night_id, number])]
+    for moving in later:  # one at a time, upwards: each number is free when it is taken
+        db.execute("UPDATE club_entrants SET number = ? WHERE night_id = ? AND number = ?",
+                   [moving - 1, night_id, moving])
+
+
+def leave_after(db, night_id: int, number: int, last_round: int | None) -> None:
+    db.execute("UPDATE club_entrants SET last_round = ? WHERE night_id = ? AND number = ?",
+               [last_round, night_id, number])
 
 
 def entrants(db, night_id: int) -> list[Entrant]:
     return [Entrant(r["number"], r["name"], tuple(i for i in (r["player_0"], r["player_1"]) if i is not None),
-                    tuple(n for n in (r["name_0"], r["name_1"]) if n is not None))
+                    tuple(n for n in (r["name_0"], r["name_1"]) if n is not None), r["first_round"],
+                    r["last_round"])
             for r in rows(db, """SELECT e.*, p0.name AS name_0, p1.name AS name_1 FROM club_entrants e
                                  JOIN players p0 ON p0.id = e.player_0 LEFT JOIN players p1 ON p1.id = e.player_1
                                  WHERE e.night_id = ? ORDER BY e.number""", [night_id])]
@@ -198,7 +264,8 @@ def _table(r: dict) -> ClubTable:
     score = None if r["score_0"] is None else (r["score_0"], r["score_1"])
     return ClubTable(r["id"], r["round"], r["table_no"], r["game_id"], tuple(r[f"entrant_{i}"] for i in range(4)),
                      tuple(r[f"name_{i}"] for i in range(4)), (r["total_0"], r["total_1"]), r["hands_count"],
-                     r["game_winner"], r["ended_at"], score, r["winner"], r["confirmed_at"], r["confirmer"])
+                     r["game_winner"], r["ended_at"], score, r["winner"], r["confirmed_at"], r["confirmer"],
+                     r["ended_how"], r["end_note"])
 
 
 def tables(db, night_id: int, number: int | None = None) -> list[ClubTable]:
@@ -248,23 +315,35 @@ def clock_of_game(db, game_id: int) -> dict | None:
     return found[0] if found else None
 
 
-def end_table(db, table_id: int, score: tuple[int, int], winner: int | None) -> None:
-    """The table's round is over: this result counts from now on, in the night and in its players' records."""
-    db.execute("""UPDATE club_tables SET ended_at = coalesce(ended_at, ?), score_0 = ?, score_1 = ?, winner = ?
-                  WHERE id = ?""", [now(), *score, winner, table_id])
+def end_table(db, table_id: int, score: tuple[int, int] | None, winner: int | None, how: str) -> None:
+    """The table's round is over: this result counts from now on, in the night and in its players' records. No
+    score: no hand was played there, and it is no game (see `settle_game`). `how`: "game", "clock" or "stopped"."""
+    db.execute("""UPDATE club_tables SET ended_at = coalesce(ended_at, ?), score_0 = ?, score_1 = ?, winner = ?,
+                  ended_how = coalesce(ended_how, ?) WHERE id = ?""",
+               [now(), *(score or (None, None)), winner, how, table_id])
     settle_game(db, table_id)
 
 
 # Records read games (finished ones, and who won them), not club tables: once a table's round is over its game
 # is finished, when the round ended, and won by the table's winner (a tie by nobody), even when the director's
 # clock stopped it before its own end. A fold of the game's hands keeps that (`games.save_summary` reads the
-# table), and the database's triggers move the records' counters with the game's winner.
+# table), and the database's triggers move the records' counters with the game's winner. A table that ended
+# with no score (no hand was played there, and the director typed none) is no game: its game is not finished and
+# nobody won it; it is kept as ended unfinished, which no list of games in progress shows.
 def settle_game(db, table_id: int) -> None:
     """Inside the caller's transaction: the game of an ended table is finished with the table's result, with its
-    per-team figures (a table stopped before its first hand has none yet, and records read them)."""
-    game_id = db.execute("SELECT game_id FROM club_tables WHERE id = ?", [table_id]).fetchone()[0]
+    per-team figures (a table stopped before its first hand has none yet, and records read them); the game of a
+    table ended with no score is ended unfinished."""
+    game_id, unplayed = db.execute("SELECT game_id, ended_at IS NOT NULL AND score_0 IS NULL FROM club_tables "
+                                   "WHERE id = ?", [table_id]).fetchone()
+    if unplayed:
+        db.execute("""UPDATE games SET finished_at = NULL, winner = NULL, abandoned_at = t.ended_at
+                      FROM club_tables t WHERE t.id = ? AND games.id = t.game_id""", [table_id])
+        db.execute("UPDATE game_seats SET finished = 0, won = 0 WHERE game_id = ?", [game_id])
+        return
     refresh_results(db, game_id)
-    db.execute("""UPDATE games SET finished_at = coalesce(games.finished_at, t.ended_at), winner = t.winner
+    db.execute("""UPDATE games SET finished_at = coalesce(games.finished_at, t.ended_at), winner = t.winner,
+                  abandoned_at = NULL
                   FROM club_tables t WHERE t.id = ? AND t.ended_at IS NOT NULL AND games.id = t.game_id""",
                [table_id])
     db.execute("""UPDATE game_seats SET finished = 1, won = coalesce(game_seats.team = t.winner, 0)
@@ -272,12 +351,18 @@ def settle_game(db, table_id: int) -> None:
                [table_id])
 
 
-def confirm_table(db, table_id: int, player_id: int) -> None:
+def confirm_table(db, table_id: int, player_id: int | None) -> None:
+    """Confirmed by a player of the table, or (None) by the director for them."""
     db.execute("UPDATE club_tables SET confirmed_at = ?, confirmed_by = ? WHERE id = ?", [now(), player_id, table_id])
+
+
+def keep_end_note(db, table_id: int, note: str) -> None:
+    db.execute("UPDATE club_tables SET end_note = ? WHERE id = ?", [note, table_id])
 
 
 def change_result(db, table_id: int, before: tuple[int, int] | None, after: tuple[int, int], winner: int | None,
                   note: str) -> None:
+    """The director's result (or, with `after` the same as `before`, a remark kept beside it)."""
     db.execute("UPDATE club_tables SET score_0 = ?, score_1 = ?, winner = ? WHERE id = ?", [*after, winner, table_id])
     settle_game(db, table_id)
     db.execute("""INSERT INTO club_result_changes (table_id, at, before_0, before_1, after_0, after_1, note)
@@ -331,3 +416,18 @@ def release(db, night_id: int, player_id: int) -> bool:
 def release_phone(db, night_id: int, phone: str) -> None:
     """Every name this phone claimed on the night: a phone follows one player at a time."""
     db.execute("DELETE FROM club_claims WHERE night_id = ? AND phone = ?", [night_id, phone])
+
+
+# --- players left out of the ratings for a night (a director filling a seat) -------------------------------------
+
+def unrated(db, night_id: int) -> set[int]:
+    return {r[0] for r in db.execute("SELECT player_id FROM club_unrated WHERE night_id = ?", [night_id])}
+
+
+def rate(db, night_id: int, player_id: int, rated: bool) -> bool:
+    """The player is rated for the night's games (or left out); False when that is how it was."""
+    if rated:
+        return db.execute("DELETE FROM club_unrated WHERE night_id = ? AND player_id = ?",
+                          [night_id, player_id]).rowcount == 1
+    return db.execute("INSERT INTO club_unrated (night_id, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                      [night_id, player_id]).rowcount == 1

@@ -178,11 +178,17 @@ def list_games(db, finished: bool, limit: int = 20) -> list[Game]:
     return _readable_games(rows(db, f"{_GAME_SELECT} WHERE {where} ORDER BY {order}, g.id DESC LIMIT ?", [limit]))
 
 
+# A club table whose round ended before any hand was played there (and whose result the director never typed) is
+# no game: no list of games shows it (see `clubs.settle_game`).
+NOT_A_GAME = """NOT EXISTS (SELECT 1 FROM club_tables t WHERE t.game_id = g.id AND t.ended_at IS NOT NULL
+                            AND t.score_0 IS NULL)"""
+
+
 def history_games(db, player_id: int | None = None, start: str | None = None, end: str | None = None,
                   limit: int = 200, before: str | None = None) -> list[Game]:
     """Games newest first, optionally only those a player sat in, started within [start, end) (UTC ISO), and
     (for the next page) started before `before`."""
-    where, params = [], []
+    where, params = [NOT_A_GAME], []
     if before:
         where.append("g.created_at < ?")
         params.append(before)
@@ -279,12 +285,15 @@ def save_summary(db, game_id: int, totals, hands_count: int, winner: int | None,
                  finished_at: str | None = None) -> None:
     """Keep the game's summary in step with its sheet (inside the caller's transaction). A game that has a
     winner keeps the moment it first had one: `finished_at`, or now. A club table's game whose round is over is
-    finished with its table's result (see `clubs.settle_game`), whatever a fold of its hands says."""
-    was_finished, ended_at, table_winner = db.execute(
-        """SELECT g.finished_at IS NOT NULL, t.ended_at, t.winner FROM games g
-           LEFT JOIN club_tables t ON t.game_id = g.id WHERE g.id = ?""", [game_id]).fetchone()
+    finished with its table's result (see `clubs.settle_game`), whatever a fold of its hands says; one that ended
+    before its first hand is no game, and is not finished."""
+    was_finished, ended_at, table_winner, unplayed = db.execute(
+        """SELECT g.finished_at IS NOT NULL, t.ended_at, t.winner, t.ended_at IS NOT NULL AND t.score_0 IS NULL
+           FROM games g LEFT JOIN club_tables t ON t.game_id = g.id WHERE g.id = ?""", [game_id]).fetchone()
     finished = winner is not None
-    if ended_at is not None:
+    if unplayed:  # a table whose round ended before a hand was played: no game, see `clubs.end_table`
+        winner, finished = None, False
+    elif ended_at is not None:
         winner, finished, finished_at = table_winner, True, finished_at or ended_at
     if was_finished or finished:
         db.execute("UPDATE game_seats SET finished = ?, won = coalesce(team = ?, 0) WHERE game_id = ?",

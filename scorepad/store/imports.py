@@ -41,12 +41,15 @@ _STAGED = {
                      "sum_bid"],
     "seat_results": ["game_id", "seat", "hands_bid", "made", "went_set", "sum_bid"],
     "nights": ["id", "name", "created_at", "kind", "rules", "round_end", "round_size", "rounds", "tie_breaks",
-               "director_key", "round", "round_started_at", "closed_at", "movement"],
-    "entrants": ["night_id", "number", "name", "player_0", "player_1"],
+               "director_key", "round", "round_started_at", "closed_at", "movement", "bye_rule", "bye_points",
+               "standings_hidden"],
+    "entrants": ["night_id", "number", "name", "player_0", "player_1", "first_round", "last_round"],
     "tables": ["id", "night_id", "round", "table_no", "game_id", *_ENTRANTS, "ended_at", "score_0", "score_1",
-               "winner", "confirmed_at", "confirmed_by"],
+               "winner", "confirmed_at", "confirmed_by", "ended_how", "end_note"],
     "changes": ["table_id", "at", "before_0", "before_1", "after_0", "after_1", "note"],
-    "seasons": ["name", "started_at", "best_of", "min_nights", "specials"],
+    "seasons": ["name", "started_at", "best_of", "min_nights", "specials", "bye_rule", "bye_points",
+                "improved_min_nights", "last_place", "ratings"],
+    "unrated": ["night_id", "player"],
     "night_seasons": ["night_id", "season"],  # a night's season by its name; none: the season under way here
     "specials": ["table_id", "hand", "player", "kind", "at"],
 }
@@ -77,19 +80,23 @@ _MOVES = [
     (f"seat_results ({', '.join(_STAGED['seat_results'])})",
      f"SELECT game_id + :game, {', '.join(_STAGED['seat_results'][1:])} FROM main.seat_results"),
     # a season is one season by its name: the file's "First season" is the one here of that name, if there is one
-    ("club_seasons (name, started_at, best_of, min_nights, specials)",
-     "SELECT name, started_at, best_of, min_nights, specials FROM main.seasons s WHERE NOT EXISTS ("
+    (f"club_seasons ({', '.join(_STAGED['seasons'])})",
+     f"SELECT {', '.join(_STAGED['seasons'])} FROM main.seasons s WHERE NOT EXISTS ("
      "SELECT 1 FROM live.club_seasons l WHERE name_key(l.name) = name_key(s.name)) ORDER BY rowid"),
     (f"club_nights ({', '.join(_STAGED['nights'])}, season_id)",
      f"SELECT id + :night, {', '.join(_STAGED['nights'][1:])}, coalesce((SELECT l.id FROM live.club_seasons l "
      "JOIN main.night_seasons n ON name_key(l.name) = name_key(n.season) WHERE n.night_id = s.id ORDER BY l.id "
      "LIMIT 1), :current) FROM main.nights s ORDER BY id"),
-    ("club_entrants (night_id, number, name, player_0, player_1)",
-     f"SELECT night_id + :night, number, name, {_player('player_0')}, {_player('player_1')} FROM main.entrants s"),
+    ("club_entrants (night_id, number, name, player_0, player_1, first_round, last_round)",
+     f"SELECT night_id + :night, number, name, {_player('player_0')}, {_player('player_1')}, first_round, "
+     "last_round FROM main.entrants s"),
     (f"club_tables (id, night_id, round, table_no, game_id, {', '.join(_ENTRANTS)}, ended_at, score_0, score_1, "
-     "winner, confirmed_at, confirmed_by)",
+     "winner, confirmed_at, confirmed_by, ended_how, end_note)",
      f"SELECT id + :table, night_id + :night, round, table_no, game_id + :game, {', '.join(_ENTRANTS)}, ended_at, "
-     f"score_0, score_1, winner, confirmed_at, {_player('confirmed_by')} FROM main.tables s ORDER BY id"),
+     f"score_0, score_1, winner, confirmed_at, {_player('confirmed_by')}, ended_how, end_note FROM main.tables s "
+     "ORDER BY id"),
+    ("club_unrated (night_id, player_id)",
+     f"SELECT night_id + :night, {_player('player')} FROM main.unrated s ORDER BY rowid"),
     (f"club_result_changes ({', '.join(_STAGED['changes'])})",
      f"SELECT table_id + :table, {', '.join(_STAGED['changes'][1:])} FROM main.changes ORDER BY rowid"),
     ("club_specials (night_id, table_id, hand, player_id, kind, at)",
@@ -164,7 +171,8 @@ def _stage(db, games: list[ImportedGame], nights: Sequence[ImportedNight],
             insert_hands(db, number, _new_hands(game))
         rows = _game_rows(games, ended)
         rows.update(_night_rows(nights))
-        rows["seasons"] = [(s.name, s.started_at, s.best_of, s.min_nights, ",".join(s.specials)) for s in seasons]
+        rows["seasons"] = [(s.name, s.started_at, s.best_of, s.min_nights, ",".join(s.specials), s.bye_rule,
+                            s.bye_points, s.improved_min_nights, int(s.last_place), s.ratings) for s in seasons]
         rows["names"] = [(name,) for name in sorted(_names(games, nights))]
         for table, values in rows.items():
             marks = ", ".join("?" * len(_STAGED[table]))
@@ -194,17 +202,20 @@ def _game_rows(games: list[ImportedGame], ended: dict) -> dict[str, list[tuple]]
     for game_id, game in enumerate(games, start=1):
         sides, winner, finished_at = game.rules.sides, game.state.winner, game.finished_at
         table = ended.get(game_id - 1)
-        if table is not None:
-            winner, finished_at = table.winner, finished_at or table.ended_at
+        abandoned_at = game.abandoned_at
+        if table is not None and table.score is None:  # no hand played at the table: no game (`settle_game`)
+            winner, finished_at, abandoned_at = None, None, table.ended_at
+        elif table is not None:
+            winner, finished_at, abandoned_at = table.winner, finished_at or table.ended_at, None
         rows["games"].append((game_id, game.created_at, json.dumps(game.rules.to_dict()), *_padded(game.teams, _SIDES),
                               *_padded(game.players, _SEATS), game.first_dealer,
                               None if game.rematch_index is None else game.rematch_index + 1,
                               *_padded(game.state.totals, _SIDES), len(game.live_hands), winner, finished_at,
-                              game.abandoned_at))
+                              abandoned_at))
         finished = int(finished_at is not None)
         rows["seats"] += [(game_id, seat, seat % sides, name, finished, int(winner == seat % sides))
                           for seat, name in enumerate(game.players) if name]
-        if game.hands or table is not None:  # a game's figures are first written with its first hand
+        if game.hands or (table is not None and table.score is not None):  # written with its first hand, or its end
             rows["team_results"] += [(game_id, *row) for row in _team_results(game)]
         rows["seat_results"] += [(game_id, *row) for row in _seat_results(game)]
     return rows
@@ -214,19 +225,21 @@ def _night_rows(nights: Sequence[ImportedNight]) -> dict[str, list[tuple]]:
     """Every row of the club nights, their entrants, tables and the director's corrections. A table's game is
     the place of its game in the import's list (game 1 is 0)."""
     rows: dict[str, list[tuple]] = {"nights": [], "entrants": [], "tables": [], "changes": [], "night_seasons": [],
-                                    "specials": []}
+                                    "specials": [], "unrated": []}
     table_id = 0
     for night_id, night in enumerate(nights, start=1):
         rows["nights"].append((night_id, night.name, night.created_at, night.kind, json.dumps(night.rules.to_dict()),
                                night.round_end, night.round_size, night.rounds, ",".join(night.tie_breaks),
                                night.director_key, night.round, night.round_started_at, night.closed_at,
-                               night.movement))
-        rows["entrants"] += [(night_id, e.number, e.name, *_padded(e.players, 2)) for e in night.entrants]
+                               night.movement, night.bye.kind, night.bye.points, int(night.standings_hidden)))
+        rows["entrants"] += [(night_id, e.number, e.name, *_padded(e.players, 2), e.first_round, e.last_round)
+                             for e in night.entrants]
+        rows["unrated"] += [(night_id, player) for player in night.unrated]
         for table in night.tables:
             table_id += 1
             rows["tables"].append((table_id, night_id, table.round, table.table_no, table.game + 1, *table.entrants,
                                    table.ended_at, *_padded(table.score or (), 2), table.winner, table.confirmed_at,
-                                   table.confirmed_by))
+                                   table.confirmed_by, table.ended_how, table.end_note))
             rows["changes"] += [(table_id, c.at, *_padded(c.before or (), 2), *c.after, c.note) for c in table.changes]
             rows["specials"] += [(table_id, x.hand, x.player, x.kind, x.at) for x in table.specials]
         if night.season is not None:

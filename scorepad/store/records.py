@@ -11,6 +11,7 @@ import threading
 
 from ..core.ratings import RatedGame, places
 from .connection import connect, database_path, rows
+from .games import NOT_A_GAME
 from .players import player_choices
 
 # Records are read far more often than they change (only when a game finishes, or a finished one is edited,
@@ -123,7 +124,7 @@ def unfinished_games(db, player_id: int | None = None) -> dict[int, dict]:
                count(DISTINCT g.id) FILTER (WHERE g.abandoned_at IS NULL) AS in_progress,
                count(DISTINCT g.id) FILTER (WHERE g.abandoned_at IS NOT NULL) AS abandoned
         FROM game_seats s JOIN games g ON g.id = s.game_id
-        WHERE g.finished_at IS NULL {where} GROUP BY s.player_id""", args)
+        WHERE g.finished_at IS NULL AND {NOT_A_GAME} {where} GROUP BY s.player_id""", args)
     return {row.pop("player_id"): row for row in found}
 
 
@@ -268,21 +269,29 @@ def warm_records(path: str, player_ids: list[int] | None = None) -> None:
 def rated_games(db) -> list[RatedGame]:
     """Every finished game whose every seat has a name, as the ratings read it, in the order the games finished
     (a game with an empty seat would rate a side of one against a side of two as equals: it is left out, as is one
-    whose rules do not read). Read from the games' own seat columns (seat s sits on side s % sides), one row a
-    game: a tenth of the time of joining the seats, which matters as every finished game has this read again."""
+    whose rules do not read), each with whether it was played at a club table and who it leaves unrated there (a
+    director in a seat). Read from the games' own seat columns (seat s sits on side s % sides), one row a game: a
+    tenth of the time of joining the seats, which matters as every finished game has this read again."""
     seats = ", ".join(f"seat_{seat}" for seat in range(8))
+    unrated: dict[int, set[int]] = {}
+    for game_id, player_id in db.execute("""SELECT t.game_id, u.player_id FROM club_unrated u
+                                            JOIN club_tables t ON t.night_id = u.night_id"""):
+        unrated.setdefault(game_id, set()).add(player_id)
     found = db.execute(f"""
         SELECT id, finished_at, winner, total_0, total_1, total_2, total_3,
-               coalesce(rules ->> '$.sides', 2), coalesce(rules ->> '$.players_per_side', 2), {seats}
+               coalesce(rules ->> '$.sides', 2), coalesce(rules ->> '$.players_per_side', 2),
+               EXISTS (SELECT 1 FROM club_tables t WHERE t.game_id = games.id), {seats}
         FROM games WHERE finished_at IS NOT NULL AND json_valid(rules) AND json_type(rules) = 'object'
         ORDER BY finished_at, id""").fetchall()
     games = []
-    for game_id, finished_at, winner, t0, t1, t2, t3, sides, per_side, *seated in found:
+    for game_id, finished_at, winner, t0, t1, t2, t3, sides, per_side, club, *seated in found:
         if sides not in (2, 3, 4) or per_side not in (1, 2, 3, 4):
             continue  # rules that do not read: the game is left out, as everywhere
         seated = seated[:sides * per_side]
         if None in seated:
             continue
         players = tuple(tuple(sorted(seated[side::sides])) for side in range(sides))
-        games.append(RatedGame(game_id, finished_at, players, places((t0, t1, t2, t3)[:sides], winner)))
+        left_out = frozenset(unrated.get(game_id, ()))
+        games.append(RatedGame(game_id, finished_at, players, places((t0, t1, t2, t3)[:sides], winner), bool(club),
+                               left_out & set(seated)))
     return games

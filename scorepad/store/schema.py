@@ -586,6 +586,62 @@ def m020_game_identity(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
+def m022_club_year(db: sqlite_utils.Database) -> None:
+    """What a club's whole year needs of its nights. A night: what a bye is worth (`bye_rule`, with `bye_points` for
+    a fixed score), and whether its standings are hidden from the wall and the phones until the director reveals
+    them. An entrant: the first round they play and the last (a late arrival, an early leaver; NULL: to the end).
+    A table: how its round ended for it (`ended_how`: its own game's end, the director's clock, or stopped by the
+    director; NULL for tables that ended before this was kept) and the director's reason for going on without its
+    confirmation (`end_note`); a table the director confirmed has `confirmed_at` without `confirmed_by`. A season:
+    the night whose director directs it (NULL: its first night's), the bye rule its new nights start with, the
+    most improved prize (after at least N nights; NULL: none), a last-place prize, and whether its ratings are of
+    club games only. `club_unrated`: a player (a director filling a seat) left out of the ratings for a night; it
+    moves the records counter, under which ratings are kept. And a table whose round ended before any hand was
+    played, and whose result the director never typed, is no game: it keeps no score, its game is not finished,
+    nobody won it, and it is kept as ended unfinished (before, it was a finished 0-0 tie in the records and the
+    ratings)."""
+    bump = "UPDATE club_nights SET version = version + 1 WHERE id = {night};"
+    records = "UPDATE counters SET value = value + 1 WHERE name = 'records';"
+    unplayed = """SELECT t.game_id FROM club_tables t WHERE t.ended_at IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM hands h WHERE h.game_id = t.game_id AND h.deleted_at IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM club_result_changes c WHERE c.table_id = t.id)"""
+    db.executescript(f"""
+    ALTER TABLE club_nights ADD COLUMN bye_rule TEXT NOT NULL DEFAULT 'winners'
+        CHECK (bye_rule IN ('winners', 'own', 'fixed', 'none'));
+    ALTER TABLE club_nights ADD COLUMN bye_points INTEGER CHECK (bye_points IS NULL OR bye_points >= 0);
+    ALTER TABLE club_nights ADD COLUMN standings_hidden INTEGER NOT NULL DEFAULT 0
+        CHECK (standings_hidden IN (0, 1));
+    ALTER TABLE club_entrants ADD COLUMN first_round INTEGER NOT NULL DEFAULT 1 CHECK (first_round >= 1);
+    ALTER TABLE club_entrants ADD COLUMN last_round INTEGER
+        CHECK (last_round IS NULL OR last_round >= first_round - 1);
+    ALTER TABLE club_tables ADD COLUMN ended_how TEXT CHECK (ended_how IN ('game', 'clock', 'stopped'));
+    ALTER TABLE club_tables ADD COLUMN end_note TEXT;
+    ALTER TABLE club_seasons ADD COLUMN director_night INTEGER REFERENCES club_nights(id) ON DELETE SET NULL;
+    ALTER TABLE club_seasons ADD COLUMN bye_rule TEXT NOT NULL DEFAULT 'winners'
+        CHECK (bye_rule IN ('winners', 'own', 'fixed', 'none'));
+    ALTER TABLE club_seasons ADD COLUMN bye_points INTEGER CHECK (bye_points IS NULL OR bye_points >= 0);
+    ALTER TABLE club_seasons ADD COLUMN improved_min_nights INTEGER
+        CHECK (improved_min_nights IS NULL OR improved_min_nights >= 1);
+    ALTER TABLE club_seasons ADD COLUMN last_place INTEGER NOT NULL DEFAULT 0 CHECK (last_place IN (0, 1));
+    ALTER TABLE club_seasons ADD COLUMN ratings TEXT NOT NULL DEFAULT 'all' CHECK (ratings IN ('all', 'club'));
+    CREATE TABLE club_unrated (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        PRIMARY KEY (night_id, player_id)
+    ) STRICT;
+    CREATE INDEX club_unrated_by_player ON club_unrated (player_id);
+    CREATE TRIGGER club_unrated_added AFTER INSERT ON club_unrated
+    BEGIN {bump.format(night="NEW.night_id")} {records} END;
+    CREATE TRIGGER club_unrated_removed AFTER DELETE ON club_unrated
+    BEGIN {bump.format(night="OLD.night_id")} {records} END;
+    UPDATE game_seats SET finished = 0, won = 0 WHERE game_id IN ({unplayed});
+    UPDATE games SET abandoned_at = coalesce(abandoned_at, finished_at), finished_at = NULL, winner = NULL
+    WHERE id IN ({unplayed});
+    UPDATE club_tables SET score_0 = NULL, score_1 = NULL, winner = NULL WHERE game_id IN ({unplayed});
+    """)
+
+
+@migrations()
 def m023_meld_counted_with_the_hand(db: sqlite_utils.Database) -> None:
     """What the meld calculator counted for each side (the trump and each hand's cards), kept with the hand as the
     export writes it (JSON), so that a dispute about the meld is settled by the sheet. Every hand before it has

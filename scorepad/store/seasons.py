@@ -17,6 +17,12 @@ class Season:
     min_nights: int  # nights played to be ranked
     specials: tuple[str, ...]  # the specials the club tallies this season
     version: int
+    director_night: int | None = None  # the night whose director directs the season; None: its first night's
+    bye_rule: str = "winners"  # what a bye is worth in the nights made in it, unless the night says otherwise
+    bye_points: int | None = None
+    improved_min_nights: int | None = None  # the most improved prize, after at least this many nights; None: none
+    last_place: bool = False  # a prize for the last place
+    ratings: str = "all"  # "club": its ratings (and most improved) from club games only; "all": every game
 
 
 @dataclass(frozen=True)
@@ -35,20 +41,45 @@ class Special:
     at: str
 
 
+# The settings a director changes, as columns (specials are kept comma separated).
+SETTINGS = ("name", "best_of", "min_nights", "specials", "bye_rule", "bye_points", "improved_min_nights",
+            "last_place", "ratings")
+
+
 def _season(row: dict) -> Season:
     return Season(row["id"], row["name"], row["started_at"], row["best_of"], row["min_nights"],
-                  tuple(k for k in row["specials"].split(",") if k), row["version"])
+                  tuple(k for k in row["specials"].split(",") if k), row["version"], row["director_night"],
+                  row["bye_rule"], row["bye_points"], row["improved_min_nights"], bool(row["last_place"]),
+                  row["ratings"])
 
 
-def create_season(db, name: str, best_of: int | None, min_nights: int, specials: tuple[str, ...]) -> int:
-    return db.execute("""INSERT INTO club_seasons (name, started_at, best_of, min_nights, specials)
-                         VALUES (?, ?, ?, ?, ?)""", [name, now(), best_of, min_nights, ",".join(specials)]).lastrowid
+def _columns(settings: dict) -> list:
+    return [",".join(value) if name == "specials" else int(value) if name == "last_place" else value
+            for name, value in ((name, settings[name]) for name in SETTINGS)]
 
 
-def change_season(db, season_id: int, *, name: str, best_of: int | None, min_nights: int,
-                  specials: tuple[str, ...]) -> None:
-    db.execute("UPDATE club_seasons SET name = ?, best_of = ?, min_nights = ?, specials = ? WHERE id = ?",
-               [name, best_of, min_nights, ",".join(specials), season_id])
+def create_season(db, name: str, best_of: int | None, min_nights: int, specials: tuple[str, ...],
+                  director_night: int | None = None, **more) -> int:
+    """A new season with `SETTINGS` (those not given as a new season's defaults)."""
+    settings = {"bye_rule": "winners", "bye_points": None, "improved_min_nights": None, "last_place": False,
+                "ratings": "all", **more, "name": name, "best_of": best_of, "min_nights": min_nights,
+                "specials": specials}
+    return db.execute(f"""INSERT INTO club_seasons (started_at, director_night, {', '.join(SETTINGS)})
+                          VALUES (?, ?, {', '.join('?' * len(SETTINGS))})""",
+                      [now(), director_night, *_columns(settings)]).lastrowid
+
+
+def change_season(db, season_id: int, **settings) -> None:
+    """The season's `SETTINGS`, every one of them given."""
+    db.execute(f"UPDATE club_seasons SET {', '.join(f'{name} = ?' for name in SETTINGS)} WHERE id = ?",
+               [*_columns(settings), season_id])
+
+
+def first_night(db, season_id: int) -> int | None:
+    """The id of the season's first night, or None."""
+    row = db.execute("SELECT id FROM club_nights WHERE season_id = ? ORDER BY created_at, id LIMIT 1",
+                     [season_id]).fetchone()
+    return row[0] if row else None
 
 
 def load_season(db, season_id: int) -> Season | None:

@@ -38,6 +38,27 @@ def live_server(tmp_path_factory):
     server.close()
 
 
+@pytest.fixture(scope="module")
+def club_server(tmp_path_factory):
+    """A server over a database of this test module's own, and its app and results folder (CLUB_RESULTS_DIR): a
+    club's season is directed by the director of its first night, which on the shared server is another test's;
+    and the command line runs on this database."""
+    from waitress.server import create_server
+
+    from scorepad import create_app
+
+    folder = tmp_path_factory.mktemp("club")
+    results = folder / "share"
+    results.mkdir()
+    app = create_app({"SECRET_KEY": "club", "DATABASE": str(folder / "scorepad.db"),
+                      "BACKUP_DIR": str(folder / "backups"), "CLUB_RESULTS_DIR": str(results)})
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}", app, results
+    server.close()
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import PHONE, make_night, no_sideways_scroll, post
+from tests.browser.helpers import PHONE, make_night, no_sideways_scroll, post, record_hand
 
 pytestmark = pytest.mark.browser
 
@@ -113,6 +113,7 @@ def test_time_called_takes_the_form_away_at_the_table_and_says_a_half_typed_hand
                              end=("time", "20"), record=False)
     phone = screen(390)
     phone.goto(game)
+    record_hand(phone, (40, 0), (30, 20), bidder="Ada", bid=50)  # a hand: the table is a game when time is called
     clock = phone.locator("#club-clock")
     assert re.fullmatch(r"Round 1 ends at \d\d:\d\d \(the director's clock\), or when a side reaches 500",
                         clock.inner_text())

@@ -110,12 +110,12 @@ def test_a_club_round_started_before_midnight_ends_at_tonights_time_on_the_table
     from datetime import datetime, timedelta
 
     from scorepad.store import clubs
-    from scorepad.web.club import views as club_views
+    from scorepad.web.club import director_page as club_views
 
     # the director starts round 1 at 23:52 (local) on a 20-minute clock; the phones look at 23:55
     started = datetime.now().astimezone().replace(hour=23, minute=52, second=0, microsecond=0)
     monkeypatch.setattr(clubs, "now", lambda: started.isoformat(timespec="seconds"))
-    monkeypatch.setattr(club_views, "_now", lambda: started + timedelta(minutes=3), raising=False)
+    monkeypatch.setattr(club_views, "now", lambda: started + timedelta(minutes=3), raising=False)
     night, game = make_night(phone, live_server, "progressive", ["Ada", "Ben", "Cleo", "Dan"], end=("time", "20"),
                              record=False)
     phone.goto(game)

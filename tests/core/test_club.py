@@ -3,7 +3,17 @@
 
 import pytest
 
-from scorepad.core.club import ClubError, Round, TableResult, bye_score, movement, round_rules, standings, time_up
+from scorepad.core.club import (
+    ByeRule,
+    ClubError,
+    Round,
+    TableResult,
+    bye_score,
+    movement,
+    round_rules,
+    standings,
+    time_up,
+)
 from scorepad.core.rules import PRESETS
 
 # The movement itself (who sits where each round) is tested in test_club_movement.py.
@@ -30,9 +40,51 @@ def test_standings_count_wins_points_high_round_and_byes():
     assert [(s.rank, s.entrant, s.wins, s.points, s.high_round, s.played, s.byes) for s in table] == [
         (1, "C", 2, 1010, 510, 1, 1),
         (2, "A", 1, 700, 500, 2, 0),
-        (3, "D", 1, 580, 80, 1, 1),
+        (3, "D", 1, 580, None, 1, 1),  # its one table plays on: no round of its is over yet
         (4, "B", 0, 420, 300, 2, 0),
     ]
+
+
+def test_before_any_result_everyone_shares_the_first_place_the_one_on_a_bye_too():
+    """Round 1 of three teams under way: the team on a bye is not ranked below the tables still playing."""
+    results = [TableResult(1, (("A",), ("B",)), (0, 0), None, over=False)]
+    for tie_breaks in (("wins", "points", "high_round"), ("points", "wins", "high_round"), ("high_round",)):
+        assert [s.rank for s in standings("ABC", results, {1: ("C",)}, tie_breaks)] == [1, 1, 1]
+
+
+ROUND_1 = [TableResult(1, (("A",), ("B",)), (500, 300), 0), TableResult(1, (("C",), ("D",)), (200, 610), 1)]
+ROUND_2 = [TableResult(2, (("A",), ("D",)), (320, 400), 1), TableResult(2, (("B",), ("E",)), (450, 100), 0)]
+
+
+@pytest.mark.parametrize(("rule", "e_points", "e_wins"), [
+    (ByeRule("winners"), 555, 1),  # the average of round 1's winners, 500 and 610
+    (ByeRule("own"), 100, 1),  # E's own average of the rounds E played: 100 in round 2
+    (ByeRule("fixed", 250), 250, 1),
+    (ByeRule("none"), 0, 0),
+])
+def test_a_bye_is_worth_what_the_club_chose(rule, e_points, e_wins):
+    table = {s.entrant: s for s in standings("ABCDE", ROUND_1 + ROUND_2, {1: ("E",), 2: ("C",)}, bye_rule=rule)}
+    assert (table["E"].points, table["E"].wins, table["E"].byes, table["E"].played) == (
+        e_points + 100, e_wins, 1, 1)
+
+
+def test_with_no_score_for_a_bye_everyone_is_ranked_by_the_average_of_the_rounds_they_played():
+    """C sat round 2 out: 200 in one round is an average of 200; B's 750 over two is 375."""
+    table = standings("ABCDE", ROUND_1 + ROUND_2, {1: ("E",), 2: ("C",)}, ("points",), ByeRule("none"))
+    assert [(s.entrant, s.average) for s in table] == [
+        ("D", 505.0), ("A", 410.0), ("B", 375.0), ("C", 200.0), ("E", 100.0)]
+
+
+def test_an_own_average_bye_waits_for_a_round_played():
+    """E sits out round 1 before playing any: nothing yet to average, so the bye is worth nothing so far."""
+    table = {s.entrant: s for s in standings("ABCDE", ROUND_1, {1: ("E",)}, bye_rule=ByeRule("own"))}
+    assert (table["E"].points, table["E"].wins) == (0, 0)
+
+
+@pytest.mark.parametrize(("kind", "points"), [("fixed", None), ("winners", 10), ("fixed", -1), ("luck", None)])
+def test_a_bye_rule_that_cannot_be_is_refused(kind, points):
+    with pytest.raises(ClubError):
+        ByeRule(kind, points)
 
 
 def test_a_progressive_table_gives_each_partner_the_sides_points():

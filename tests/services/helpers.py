@@ -36,10 +36,11 @@ def hand_ids(db, game_id: int) -> list[int]:
 
 
 def new_night(db, entrants, *, kind: str = "progressive", name: str = "Club", rules: Rules = DD,
-              end: str = "hands", size: int = 1, rounds: int = 2, tie_breaks=("wins", "points")) -> int:
-    """A club night with `entrants` registered (a name, or a tuple of a team's names); returns its id."""
+              end: str = "hands", size: int = 1, rounds: int = 2, tie_breaks=("wins", "points"), **more) -> int:
+    """A club night with `entrants` registered (a name, or a tuple of a team's names); returns its id. `more`:
+    the night's other settings (bye_rule, bye_points, standings_hidden)."""
     made = services.club.create_night(db, name=name, kind=kind, rules=rules, round_end=end, round_size=size,
-                                      rounds=rounds, tie_breaks=tie_breaks)
+                                      rounds=rounds, tie_breaks=tie_breaks, **more)
     for entrant in entrants:
         services.club.register(db, made.id, entrant if isinstance(entrant, tuple) else (entrant,))
     return made.id

@@ -16,6 +16,7 @@ from tests.services.helpers import new_night
 RULES = PRESETS["double-deck"]
 NAMES = ("Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")  # table 1: Al & Cy against Bo & Di; table 2: Ed & Gus...
 WIN_0 = Hand(0, 50, (20, 0), (30, 20), trump="H")  # North and South's team: 50 to 20
+TIE = Hand(0, 50, (20, 30), (30, 20), trump="H")  # 50 to 50
 
 
 def night(db, end="time", size=50, rounds=2):
@@ -46,7 +47,7 @@ def record_of(db, *names):
 # Table 1 played a hand Al & Cy won, table 2 none: both stop where they stand.
 STOPPERS = [
     ("the director's clock", lambda db, night_id: club.end_round(db, night_id)),
-    ("the night closed mid-round", lambda db, night_id: club.close_night(db, night_id)),
+    ("the night closed mid-round", lambda db, night_id: club.close_night(db, night_id, unconfirmed="closing")),
 ]
 
 
@@ -67,7 +68,8 @@ def test_a_table_stopped_before_its_end_counts_with_its_tables_result_in_every_r
 
 def test_a_table_tied_when_the_clock_stopped_it_counts_as_a_game_won_by_neither(db):
     night_id = night(db)
-    club.end_round(db, night_id)  # table 2 never played a hand: 0 to 0
+    play(db, night_id, 2, TIE)  # 50 to 50
+    club.end_round(db, night_id)
     assert record_of(db, "Ed") == (1, 0) and record_of(db, "Flo") == (1, 0)
     assert records.head_to_head(db, ids(db, "Ed", "Gus"), ids(db, "Flo", "Hal")) == {"games": 1, "wins_a": 0,
                                                                                   "wins_b": 0}
@@ -128,7 +130,8 @@ def test_club_tables_are_rated_with_their_tables_result_a_tie_a_draw_and_the_dir
 
     ratings.forget()
     night_id = night(db)
-    play(db, night_id, 1)  # Al & Cy beat Bo & Di; table 2 never plays a hand: 0 to 0 when time is called
+    play(db, night_id, 1)  # Al & Cy beat Bo & Di; table 2 ties 50 to 50 when time is called
+    play(db, night_id, 2, TIE)
     club.end_round(db, night_id)
     al, bo, cy = ids(db, "Al", "Bo", "Cy")
     now = ratings.all_ratings(db).now

@@ -79,7 +79,7 @@ def test_the_nights_prize_list_has_its_places_its_high_game_and_series_and_its_s
     record(db, table.game_id, WIN_1)
     north = players_of(db, table.game_id)[0]
     seasons.tally_special(db, table.game_id, 2, north[1], "double_run")
-    club.close_night(db, night_id)
+    club.close_night(db, night_id, unconfirmed="Closed at the end of the night")
     the_night = clubs.load_night(db, night_id)
     read = seasons.read_night(db, the_night)
     prizes = {p.key: p for p in seasons.night_prizes(db, the_night, read)}
@@ -95,7 +95,7 @@ def test_a_season_counts_each_ones_best_nights_and_ranks_after_the_minimum(db):
         night_id = night(db, "partners", teams, round_end="hands", round_size=1, rounds=1)
         club.start_round(db, night_id)
         record(db, clubs.tables(db, night_id)[0].game_id, WIN_0)
-        club.close_night(db, night_id)
+        club.close_night(db, night_id, unconfirmed="Closed at the end of the night")
     partners_night([("Al", "Bo"), ("Cy", "Di")])
     partners_night([("Cy", "Di"), ("Al", "Bo")])
     partners_night([("Al", "Bo"), ("Ed", "Flo")])

@@ -10,7 +10,7 @@ import pytest
 
 from scorepad import services
 from scorepad.core.club import LATEST, movement
-from scorepad.services import club
+from scorepad.services import club, club_paper
 from scorepad.store import clubs, connection, schema
 from tests.helpers import FIXTURES
 
@@ -47,7 +47,7 @@ def test_a_night_made_before_m017_keeps_the_first_movement_and_its_chart_is_the_
     by_version = {v: [tuple(r.tables) for r in movement(night.kind, numbers, night.round, v)] for v in (1, LATEST)}
     assert stored == [tuple(table for table in r) for r in by_version[1]]
     assert by_version[1] != by_version[LATEST]  # so the night proves it is read by its own version
-    chart = club.rotation_chart(upgraded, night)
+    chart = club_paper.rotation_chart(upgraded, night)
     assert [[t.players for t in r.tables] for r in chart[:night.round]] == [
         [t.players for t in clubs.tables(upgraded, night.id, r)] for r in range(1, night.round + 1)]
 

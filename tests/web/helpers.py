@@ -73,6 +73,15 @@ CLUB_WIN_0 = {"kind": "played", "bidder": "s0", "bid": "50", "trump": "H", "meld
               "counters_0": "30", "counters_1": "20"}
 
 
+def read(app, how, *args):
+    """`how(db, *args)` on the app's database, read as the store reads it (a connection of the test's own)."""
+    db = connection.connect(app.config["DATABASE"])
+    try:
+        return how(db, *args)
+    finally:
+        db.close()
+
+
 def club_post(client, url, **data):
     """A club page's form, sent with the CSRF token the club pages carry."""
     return client.post(url, data={"csrf_token": csrf(client, "/club/"), **data})

@@ -53,7 +53,7 @@ def started(client):
 def second_round(client, app, started):
     """The same night with round 1 played and round 2 just started."""
     play_every_table(client, app, 1)
-    assert club_post(client, "/club/1/start", round="2").status_code == 303
+    assert club_post(client, "/club/1/start", round="2", unconfirmed="Played on").status_code == 303
     return 2
 
 
@@ -163,7 +163,7 @@ def test_a_result_below_zero_can_be_typed_and_a_negative_prefilled_score_does_no
 
 def test_a_result_corrected_after_the_close_is_kept_and_the_page_says_corrections_are_shown(client, app, started):
     play_every_table(client, app, 1)
-    club_post(client, "/club/1/close", round="1")
+    club_post(client, "/club/1/close", round="1", unconfirmed="Closed before the scores were confirmed")
     after_close = parse(client.get("/club/1/director"))
     for words in (after_close.select_one("#round").get_text(" ", strip=True),
                   after_close.select_one(".flash").get_text()):
@@ -186,9 +186,9 @@ def test_the_directors_poll_brings_the_standings_and_the_round_as_well_as_the_ta
     for part in ("#round", "#tables", "#entrants", "#director-standings"):
         assert fresh.select_one(part)["hx-swap-oob"] == "true", part
     first = [td.get_text(strip=True) for td in fresh.select("#director-standings tbody tr")[0].select("td")]
-    assert first == ["1", "Al", "1", "50", "50"]
+    assert first == ["1", "Al", "1", "50", "50", "1"]  # rank, name, wins, points, best round, rounds
     assert fresh.select_one("#register-form") is None  # what the director types is never replaced
-    club_post(client, "/club/1/start", round="2")
+    club_post(client, "/club/1/start", round="2", unconfirmed="Played on")
     later = parse(client.get("/club/1/director/live", headers={"HX-Request": "true"}))
     assert later.select_one("#round h2").get_text() == "Round 2 of 2"
 
@@ -219,7 +219,7 @@ def test_the_director_and_the_bye_teams_phone_say_who_sits_out_and_what_it_score
     club_post(client, "/club/1/start", round="1")
     playing = {n for t in tables(app, 1) for n in t.players}
     (bye_team,) = [team for team in TEAMS if team[0] not in playing]
-    said = f"Bye: {bye_team[0]} & {bye_team[1]} (scores the average of this round's winners)"
+    said = f"Bye: {bye_team[0]} & {bye_team[1]} (worth a win and the average of that round's winners)"
     assert [p.get_text() for p in parse(client.get("/club/1/director")).select("#tables .club-bye")] == [said]
     phone = app.test_client()
     at_a_table = parse(phone.get("/club/1/tables/2"))  # any table's card finds the bye's players

@@ -21,11 +21,14 @@ def with_db(app, work):
         db.close()
 
 
-def finish(client, app, *table_nos):
+def finish(client, app, *table_nos, confirm=True):
+    """The tables play their hand, and (as its players would on their phones) their scores are confirmed."""
     night = with_db(app, lambda db: clubs.load_night(db, 1))
     for t in with_db(app, lambda db: clubs.tables(db, 1, night.round)):
         if t.table_no in table_nos:
             client.post(f"/games/{t.game_id}/hands", data={**form_of(client, t.game_id), **CLUB_WIN_0})
+            if confirm:
+                club_post(client, f"/club/1/tables/{t.id}/confirm-for-them")
 
 
 def time_is_up(client, app):
@@ -46,7 +49,7 @@ STATES = [
     ("every table playing", {}, None, False,
      ([], ["waiting"], "Tables 1, 2 and 3 are still playing")),
     ("one table left", {}, (1, 3), False, ([], ["waiting"], "Table 2 is still playing")),
-    ("every table done", {}, (1, 2, 3), False, (["Start round 2"], ["primary"], None)),
+    ("every table done and confirmed", {}, (1, 2, 3), False, (["Start round 2"], ["primary"], None)),
     ("time up with tables playing", {"round_end": "time", "round_size": "50"}, None, True,
      (["End round 1 on the clock"], ["waiting"], "Tables 1, 2 and 3 are still playing")),
     ("on the clock, time not up", {"round_end": "time", "round_size": "50"}, None, False,
@@ -66,6 +69,20 @@ def test_the_one_primary_button_is_the_directors_real_next_step(client, app, nig
     if late:
         time_is_up(client, app)
     assert steps(parse(client.get("/club/1/director"))) == expected
+
+
+def test_tables_done_but_not_confirmed_are_waited_for_and_named_not_started_past(client, app):
+    club_post(client, "/club/new", **NIGHT)
+    for name in PLAYERS:
+        club_post(client, "/club/1/register", player_0=name)
+    club_post(client, "/club/1/start")
+    finish(client, app, 1, 2, 3, confirm=False)
+    page = parse(client.get("/club/1/director"))
+    assert steps(page) == ([], ["waiting"], None)
+    assert page.select_one("#still-to-confirm").get_text(" ", strip=True).startswith(
+        "Tables 1, 2 and 3 are over but not confirmed")
+    assert page.select_one("#start-round").get_text(strip=True) == "Start round 2 anyway"
+    assert len(page.select("#to-confirm form")) == 3  # a Confirm for them a table
 
 
 @pytest.fixture
@@ -117,7 +134,7 @@ def test_the_directors_poll_makes_starting_primary_when_the_last_table_finishes(
 
 
 def test_the_directors_poll_makes_ending_on_the_clock_primary_when_time_runs_out(client, app, monkeypatch):
-    from scorepad.web.club import views as club_views
+    from scorepad.web.club import director_page as club_views
 
     club_post(client, "/club/new", **{**NIGHT, "round_end": "time", "round_size": "50"})
     for name in PLAYERS:
@@ -125,7 +142,7 @@ def test_the_directors_poll_makes_ending_on_the_clock_primary_when_time_runs_out
     club_post(client, "/club/1/start")
     first = client.get("/club/1/director/live", headers={"HX-Request": "true"})
     assert client.get("/club/1/director/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
-    monkeypatch.setattr(club_views, "_clock_up", lambda night: True)  # fifty minutes on, nothing written since
+    monkeypatch.setattr(club_views, "clock_up", lambda night: True)  # fifty minutes on, nothing written since
     fresh = client.get("/club/1/director/live", headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
     assert fresh.status_code == 200
     assert steps(parse(fresh))[0] == ["End round 1 on the clock"]

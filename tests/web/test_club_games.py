@@ -8,6 +8,8 @@ from scorepad.store import clubs, connection, games, players
 from tests.helpers import parse
 from tests.web.helpers import CLUB_WIN_0, club_post, csrf, form_of
 
+CLUB_TIE = {**CLUB_WIN_0, "meld_1": "30"}  # North and South 50, East and West 30 + 20: 50 to 50
+
 PLAYERS = ["Al", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]  # table 1: Al & Cy against Bo & Di
 NIGHT = {"name": "Friday club", "kind": "progressive", "preset": "double-deck", "round_end": "time",
          "round_size": "50", "rounds": "2"}
@@ -47,14 +49,18 @@ def record_card(client, game_id):
 
 
 STOPPED = [
-    ("won on the clock", 0, "Round 1 ended on the director's clock: Al & Cy won, 50 to 20."),
-    ("tied on the clock", 1, "Round 1 ended on the director's clock: tied 0 to 0: a win for neither."),
+    ("won on the clock", 0, False, "Round 1 ended on the director's clock: Al & Cy won, 50 to 20."),
+    ("tied on the clock", 1, True, "Round 1 ended on the director's clock: tied 50 to 50: a win for neither."),
+    ("no hand before the clock", 1, False, "Round 1 ended before a hand was played at this table: it is no game"),
 ]
 
 
-@pytest.mark.parametrize(("table", "words"), [s[1:] for s in STOPPED], ids=[s[0] for s in STOPPED])
-def test_a_game_the_clock_stopped_says_how_its_round_ended_and_leads_back_to_the_night(client, app, table, words):
+@pytest.mark.parametrize(("table", "tie", "words"), [s[1:] for s in STOPPED], ids=[s[0] for s in STOPPED])
+def test_a_game_the_clock_stopped_says_how_its_round_ended_and_leads_back_to_the_night(client, app, table, tie,
+                                                                                       words):
     game_id = night(client, app)[table]
+    if tie:
+        client.post(f"/games/{game_id}/hands", data={**form_of(client, game_id), **CLUB_TIE})
     club_post(client, "/club/1/end")
     page = parse(client.get(f"/games/{game_id}"))
     card = page.select_one("#record")
@@ -103,10 +109,11 @@ def test_the_directors_change_shows_on_the_game_page_and_in_the_records(client, 
 
 def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(client, app):
     won, tied = night(client, app)
+    client.post(f"/games/{tied}/hands", data={**form_of(client, tied), **CLUB_TIE})
     club_post(client, "/club/1/end")
     states = [" ".join(s.get_text().split()) for s in parse(client.get("/history/")).select(".game-state")]
     assert sorted(states) == ["round 1, table 1: Al & Cy won", "round 1, table 2: a tie, a win for neither"]
-    assert "tied 0 to 0" in parse(client.get(f"/history/games/{tied}")).select_one(".winner-line").get_text()
+    assert "tied 50 to 50" in parse(client.get(f"/history/games/{tied}")).select_one(".winner-line").get_text()
     listed = {li.select_one("strong").get_text(): li.select_one(".muted").get_text()
               for li in parse(client.get("/players/")).select(".player-list li")}
     assert listed["Al"] == "1 finished game · 1 won" and listed["Bo"] == listed["Ed"] == "1 finished game · 0 won"
@@ -116,6 +123,16 @@ def test_history_lists_a_stopped_game_as_finished_and_the_records_count_it(clien
     assert "won the game" not in home.get_text()
     al = parse(client.get(f"/players/{player_id(app, 'Al')}"))
     assert " ".join(al.select_one(".game-state").get_text().split()) == "round 1, table 1: Al & Cy won"
+
+
+def test_a_table_where_no_hand_was_played_is_in_no_list_of_games_and_no_record(client, app):
+    _, empty = night(client, app)
+    club_post(client, "/club/1/end")
+    assert not [s for s in parse(client.get("/history/")).select(".game-item") if f"/{empty}" in s.get("href", "")]
+    assert len(parse(client.get("/history/")).select(".game-state")) == 1
+    listed = {li.select_one("strong").get_text(): li.select_one(".muted").get_text()
+              for li in parse(client.get("/players/")).select(".player-list li")}
+    assert listed["Ed"] == "0 finished games · 0 won"  # no game in progress, none ended unfinished either
 
 
 def test_a_kept_games_hands_show_no_edit_or_delete_and_their_pages_say_why(client, app):

@@ -41,9 +41,10 @@ def player_id(app, name):
 
 def play_and_close(client, app, night_id):
     for table in tables(app, night_id):
-        record(client, table.game_id, **{**CLUB_WIN_0, "bid": "250", "counters_0": "240", "counters_1": "10",
-                                         "meld_0": "60"})
-    assert club_post(client, f"/club/{night_id}/close").status_code == 303
+        response = record(client, table.game_id, **{**CLUB_WIN_0, "bid": "60", "counters_0": "40",
+                                                    "counters_1": "10", "meld_0": "60"})
+        assert response.status_code == 303, "the hand was not recorded"
+    assert club_post(client, f"/club/{night_id}/close", round="1", unconfirmed="Closed at the end").status_code == 303
 
 
 def test_a_season_ranks_teams_across_nights_and_lists_a_substitute_with_the_team(client, app):

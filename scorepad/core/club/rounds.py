@@ -51,12 +51,12 @@ def round_rules(rules: Rules, end: str, size: int) -> Rules:
 
 
 def round_words(end: str, size: int) -> str:
-    """'4 hands a round', 'Rounds to 500', '50 minutes a round'."""
+    """'4 hands a round', 'Each round a game to 500', '50 minutes a round', '1 minute a round'."""
     if end == "hands":
         return f"{size:,} hand{'s' if size != 1 else ''} a round"
     if end == "target":
         return f"Each round a game to {size:,}"
-    return f"{size} minutes a round"
+    return f"{size:,} minute{'s' if size != 1 else ''} a round"
 
 
 def time_up(started_at: str | None, end: str, size: int) -> str | None:

@@ -42,9 +42,9 @@ class Prize:
     were tallied)."""
 
     what: str
-    key: str  # "place-1", or a special's key
+    key: str  # "place-1", "last-place", "most_improved", or a special's key
     holders: tuple[Hashable, ...]
-    figure: int | None
+    figure: int | float | None  # most improved: the rating's rise
 
 
 def high(figures: Iterable[tuple[Hashable, int]]) -> tuple[tuple[Hashable, ...], int | None]:
@@ -60,15 +60,26 @@ def high(figures: Iterable[tuple[Hashable, int]]) -> tuple[tuple[Hashable, ...],
 
 def prize_list(places: Sequence[tuple[int, Hashable]], kinds: Sequence[str],
                tallies: Iterable[tuple[Hashable, str]], games: Iterable[tuple[Hashable, int]],
-               series: Iterable[tuple[Hashable, int]]) -> list[Prize]:
+               series: Iterable[tuple[Hashable, int]], last_place: bool = False,
+               improved: Iterable[tuple[Hashable, float]] | None = None) -> list[Prize]:
     """The prize list: the first three places (`places`: (rank, who), best first; those sharing a rank share its
-    line), then each special of `kinds` in the order SPECIALS lists them: tallied ones to whoever tallied the most
-    (`tallies`: (who, kind) a tally), the high game to the highest of `games` ((who, points) a game), the high
-    series to the highest of `series` ((who, total) a night)."""
+    line), the last place where the club gives one (`last_place`), the most improved where it gives one
+    (`improved`: (who, how far their rating rose); only a rise wins it), then each special of `kinds` in the order
+    SPECIALS lists them: tallied ones to whoever tallied the most (`tallies`: (who, kind) a tally), the high game
+    to the highest of `games` ((who, points) a game), the high series to the highest of `series` ((who, total) a
+    night)."""
     prizes = []
-    for rank in sorted({rank for rank, _ in places if rank is not None and rank <= PLACES_PRIZED}):
+    ranks = sorted({rank for rank, _ in places if rank is not None})
+    for rank in (rank for rank in ranks if rank <= PLACES_PRIZED):
         holders = tuple(who for r, who in places if r == rank)
         prizes.append(Prize(f"{_ordinal(rank)} place", f"place-{rank}", holders, None))
+    if last_place:
+        # the last rank, once there is more than one (before any result everyone shares the first)
+        holders = tuple(who for r, who in places if len(ranks) > 1 and r == ranks[-1])
+        prizes.append(Prize("Last place", "last-place", holders, None))
+    if improved is not None:
+        holders, most = high((who, round(rise, 1)) for who, rise in improved if round(rise, 1) > 0)
+        prizes.append(Prize("Most improved", "most_improved", holders, most))
     counts = Counter(tallies)
     for kind in SPECIALS:
         if kind not in kinds:

@@ -3,21 +3,21 @@ parses the request (the forms in `forms`), calls `services.club`, and renders or
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from ...core import house_time, words
-from ...core.club import MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words, time_up
+from ...core.club import MOST_ROUNDS, ROUND_ENDS, TIE_BREAKS, round_words
 from ...core.evenings import clock_words
 from ...core.inputs import record_id, try_whole_number
-from ...services import Declined, club, seasons
-from ..shell.addresses import lan_addresses
+from ...services import Declined, club, club_paper, seasons
 from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
-from . import forms
+from . import director_page as page
+from . import forms, results
+from .rights import direct, directed, directing, night_or_404, recalled, remember, shown_night
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -26,7 +26,7 @@ def _nights_page(values, errors, status=200):
     return render_template("club/nights.html", nights=club.nights(get_db()), values=values,
                            season=seasons.season_under_way(get_db()),
                            errors=errors, presets=forms.CLUB_PRESETS, kinds=forms.KIND_WORDS, round_ends=ROUND_ENDS,
-                           tie_breaks=TIE_BREAKS), status
+                           tie_breaks=TIE_BREAKS, bye_choices=forms.BYE_WORDS), status
 
 
 @bp.get("/")
@@ -43,125 +43,15 @@ def create():
         night = club.create_night(get_db(), **settings)
     except Declined as refusal:
         return _nights_page(values, refusal.errors, refusal.status_hint)
-    _direct(night)
+    direct(night)
     return redirect(url_for("club.director", night_id=night.id), 303)
 
 
-# --- the director ------------------------------------------------------------------------------------------
-
-def _night_mark(night) -> str:
-    """What a browser's session remembers a night by. Not its id: a restore can give a new night an id an old
-    night had, and a browser that directed (or chose a player on) the old one must not carry that over to the
-    new one. The mark is drawn from the night's random director's key, so no other night has it; it is a hash,
-    so a phone's session never carries the key itself."""
-    return hashlib.sha256(f"scorepad night {night.director_key}".encode()).hexdigest()[:32]
-
-
-def _remembered(name: str) -> dict:
-    """A night-keyed dict of the session: {str(night id): [mark, ...]}. Sessions from before marks kept bare
-    ids (a list, or a player id per night): those are forgotten, and the director opens the link again."""
-    kept = session.get(name)
-    return kept if isinstance(kept, dict) else {}
-
-
-def _remember(name: str, night, value, most: int) -> None:
-    """Remember `value` for this night under its mark, keeping the `most` latest nights."""
-    kept = [(k, v) for k, v in _remembered(name).items() if k != str(night.id)][-(most - 1):]
-    session[name] = {**dict(kept), str(night.id): [_night_mark(night), value]}
-
-
-def _recalled(name: str, night):
-    """What was remembered for this very night (not merely one with its id), or None."""
-    kept = _remembered(name).get(str(night.id))
-    if isinstance(kept, list) and len(kept) == 2 and secrets.compare_digest(str(kept[0]), _night_mark(night)):
-        return kept[1]
-    return None
-
-
-def _direct(night) -> None:
-    """This device directs the night from now on."""
-    _remember("club_director", night, True, 20)
-
-
-def _directing(night) -> bool:
-    return _recalled("club_director", night) is True
-
-
-def _night(night_id: int):
-    night = club.night(get_db(), night_id)
-    if night is None:
-        abort(404)
-    return night
-
-
-def _directed(night_id: int):
-    """The night, for a device that directs it (the one that made it, or one that opened its director's key)."""
-    night = _night(night_id)
-    key = request.args.get("key", "")
-    if key and secrets.compare_digest(key, night.director_key):
-        _direct(night)
-    elif not _directing(night):
-        # in words, not a bare "Forbidden": a director whose browser forgot the night must learn the way back
-        abort(current_app.response_class(render_template("club/not_director.html", night=night), status=403))
-    return night
-
-
-def _director_page(night, values=None, errors=None, message=None, status=200):
-    registered = session.pop("club_registered", None)
-    if registered and registered.get("night") != night.id:
-        registered = None
-    from .seasons import season_context  # the season's card (its views import these)
-
-    return render_template(
-        "club/director.html", **_director_context(night, values, errors), **season_context(night),
-        known_players=club.player_names(get_db()),
-        message=message, kinds=forms.KIND_WORDS, registered=registered, director_link=_director_link(night)), status
-
-
-def _director_context(night, values=None, errors=None) -> dict:
-    """Everything on the director's page that changes as the night goes on, on the page and in its poll's answer."""
-    db = get_db()
-    entrants = club.entrants(db, night.id)
-    tables = club.tables(db, night.id)
-    return {**_tables_context(night, tables, values, errors), "entrants": entrants,
-            "places": club.night_standings(db, night, entrants, tables), "byes": club.round_byes(db, night, entrants),
-            "claims": club.claimed_names(db, night),
-            "round_words": round_words(night.round_end, night.round_size), "time_up": _time_up(night)}
-
-
-def _director_link(night) -> dict:
-    """The address that makes any browser this night's director (the key in it), as text and as a QR code: only
-    ever put on the director's own page."""
-    import segno
-
-    address = _phones_base() + url_for("club.director", night_id=night.id, key=night.director_key)
-    return {"address": address, "qr": segno.make(address, error="m").svg_data_uri(scale=4, border=2)}
-
-
-def _tables_context(night, tables, values=None, errors=None) -> dict:
-    """What the tables of the round under way and the director's next step need, on the page and in its poll's
-    answer."""
-    now = [t for t in tables if t.round == night.round]
-    return {"night": night, "now": now,
-            "changes": club.result_changes(get_db(), night.id), "values": values or {}, "errors": errors or {},
-            "poll": current_app.config["POLL_SECONDS"], "playing": [t.table_no for t in now if not t.over],
-            "clock_up": _clock_up(night)}
-
-
-def _clock_up(night) -> bool:
-    """Whether the round under way is on the clock and its time is up."""
-    up = _time_up(night)
-    return up is not None and datetime.fromisoformat(up) <= _now()
-
-
-def _now() -> datetime:
-    """The director's clock: now, aware (one place, so a test can set the hour it runs at)."""
-    return datetime.now(UTC)
-
+# --- the director ---------------------------------------------------------------------------------------------
 
 @bp.get("/<int:night_id>/director")
 def director(night_id: int):
-    return _director_page(_directed(night_id))
+    return page.director_page(directed(night_id))
 
 
 @bp.get("/<int:night_id>/director/live")
@@ -169,45 +59,48 @@ def director_live(night_id: int):
     """The director's poll: 304 while the night is as it was, else everything on the page that moves with it
     (the round and its next step, its tables and byes, the registered, the standings), each swapped in by its id.
     Time running out on the clock changes the next step too, though nothing was written: it is in the ETag."""
-    night = _directed(night_id)
-    etag = night.etag[:-1] + ('-up"' if _clock_up(night) else '"')
+    night = directed(night_id)
+    etag = night.etag[:-1] + ('-up"' if page.clock_up(night) else '"')
     return _live(night_id, lambda night, etag: render_template(
-        "club/_director_live.html", is_live_update=True, etag=etag, **_director_context(night)), etag=etag)
+        "club/_director_live.html", is_live_update=True, etag=etag, **page.director_context(night)), etag=etag)
 
 
 @bp.post("/<int:night_id>/register")
 def register(night_id: int):
-    night = _directed(night_id)
+    night = directed(night_id)
     typed, names, errors = forms.read_entrant(request.form)
     if errors:
-        return _director_page(night, typed, errors, status=422)
+        return page.director_page(night, typed, errors, status=422)
     try:
         number = club.register(get_db(), night_id, tuple(names[:2]), names[2])
     except Declined as refusal:
-        return _director_page(night, typed, refusal.errors, str(refusal) or None, refusal.status_hint)
+        return page.director_page(night, typed, refusal.errors, str(refusal) or None, refusal.status_hint)
     # said beside the Player field, where the eye and the cursor are, not in the flash at the top of the page
     name = names[2] or " & ".join(filter(None, names[:2]))
     session["club_registered"] = {"night": night_id, "number": number, "name": name}
     return redirect(url_for("club.director", night_id=night_id) + "#register-form", 303)
 
 
-def _director_action(night_id: int, action, done):
-    """A button of the round card: `action(db, night_id, seen)` where `seen` is the round the page showed (its
-    hidden field), so a stale tab is refused instead of acting on a round it never saw."""
-    _directed(night_id)
+def _director_action(night_id: int, action, done, **more):
+    """A button of the round card: `action(db, night_id, seen, **more)` where `seen` is the round the page showed
+    (its hidden field), so a stale tab is refused instead of acting on a round it never saw."""
+    directed(night_id)
     seen = try_whole_number(request.form.get("round"), low=0, high=MOST_ROUNDS)
     try:
-        result = action(get_db(), night_id, seen)
+        result = action(get_db(), night_id, seen, **more)
     except Declined as refusal:
-        return _director_page(_night(night_id), message=str(refusal), status=refusal.status_hint)
-    flash(done(_night(night_id), result))
+        typed = {"unconfirmed": request.form.get("unconfirmed", "")[:club.MOST_NOTE]}
+        return page.director_page(night_or_404(night_id), typed, refusal.errors, str(refusal) or None,
+                                  refusal.status_hint)
+    flash(done(night_or_404(night_id), result))
     return redirect(url_for("club.director", night_id=night_id), 303)
 
 
 @bp.post("/<int:night_id>/start")
 def start_round(night_id: int):
     return _director_action(night_id, club.start_round,
-                            lambda night, number: f"Round {number} has started: the tables are on the cards.")
+                            lambda night, number: f"Round {number} has started: the tables are on the cards.",
+                            unconfirmed=forms.read_unconfirmed(request.form))
 
 
 @bp.post("/<int:night_id>/end")
@@ -224,19 +117,43 @@ def _ended_words(night, playing: int) -> str:
 
 @bp.post("/<int:night_id>/close")
 def close(night_id: int):
-    return _director_action(night_id, club.close_night, lambda night, done: (
+    return _director_action(night_id, club.close_night, lambda night, done: " ".join(filter(None, (
         "The night is closed: these are the final standings. A result you correct from now on is shown beside "
-        "its table, and the standings follow it."))
+        "its table, and the standings follow it.", results.publish(night_id)))),
+        unconfirmed=forms.read_unconfirmed(request.form))
+
+
+@bp.post("/<int:night_id>/remove")
+def remove(night_id: int):
+    """A night that never started goes, with its entrants: it leaves its season."""
+    night = directed(night_id)
+    try:
+        name = club.remove_night(get_db(), night_id)
+    except Declined as refusal:
+        return page.director_page(night, message=str(refusal), status=refusal.status_hint)
+    flash(f"{name} is removed: it never started, and it counts in no season.")
+    return redirect(url_for("club.nights"), 303)
+
+
+@bp.post("/<int:night_id>/standings/hidden")
+def hide_standings(night_id: int):
+    """The standings on the wall and the phones are hidden until the director reveals them, or revealed."""
+    directed(night_id)
+    hidden = request.form.get("hidden") == "1"
+    club.hide_standings(get_db(), night_id, hidden)
+    flash("The standings are hidden from the wall and the phones until you reveal them." if hidden else
+          "The standings are revealed: the wall and the phones show them now.")
+    return redirect(url_for("club.director", night_id=night_id) + "#director-standings", 303)
 
 
 @bp.post("/<int:night_id>/claims/<int:player_id>/release")
 def release(night_id: int, player_id: int):
-    _directed(night_id)
+    directed(night_id)
     player = club.player(get_db(), player_id)
     try:
         released = club.release_name(get_db(), night_id, player_id)
     except Declined as refusal:
-        return _director_page(_night(night_id), message=str(refusal), status=refusal.status_hint)
+        return page.director_page(night_or_404(night_id), message=str(refusal), status=refusal.status_hint)
     name = player["name"] if player else "That name"
     flash(f"{name} is released: the phone that held it follows nobody now, and {name} can be tapped on any phone."
           if released else f"{name} was not claimed (released already, from another tab or phone).")
@@ -244,6 +161,8 @@ def release(night_id: int, player_id: int):
 
 
 @bp.get("/<int:night_id>/claims/<int:player_id>/release")
+@bp.get("/<int:night_id>/remove")
+@bp.get("/<int:night_id>/standings/hidden")
 @bp.get("/<int:night_id>/register")
 @bp.get("/<int:night_id>/start")
 @bp.get("/<int:night_id>/end")
@@ -267,15 +186,17 @@ def confirm_form_address(night_id: int, table_id: int):
 
 @bp.post("/<int:night_id>/tables/<int:table_id>/result")
 def change_result(night_id: int, table_id: int):
-    night = _directed(night_id)
+    night = directed(night_id)
     typed, score, note, errors = forms.read_result(request.form, table_id)
     if errors:
-        return _director_page(night, typed, errors, status=422)
+        return page.director_page(night, typed, errors, status=422)
     try:
-        club.change_result(get_db(), night_id, table_id, score, note)
+        done = club.change_result(get_db(), night_id, table_id, score, note)
     except Declined as refusal:
-        return _director_page(night, typed, message=str(refusal), status=refusal.status_hint)
-    flash("The table's result is changed; the change is kept beside it.")
+        errors = {f"{k}_{table_id}": v for k, v in refusal.errors.items()}
+        return page.director_page(night, typed, errors, str(refusal) or None, refusal.status_hint)
+    flash(page.corrected_words(done))
+    results.publish_corrected(night, done)
     return redirect(url_for("club.director", night_id=night_id) + f"#table-{table_id}", 303)
 
 
@@ -284,22 +205,22 @@ def cards(night_id: int):
     """A card a table, with the QR code a phone scans to say who is sitting there."""
     import segno
 
-    night = _directed(night_id)
+    night = directed(night_id)
     count = club.table_count(get_db(), night)
     cards = []
-    base = _phones_base()
+    base = page.phones_base()
     for number in range(1, count + 1):
         address = base + url_for("club.table", night_id=night_id, table_no=number)
         cards.append({"number": number, "address": address,
                       "qr": segno.make(address, error="m").svg_data_uri(scale=5, border=2)})
-    return render_template("club/cards.html", night=night, cards=cards)
+    return render_template("club/cards.html", night=night, cards=cards, reachable=page.phones_reach())
 
 
 @bp.get("/<int:night_id>/chart")
 def chart(night_id: int):
     """The whole night's rotation chart, to print: every round, table by table, and who sits out."""
-    night = _directed(night_id)
-    return render_template("club/chart.html", night=night, chart=club.rotation_chart(get_db(), night),
+    night = directed(night_id)
+    return render_template("club/chart.html", night=night, chart=club_paper.rotation_chart(get_db(), night),
                            round_words=round_words(night.round_end, night.round_size))
 
 
@@ -307,20 +228,9 @@ def chart(night_id: int):
 def game_cards(night_id: int):
     """A card for each player, to print and hand out: their table and seat every round, so a dead phone never
     stops a table."""
-    night = _directed(night_id)
-    return render_template("club/game_cards.html", night=night, cards=club.game_cards(get_db(), night),
+    night = directed(night_id)
+    return render_template("club/game_cards.html", night=night, cards=club_paper.game_cards(get_db(), night),
                            round_words=round_words(night.round_end, night.round_size))
-
-
-def _phones_base() -> str:
-    """The address phones reach this server at: the page's own, unless the director opened it on the server
-    itself (localhost), which no phone can reach: then its address on the network, as the start-up banner says."""
-    host, _, port = request.host.rpartition(":") if request.host.count(":") == 1 else (request.host, "", "")
-    if host in ("localhost", "127.0.0.1") or host.startswith("127."):
-        network = [a for a in lan_addresses() if not a.startswith("127.")]
-        if network:
-            return f"{request.scheme}://{network[0]}" + (f":{port}" if port else "")
-    return request.host_url.rstrip("/")
 
 
 # --- at the table --------------------------------------------------------------------------------------------
@@ -328,7 +238,7 @@ def _phones_base() -> str:
 @bp.get("/<int:night_id>/tables/<int:table_no>")
 def table(night_id: int, table_no: int):
     """What a table card's QR code opens: tap who you are, and the phone follows you all night."""
-    return _table_page(_night(night_id), table_no)
+    return _table_page(night_or_404(night_id), table_no)
 
 
 def _table_page(night, table_no: int, message: str | None = None, status: int = 200):
@@ -338,8 +248,11 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
                                message=_no_table_words(night, table_no, count)), 404
     here = next((t for t in club.tables(get_db(), night.id, night.round) if t.table_no == table_no), None)
     entrants = club.entrants(get_db(), night.id)
-    # a player with a bye sits at no table, and finds their name at any: their phone says they sit out
+    # a player with a bye sits at no table, and finds their name at any: their phone says they sit out; so does
+    # one who arrived for a round to come (or has left): their phone says when they play
     byes = {name for e in club.round_byes(get_db(), night, entrants) for name in e.player_names}
+    if night.round:
+        byes |= {name for e in entrants if not e.present(night.round) for name in e.player_names}
     # a name claimed on a phone says so: its player, if that is not their phone, asks the director
     claimed = {c.player_id for c in club.claims(get_db(), night.id)}
     return render_template("club/table.html", night=night, table_no=table_no, here=here, byes=byes,
@@ -348,7 +261,7 @@ def _table_page(night, table_no: int, message: str | None = None, status: int = 
 
 @bp.post("/<int:night_id>/me")
 def choose_me(night_id: int):
-    night = _night(night_id)
+    night = night_or_404(night_id)
     player_id = record_id(request.form.get("player"))
     player = club.player(get_db(), player_id) if player_id is not None else None
     if player is None:
@@ -361,7 +274,7 @@ def choose_me(night_id: int):
         club.claim_name(get_db(), night_id, player_id, _phone(create=True))
     except Declined as refusal:
         return _table_page(night, table_no, str(refusal), refusal.status_hint)
-    _remember("club_me", night, player_id, 10)
+    remember("club_me", night, player_id, 10)
     return redirect(url_for("club.me", night_id=night_id), 303)
 
 
@@ -392,7 +305,7 @@ def _no_table_words(night, table_no: int, count: int) -> str:
 def _me(night) -> int | None:
     """The player this phone chose on this night ("I am ..."), if it chose one on this very night and still holds
     that name's claim (the director may have released it)."""
-    me = _recalled("club_me", night)
+    me = recalled("club_me", night)
     if not isinstance(me, int) or not club.holds(get_db(), night.id, me, _phone()):
         return None
     return me
@@ -403,14 +316,15 @@ def _me_context(night) -> dict:
     db = get_db()
     player = club.player(db, me) if me else None
     seat = club.seat_of(db, night, me) if player else None
-    finished = club.place_of(db, night, me) if player and night.closed_at else None
+    shown = night.closed_at and not night.standings_hidden  # hidden until the director reveals them
+    finished = club.place_of(db, night, me) if player and shown else None
     return {"night": night, "player": player, "seat": seat, "poll": current_app.config["POLL_SECONDS"],
-            "time_up": _time_up(night), "finished": finished}
+            "time_up": page.time_up_of(night), "finished": finished, "bye_worth": page.bye_worth(night)}
 
 
 @bp.get("/<int:night_id>/me")
 def me(night_id: int):
-    night = _night(night_id)
+    night = night_or_404(night_id)
     context = _me_context(night)
     if context["player"] is None:
         return redirect(url_for("club.table", night_id=night_id, table_no=1), 303)
@@ -423,7 +337,7 @@ def me(night_id: int):
 @bp.get("/<int:night_id>/me/live")
 def me_live(night_id: int):
     """The phone's poll: 304 while the night is as it was, else its seat card afresh."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     return _live(night_id, lambda night, etag: render_template("club/_seat.html", is_live_update=True, etag=etag,
                                                                 **_me_context(night)),
                  etag=club.seat_etag(get_db(), night_id, _me(night)))
@@ -431,13 +345,13 @@ def me_live(night_id: int):
 
 @bp.post("/<int:night_id>/tables/<int:table_id>/confirm")
 def confirm(night_id: int, table_id: int):
-    night = _night(night_id)
+    night = night_or_404(night_id)
     try:
         done = club.confirm(get_db(), table_id, _me(night), _phone())
     except Declined as refusal:
         if refusal.status_hint == 404:
             abort(404)
-        context = _me_context(_night(night_id))
+        context = _me_context(night_or_404(night_id))
         if context["player"] is None:
             return render_template("error.html", title="Not saved", message=str(refusal)), refusal.status_hint
         return render_template("club/me.html", message=str(refusal), **context,
@@ -464,7 +378,7 @@ def _live(night_id: int, render, etag=None):
         response = current_app.response_class(status=304)
         response.headers["ETag"] = etag
         return response
-    response = vary_on_htmx(render(_night(night_id), etag))
+    response = vary_on_htmx(render(night_or_404(night_id), etag))
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -477,28 +391,24 @@ bp.add_app_template_filter(words.ordinal, "ordinal")
 def clock_time(stamp: str) -> str:
     """A time of tonight as a clock on the wall says it ("13:53", "00:12", local); another day's with its date.
     Tonight is Scorepad's evening, 06:00 to 06:00, not the calendar's day."""
-    return clock_words(house_time.local(datetime.fromisoformat(stamp)), house_time.local(_now()))
-
-
-def _time_up(night) -> str | None:
-    """When the round under way runs out of time, on the director's clock."""
-    if night.closed_at:
-        return None
-    return time_up(night.round_started_at, night.round_end, night.round_size)
+    return clock_words(house_time.local(datetime.fromisoformat(stamp)), house_time.local(page.now()))
 
 
 def _wall_context(night) -> dict:
     db = get_db()
     tables = club.tables(db, night.id)  # once: the standings and the tables still playing both read them
-    return {"night": night, "places": club.night_standings(db, night, tables=tables),
+    # hidden from the wall even on the director's own screen: the wall is the room's
+    return {"night": night, "places": [] if night.standings_hidden else club.night_standings(db, night,
+                                                                                             tables=tables),
+            "bye_worth": page.bye_worth(night),
             "playing": [t.table_no for t in tables if t.round == night.round and not t.over],
             "poll": current_app.config["POLL_SECONDS"], "round_words": round_words(night.round_end, night.round_size),
-            "tie_words": [TIE_BREAKS[k] for k in night.tie_breaks], "time_up": _time_up(night)}
+            "tie_words": [TIE_BREAKS[k] for k in night.tie_breaks], "time_up": page.time_up_of(night)}
 
 
 @bp.get("/<int:night_id>/wall")
 def wall(night_id: int):
-    return render_template("club/wall.html", **_wall_context(_night(night_id)))
+    return render_template("club/wall.html", **_wall_context(night_or_404(night_id)))
 
 
 @bp.get("/<int:night_id>/wall/live")
@@ -509,7 +419,7 @@ def wall_live(night_id: int):
 
 @bp.get("/<int:night_id>/standings.csv")
 def standings_csv(night_id: int):
-    night = _night(night_id)
+    night = shown_night(night_id)
     return _download(club.standings_csv(_standings(night)), f"club-night-{night_id}-standings.csv", "text/csv")
 
 
@@ -517,7 +427,7 @@ def standings_csv(night_id: int):
 def standings_json(night_id: int):
     import json
 
-    night = _night(night_id)
+    night = shown_night(night_id)
     return _download(json.dumps(club.standings_document(night, _standings(night)), indent=1),
                      f"club-night-{night_id}-standings.json", "application/json")
 
@@ -533,17 +443,20 @@ def _download(body: str, filename: str, mimetype: str):
 @bp.get("/<int:night_id>")
 def show(night_id: int):
     """The night as history keeps it: its standings, and each round's tables with their games."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     db = get_db()
     entrants = club.entrants(db, night_id)
     tables = club.tables(db, night_id)
     rounds: dict[int, list] = {}
     for t in tables:
         rounds.setdefault(t.round, []).append(t)
+    directs = directing(night)
+    shown = directs or not night.standings_hidden
     return render_template("club/night.html", night=night, rounds=rounds, entrants=entrants,
-                           places=club.night_standings(db, night, entrants, tables),
+                           places=club.night_standings(db, night, entrants, tables) if shown else None,
                            changes=club.result_changes(db, night_id),
                            round_words=round_words(night.round_end, night.round_size),
-                           directing=_directing(night), specials=seasons.night_specials(db, night),
-                           prizes=seasons.night_prizes(db, night),
-                           season=seasons.season_of(db, night))
+                           directing=directs, specials=seasons.night_specials(db, night),
+                           prizes=seasons.night_prizes(db, night) if shown else None,
+                           season=seasons.season_of(db, night), ending_words=club.ending_words,
+                           bye_worth=page.bye_worth(night))

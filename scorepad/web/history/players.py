@@ -7,6 +7,7 @@ from markupsafe import Markup
 
 from ... import services
 from ...core.inputs import record_id
+from ...core.ratings import POOLS
 from ...services import Declined, lookups, ratings
 from ..shell import kept_pages
 from ..shell.database import get_db
@@ -23,14 +24,18 @@ SIDE_PLAYERS = (1, 2, 3, 4)  # a side of head to head: a player, a partnership, 
 def records():
     db = get_db()
     chosen = {f"{side}{n}": record_id(request.args.get(f"{side}{n}")) for side in "ab" for n in SIDE_PLAYERS}
+    pool = request.args.get("games") if request.args.get("games") in POOLS else "all"
     if any(chosen.values()):  # head to head: asked for now and then, rendered each time
         everyone = lookups.everyone_with_records(db)
         h2h = _head_to_head(db, everyone, chosen)
         return render_template("history/players.html", players=everyone, h2h=h2h, chosen=chosen,
-                               ladder=ratings.ladder(db), unfinished=lookups.unfinished_games(db)), \
+                               ladder=ratings.ladder(db, pool=pool), pool=pool, pools=POOLS,
+                               unfinished=lookups.unfinished_games(db)), \
             422 if h2h and h2h.get("error") else 200
     return kept_pages.render("history/players.html", versions=lookups.lists_versions(db), chosen=chosen, h2h=None,
-                             build=lambda: {"players": lookups.everyone_with_records(db), "ladder": ratings.ladder(db),
+                             pool=pool,
+                             build=lambda: {"players": lookups.everyone_with_records(db), "pools": POOLS,
+                                            "ladder": ratings.ladder(db, pool=pool),
                                             "unfinished": lookups.unfinished_games(db)})
 
 

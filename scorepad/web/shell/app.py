@@ -17,8 +17,9 @@ from ...core.evenings import played_words
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
+from ..cli.club import club_group
 from ..cli.rules import rules_command
-from ..club import seasons
+from ..club import corrections, entrants, results, season_pages
 from ..club import views as club
 from ..games import meld, rules
 from ..games import views as games
@@ -44,7 +45,7 @@ def resource_dir(name: str) -> str:
 
 # The settings SCOREPAD_<name> in the environment gives (instance/config.py gives them by <name>)
 ENVIRONMENT_SETTINGS = ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
-                        "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "TIMEZONE")
+                        "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "TIMEZONE", "CLUB_RESULTS_DIR")
 # ... and every name Scorepad reads from its environment: those, the ones its modules read, and the machine's TZ
 READ_FROM_ENVIRONMENT = frozenset({f"SCOREPAD_{name}" for name in ENVIRONMENT_SETTINGS} | {
     "SCOREPAD_TRUSTED_HOSTS", "SCOREPAD_TRUSTED_PROXIES", "SCOREPAD_INSTANCE", "SCOREPAD_PORT", "TZ"})
@@ -109,10 +110,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     request_log.init_app(app)
 
     # each a blueprint of pages
-    for feature in (rules, meld, games, history, players, transfer, about, restore, club, seasons):
+    for feature in (rules, meld, games, history, players, transfer, about, restore, club, season_pages, corrections,
+                    entrants, results):
         app.register_blueprint(feature.bp)
     transfer.init_app(app)
     app.cli.add_command(rules_command)
+    app.cli.add_command(club_group)
     app.add_url_rule("/", endpoint="home", view_func=games.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games.manifest)
     app.after_request(_security_headers)

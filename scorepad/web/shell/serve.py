@@ -275,6 +275,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(str(refused))
     if args.host not in EVERY_INTERFACE:
         app.extensions["scorepad_hosts"].trust(args.host)  # the address printed below is one the app answers to
+    app.config["LISTENING_HOST"] = args.host  # a club's table cards point phones at an address they can reach
     app.extensions["scorepad_backups"].start_daily()
     replication = app.extensions.get("scorepad_replica")
     if replication is not None:  # REPLICA_URL: Litestream runs beside the server, and stops with it

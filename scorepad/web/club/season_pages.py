@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
-from ...core.club import DERIVED, SPECIALS, TALLIED
+from ...core.club import SPECIALS
 from ...core.inputs import record_id
 from ...services import Declined, seasons
 from ..games.forms import HAND_FIELDS
@@ -16,14 +16,10 @@ from ..games.forms import kept as kept_as
 from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
 from . import forms
-from . import views as club_views
+from .director_page import director_page
+from .rights import directed, directs_season, not_season_director_words, shown_night
 
 bp = Blueprint("seasons", __name__, url_prefix="/club")
-
-SPECIAL_HINTS = {"double_pinochle": "two Q♠ and two J♦ in one hand", "double_aces": "two aces of every suit",
-                 "double_run": "two runs in trump", "high_game": "the most points in one game, counted for you",
-                 "high_series": "the most points over a night, counted for you"}
-
 
 # --- the season's pages ------------------------------------------------------------------------------------------
 
@@ -95,7 +91,7 @@ def _words(page) -> dict:
 
 @bp.get("/<int:night_id>/prizes")
 def night_prizes(night_id: int):
-    night = club_views._night(night_id)
+    night = shown_night(night_id)
     db = get_db()
     read = seasons.read_night(db, night)
     return render_template("club/prizes.html", title=night.name, prizes=seasons.night_prizes(db, night, read),
@@ -108,12 +104,23 @@ def night_prizes(night_id: int):
 def _refused(night, typed: dict, errors: dict, name_field: str):
     if "season_name" in errors and name_field != "season_name":
         errors[name_field] = errors.pop("season_name")
-    return club_views._director_page(night, {**typed, "form": name_field}, errors, status=422)
+    return director_page(night, {**typed, "form": name_field}, errors, status=422)
+
+
+def _season_directed(night, season):
+    """None for a browser that directs `season`, else the director's page saying who does (403)."""
+    if season is not None and directs_season(season):
+        return None
+    words = not_season_director_words(season) if season else "This night counts in no season."
+    return director_page(night, message=words, status=403)
 
 
 @bp.post("/<int:night_id>/season")
 def change_season(night_id: int):
-    night = club_views._directed(night_id)
+    night = directed(night_id)
+    refused = _season_directed(night, seasons.season_of(get_db(), night))
+    if refused:
+        return refused
     typed, settings, errors = forms.read_season(request.form, "season_name")
     if errors or night.season_id is None:
         return _refused(night, typed, errors or {"season_name": "This night counts in no season."}, "season_name")
@@ -127,12 +134,15 @@ def change_season(night_id: int):
 
 @bp.post("/<int:night_id>/season/new")
 def new_season(night_id: int):
-    night = club_views._directed(night_id)
+    night = directed(night_id)
+    refused = _season_directed(night, seasons.season_under_way(get_db()))  # its director starts the next one
+    if refused:
+        return refused
     typed, settings, errors = forms.read_season(request.form, "new_season_name")
     if errors:
         return _refused(night, typed, errors, "new_season_name")
     try:
-        started = seasons.new_season(get_db(), **settings)
+        started = seasons.new_season(get_db(), director_night=night_id, **settings)
     except Declined as refusal:
         return _refused(night, typed, refusal.errors, "new_season_name")
     flash(f"{started.name} has started: the nights made from now on count in it.")
@@ -143,14 +153,6 @@ def new_season(night_id: int):
 @bp.get("/<int:night_id>/season/new")
 def season_form_address(night_id: int):
     return redirect(url_for("club.director", night_id=night_id) + "#season", 303)
-
-
-def season_context(night) -> dict:
-    """What the director's page shows of the night's season: the season, and its settings as the form holds them."""
-    season = seasons.season_of(get_db(), night)
-    current = seasons.current_season(get_db())
-    return {"season": season, "current_season": current, "special_names": SPECIALS, "tallied_kinds": TALLIED,
-            "derived_kinds": DERIVED, "special_hints": SPECIAL_HINTS}
 
 
 # --- a special at a club table -------------------------------------------------------------------------------------
