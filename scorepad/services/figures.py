@@ -34,11 +34,11 @@ def of_player(db, player_id: int, partnerships: list[tuple] = ()) -> dict[tuple,
     """{(player_id,): their figures, (player_id, *mates): each partnership's} for the `partnerships` given (each
     a tuple of the player's mates on one team)."""
     keys = [(player_id,)] + [(player_id, *mates) for mates in partnerships]
-    found = _kept(db, keys)
+    found = _cached(db, keys)
     if len(found) == len(keys):
         return found
     with _COMPUTING.setdefault((connection.database_path(db), player_id), threading.Lock()):
-        found = _kept(db, keys)  # computed meanwhile by the look that held the lock
+        found = _cached(db, keys)  # computed meanwhile by the look that held the lock
         missing = [key for key in keys if key not in found]
         if missing:
             marks = {key: records.records_mark(db, key) for key in missing}  # before reading: never newer
@@ -49,7 +49,7 @@ def of_player(db, player_id: int, partnerships: list[tuple] = ()) -> dict[tuple,
     return found
 
 
-def _kept(db, keys) -> dict[tuple, Figures]:
+def _cached(db, keys) -> dict[tuple, Figures]:
     found = {}
     for key in keys:
         hit = records.kept_answer(db, "figures", key, records.records_mark(db, key))

@@ -53,7 +53,7 @@ def game_page(db, game_id: int) -> GamePage | None:
     stamp = games.game_stamp(db, game_id)
     if stamp is None:
         return None
-    found = _kept(db, game_id, stamp)
+    found = _cached(db, game_id, stamp)
     if found is not None:
         return found
     with connection.snapshot(db):  # the game, its hands and their history as of one moment, read in a moment
@@ -70,7 +70,7 @@ def current_game(db, game_id: int) -> Game | None:
     stamp = games.game_stamp(db, game_id)
     if stamp is None:
         return None
-    found = _kept(db, game_id, stamp)
+    found = _cached(db, game_id, stamp)
     return found.game if found is not None else games.load_game(db, game_id)
 
 
@@ -111,7 +111,7 @@ def forget() -> None:
         _PAGES.clear()
 
 
-def _kept(db, game_id: int, stamp: tuple[str, int]) -> GamePage | None:
+def _cached(db, game_id: int, stamp: tuple[str, int]) -> GamePage | None:
     key = (connection.database_file(db), game_id, stamp)
     with _LOCK:
         found = _PAGES.get(key)

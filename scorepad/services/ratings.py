@@ -41,11 +41,11 @@ def all_ratings(db, pool: str = "all") -> Ratings:
     and how each game moved them."""
     key = (database_file(db), pool)
     version = records.records_version(db)
-    found = _kept(key, version)
+    found = _cached(key, version)
     if found is not None:
         return found
     with _FOLDING:  # one fold at a time: phones asking together wait for the first one's, not fold it again each
-        found = _kept(key, version)
+        found = _cached(key, version)
         if found is not None:
             return found
         with _LOCK:
@@ -64,7 +64,7 @@ def all_ratings(db, pool: str = "all") -> Ratings:
         return folded
 
 
-def _kept(key: tuple, version: int) -> Ratings | None:
+def _cached(key: tuple, version: int) -> Ratings | None:
     with _LOCK:
         kept = _KEPT.get(key)
     return kept[2] if kept is not None and kept[0] == version else None

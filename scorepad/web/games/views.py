@@ -160,7 +160,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     context = dict(game=game, sheet=sheet, values=values, errors=errors or {}, message=message,
                    fault=fault, preview=_preview(game, values), rules_words=_rules_words(game.rules),
                    poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
-                   saved=_saved_note(game, sheet, saved), club=club, readonly=_kept(club), repeat=repeat,
+                   saved=_saved_note(game, sheet, saved), club=club, readonly=_round_over(club), repeat=repeat,
                    unlikely=unlikely, answer=answer, **_specials(game, club))
     if clash:  # the two-phone question carries the form's token in its answers: rendered for this request only
         response = vary_on_htmx(render_template("games/game.html", token=token, **context,
@@ -211,7 +211,7 @@ def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | N
             "next": sheet.next_number, "open": open_for_more, "complete": complete}
 
 
-def _kept(club) -> bool:
+def _round_over(club) -> bool:
     """A club table's game whose round is over: its hands are shown, with nothing offered to change them."""
     return club is not None and club.kept
 
@@ -301,7 +301,7 @@ def live(game_id: int):
         game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here,
         values=values, errors={}, preview=_preview(game, values),
         poll=current_app.config["POLL_SECONDS"],
-        club=club, readonly=_kept(club)))
+        club=club, readonly=_round_over(club)))
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
     return response
