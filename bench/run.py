@@ -578,16 +578,30 @@ def club_report(title: str, run: dict) -> list[str]:
 # --- bytes and taps -----------------------------------------------------------------------------------------
 
 def first_load_bytes(table: Table) -> dict:
+    """A game page's first load as a phone takes it (gzip): the page, its styles and the scripts it runs on
+    opening; beside it, the script fetched ahead when the page is idle (the kept hands') and those run only when
+    needed (the question, the poll's news, the form's answers, the keep-awake switch, the share box)."""
     session = table.session()
     game_id = table.typical_game
     _, packed, _ = session.request("GET", f"/games/{game_id}", headers={"Accept-Encoding": "gzip"})
     html = gzip.decompress(packed) if packed[:2] == b"\x1f\x8b" else packed
+
+    def size(ref: str) -> int:
+        return len(session.request("GET", ref.replace("&amp;", "&"), headers={"Accept-Encoding": "gzip"})[1])
+
+    name = lambda ref: ref.split("?")[0].rsplit("/", 1)[1]  # noqa: E731
     sizes = {"html": len(packed)}
-    for ref in re.findall(rb'(?:href|src)="(/static/[^"]+\.(?:css|js)[^"]*)"', html):
-        _, body, _ = session.request("GET", ref.decode().replace("&amp;", "&"), headers={"Accept-Encoding": "gzip"})
-        sizes[ref.decode().split("?")[0].rsplit("/", 1)[1]] = len(body)
+    for ref in re.findall(rb'<(?:script src|link rel="stylesheet" href)="(/static/[^"]+)"', html):
+        sizes[name(ref.decode())] = size(ref.decode())
+    prefetched = re.findall(rb'<link rel="prefetch" href="([^"]+)"', html)
+    ahead = {name(ref.decode()): size(ref.decode()) for ref in prefetched}
+    later = re.search(rb'data-scripts="([^"]+)"', html)
+    needed = json.loads(later[1].decode().replace("&#34;", '"').replace("&quot;", '"')) if later else {}
+    when_needed = {name(ref): size(ref) for ref in needed.values() if name(ref) not in ahead}
+    ours = sum(v for k, v in sizes.items() if k.endswith(".js") and not k.startswith("htmx-"))
     hands = len(re.findall(rb'<details class="hand', html))
-    return {"sizes": sizes, "total": sum(sizes.values()), "hands_on_sheet": hands}
+    return {"sizes": sizes, "total": sum(sizes.values()), "hands_on_sheet": hands, "ours": ours, "ahead": ahead,
+            "when_needed": when_needed}
 
 
 def recorded_hand_bytes(table: Table) -> dict:
@@ -826,6 +840,10 @@ def main() -> None:
               f"{load['total'] / 1024:.1f} KiB = " + " + ".join(f"{k} {v / 1024:.1f}" for k, v in
                                                            load["sizes"].items())
               + f"  (goal ≤ {GOALS['first_load_kib']} KiB: {_ok(load['total'] <= GOALS['first_load_kib'] * 1024)})",
+              f"  our scripts run on opening it: {load['ours'] / 1024:.1f} KiB (goal ≤ 12 KiB: "
+              f"{_ok(load['ours'] <= 12 * 1024)}); fetched ahead when idle: "
+              + ", ".join(f"{k} {v / 1024:.1f}" for k, v in load["ahead"].items())
+              + "; run when needed: " + ", ".join(f"{k} {v / 1024:.1f}" for k, v in load["when_needed"].items()),
               f"one recorded hand: {hand['sent']} bytes sent, {hand['received'] / 1024:.1f} KiB received "
               f"(the 303 and the sheet it lands on; answer {hand['status']})"]
     if tapped:

@@ -27,9 +27,9 @@ def live_server(tmp_path_factory):
     from scorepad import create_app
 
     folder = tmp_path_factory.mktemp("live")
-    # the phones' clock for kept hands runs faster than a family's (3 s to 30 s between tries): the tests wait
-    # on what the phones do, not on their timers
-    app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(folder / "scorepad.db"),
+    # the phones' clocks run faster than a family's (a poll every second, not three; kept hands tried again within
+    # a second or two, not 3 to 30 s): the tests wait on what the phones do, not on their timers
+    app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(folder / "scorepad.db"), "POLL_SECONDS": 1,
                       "PHONE_RETRY_MS": "400,600,800,1000,1500", "PHONE_HOLD_MS": "1500"})
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -171,7 +171,7 @@ def test_a_failing_poll_shows_a_quiet_mark_that_clears_itself_and_never_the_bann
     phone.fill("#bid", "60")  # the preview asks too, and fails the same way
     mark = phone.get_by_role("status").filter(has_text="Offline")
     expect(mark).to_be_visible()
-    phone.wait_for_timeout(3500)  # another poll fails meanwhile
+    phone.wait_for_timeout(1500)  # another poll fails meanwhile (the test server polls every second)
     expect(phone.locator("#alert")).to_be_hidden()
     phone.unroute("**/live")
     phone.unroute(PREVIEW)

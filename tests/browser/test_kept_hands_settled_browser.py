@@ -141,7 +141,7 @@ def test_kept_hands_wait_while_the_answer_to_the_question_is_asked_again(browser
     keep.click()
     again = phone.get_by_role("button", name="Mine is the next hand: keep it as hand 4")
     expect(again).to_be_visible()
-    phone.wait_for_timeout(4_000)  # a retry's time: nothing of this phone's may have gone meanwhile
+    phone.wait_for_timeout(2_000)  # retries' time (the test server's phones retry within 1.5 s): nothing went
     assert len(stored(browser, game)) == 3
     again.click()
     hands = until_settled(browser, phone, game, 5)
