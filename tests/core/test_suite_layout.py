@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.helpers import imported
 
 TESTS = Path(__file__).resolve().parent.parent
-LAYERS = {"core", "store", "services", "web", "browser", "system"}
+LAYERS = {"core", "store", "services", "web", "phone", "browser", "system"}
 MARKER_OF = {"browser": "browser", "system": "slow"}  # the layers `make test-fast` leaves out, by marker
 
 

@@ -39,13 +39,6 @@
       if (b.label === "bad") return "refused";
       const last = game.hands[game.hands.length - 1];
       if (last && last.value === b.value && b.repeat !== "1") return "repeat";
-      // hands kept on a phone go in the order it kept them
-      if (b.label && fate[b.label] && fate[b.label].kept !== undefined) {
-        const earlier = Object.keys(fate).filter((l) => fate[l].phone === fate[b.label].phone &&
-          fate[l].game === fate[b.label].game && fate[l].kept < fate[b.label].kept && fate[l].state === "kept" &&
-          !stored().some((x) => x.hand.label === l));
-        if (earlier.length) violations.push(b.label + " lands before " + earlier.join(", ") + ", kept before it");
-      }
       game.hands.push({ token: b.token, label: b.label, value: b.value });
       return "saved";
     }
@@ -150,7 +143,6 @@
         hand: f.number, summary: f.label, at: now };
       if (M.queued(phone.model, f.game, f.token, f.number) || !phone.online) {
         fate[f.label].state = "kept";
-        fate[f.label].kept = fate[f.label].kept === undefined ? ++labels : fate[f.label].kept;
         step(phone, "kept", { entry });
         return;
       }

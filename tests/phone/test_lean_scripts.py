@@ -9,7 +9,7 @@ from py_mini_racer import MiniRacer
 
 from scorepad.web.shell.lean_scripts import lean
 from tests.helpers import ROOT
-from tests.phone.test_save_machine import ROWS, run
+from tests.phone.protocol_rows import ROWS, run
 
 OURS = sorted(p for p in (ROOT / "static").glob("*.js") if not p.name.startswith("htmx-"))
 

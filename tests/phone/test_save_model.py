@@ -2,8 +2,9 @@
 answer the two-phone question each way, fix and discard kept hands, while backups are made and an older one is
 restored and new games take the numbers of games gone. After every step, against a model of the server
 (tests/phone/simulation.js): no hand is on a sheet twice, none kept on a phone is lost, none is sent under
-another number than its phone says, none lands in another game; and at the end, with every phone online,
-nothing kept is left going nowhere. Hundreds of evenings in the quick loop, thousands under `slow`."""
+another number than its phone says, none lands in another game, no phone is asked about a hand of its own (a
+kept hand renumbered wrong meets its own phone's hand); and at the end, with every phone online, nothing kept is
+left going nowhere. Hundreds of evenings in the quick loop, thousands under `slow`."""
 
 from __future__ import annotations
 

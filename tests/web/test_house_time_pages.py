@@ -33,7 +33,7 @@ def test_a_pacific_game_at_half_past_ten_is_filed_under_its_evening_and_reads_22
     assert evening.select_one("h2 time")["datetime"] == "2026-11-27"
     assert "Fri 27 Nov 2026, 22:30" in evening.get_text(" ", strip=True)
     game = parse(client.get(f"/history/games/{game_id}"))
-    assert game.select_one("time.game-date").get_text() == "2026-11-27 22:30"
+    assert game.select_one("time.game-date").get_text() == "Fri 27 Nov 2026, 22:30"
     # the evenings a search names are the house's too: the Friday evening holds it, the Saturday does not
     assert parse(client.get("/history/?from=2026-11-27&to=2026-11-27")).select("section.evening")
     assert not parse(client.get("/history/?from=2026-11-28&to=2026-11-28")).select("section.evening")
