@@ -1,5 +1,6 @@
-"""The replica off the machine (see `services.replica`), for the web: the server starts it, every page's footer
-warns when it has not been reached for ten minutes, About and /healthz say how far behind it is."""
+"""The replica off the machine (see `services.replication`), for the web: the server starts it; every page warns,
+in the household's words, when it needs a look; About says when it was last proven restorable and what it held,
+and what happened to it lately; /healthz reports the same as data. Nothing here shows a password or a key."""
 
 from __future__ import annotations
 
@@ -7,56 +8,83 @@ from datetime import UTC, datetime
 
 from flask import current_app
 
-from ...core import retention
+from ...core import replica_states
+from ...core.retention import age_in_words
 from ...services import replica
+from ...services.replication import Replication
 
 
 def init_app(app, backups) -> None:
     """Set up (not start: only the server does, see `serve.main`) the replication REPLICA_URL names."""
     place = replica.place_from(app.config)
-    replication = replica.Replication(place, app.config["DATABASE"]) if place else None
+    replication = Replication(place, app.config["DATABASE"]) if place else None
     app.extensions["scorepad_replica"] = replication
     if replication is not None:
-        backups.replicated = lambda: replication.status().running
-    app.context_processor(lambda: {"replica_warning": replica.warning(current_status(app), datetime.now(UTC))})
+        backups.replicated = lambda: replication.runs
+    app.context_processor(lambda: {"replica_warning": page_warning(app)})
 
 
-def current_status(app=None) -> replica.Status | None:
-    """How the replica is doing; None when none is set up. A replica set up but not started (a `flask`
-    command, a test's app) says so."""
-    replication = (app or current_app).extensions.get("scorepad_replica")
-    if replication is None:
+def _replication(app=None) -> Replication | None:
+    return (app or current_app).extensions.get("scorepad_replica")
+
+
+def page_warning(app=None, now: datetime | None = None) -> str | None:
+    """The sentence every page shows about the replica, or None. A replica set up but not started (a `flask`
+    command, a test's app) warns about nothing: only the server runs it."""
+    replication = _replication(app)
+    if replication is None or not replication.started:
         return None
-    return replication.status() if replication.started else None
+    return replica_states.warning(replication.health(), replication.place.shown(), now or datetime.now(UTC))
+
+
+def _clock(moment: datetime | None) -> str | None:
+    return f"{moment.astimezone():%Y-%m-%d %H:%M:%S}" if moment else None
 
 
 def facts(now: datetime) -> dict | None:
-    """What About shows: where, whether it runs, when it was last reached and how far behind it may be."""
-    replication = current_app.extensions.get("scorepad_replica")
+    """What About shows: where, what it is doing, when it was last proven restorable and what it held, how far
+    behind it may be, and what happened lately."""
+    replication = _replication()
     if replication is None:
         return None
     started = replication.started
     if started:
-        replication.look()  # fresh, not as of the watcher's last look (up to LOOK_SECONDS ago)
-    status = replication.status()
-    reached = retention.age_in_words(status.reached_at, now) if status.reached_at else None
-    return {"place": status.place, "kind": replication.place.kind, "started": started, "status": status,
-            "reached": reached, "behind": status.behind_seconds(now),
-            "reached_clock": f"{status.reached_at.astimezone():%Y-%m-%d %H:%M:%S}" if status.reached_at else None,
-            "warning": replica.warning(status, now) if started else None}
+        replication.look()  # fresh, not as of the supervisor's last look
+    health = replication.health()
+    proof = health.proof
+    reached = health.reached_at
+    return {"place": replication.place.shown(), "kind": replication.place.kind, "started": started,
+            "problem": replication.place.problem(),
+            "state": health.state.value, "fine": replica_states.is_fine(health, now),
+            "summary": replica_states.summary(health, now),
+            "proof": proof, "held": replica_states.held(proof) if proof else None,
+            "proven_clock": _clock(proof.at) if proof else None,
+            "moment_clock": _clock(proof.moment) if proof else None,
+            "reached": age_in_words(reached, now) if reached else None, "reached_clock": _clock(reached),
+            "behind": max((now - reached).total_seconds(), 0) if reached else None,
+            "history": [(_clock(h.at), h.what) for h in health.history],
+            "warning": page_warning(now=now) if started else None}
 
 
 def health(now: datetime) -> dict:
     """/healthz's lines for the replica: reported, not judged (an unplugged NAS is no reason to restart)."""
-    replication = current_app.extensions.get("scorepad_replica")
-    if replication is not None and replication.started:
-        replication.look()  # fresh, as on About
-    status = current_status()
-    if status is None:
-        configured = current_app.extensions.get("scorepad_replica") is not None
-        return {"replica": "not started" if configured else "off"}
-    behind = status.behind_seconds(now)
-    return {"replica": "running" if status.running else "stopped",
-            "replica_behind_seconds": None if behind is None else round(behind, 1),
-            "replica_reached_at": status.reached_at.isoformat(timespec="seconds") if status.reached_at else None,
-            "replica_warning": replica.warning(status, now)}
+    replication = _replication()
+    if replication is None:
+        return {"replica": "off"}
+    if not replication.started:
+        return {"replica": "not started"}
+    replication.look()
+    state = replication.health()
+    proof, reached = state.proof, state.reached_at
+    return {"replica": "running" if replication.runs else "stopped",
+            "replica_state": state.state.value,
+            "replica_ok": replica_states.is_fine(state, now),
+            "replica_proven_at": proof.at.isoformat(timespec="seconds") if proof else None,
+            "replica_proof": None if proof is None else {
+                "moment": proof.moment.isoformat(timespec="seconds") if proof.moment else None,
+                "games": proof.games, "hands": proof.hands,
+                "last_hand_at": proof.last_hand_at.isoformat(timespec="seconds") if proof.last_hand_at else None,
+                "drill_seconds": proof.seconds, "scratch_bytes": proof.bytes},
+            "replica_behind_seconds": None if reached is None else round(max((now - reached).total_seconds(), 0), 1),
+            "replica_reached_at": reached.isoformat(timespec="seconds") if reached else None,
+            "replica_warning": replica_states.warning(state, replication.place.shown(), now)}
