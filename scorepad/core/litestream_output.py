@@ -93,10 +93,13 @@ _SAYS = {
     Meaning.OTHER: "Litestream reports an error",
 }
 
+MISSING_FILES = "files are missing from it, as when it is emptied or replaced"
+GAP = "there is a gap in its files, as when its share drops for a while"
+
 # Some errors deserve words of their own: what happened, what to check.
 _OWN_WORDS = (
-    ("non-contiguous", "there is a gap in its files: its share dropped for a while, or files were lost"),
-    ("no matching backup files", "files are missing from it: it was emptied or replaced"),
+    ("non-contiguous", GAP),
+    ("no matching backup files", MISSING_FILES),
 
     ("unable to authenticate", "the SFTP server refused the login (check REPLICA_SSH_KEY, or the password)"),
     ("knownhosts", "the SFTP server's host key is not the one in REPLICA_SSH_HOST_KEY"),

@@ -222,7 +222,8 @@ def step(health: Health, event: Event, at: datetime, *, why: str | None = None, 
     said = _SAID.get(target)
     history = health.history
     if said is not None and (target is not health.state or why != health.why):
-        history = (Happening(at, said.format(why=why or "no reason given")), *history)[:HISTORY_KEPT]
+        brief = (why or "no reason given").split(" (", 1)[0]  # the list says what; the warning says it whole
+        history = (Happening(at, said.format(why=brief)), *history)[:HISTORY_KEPT]
     elif target is S.PROVEN and health.state in (S.HEALED, S.DRILL_FAILED):
         history = (Happening(at, "put back and checked again: restorable"), *history)[:HISTORY_KEPT]
     return replace(health, state=target, since=at, why=why, history=history)

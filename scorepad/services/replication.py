@@ -142,6 +142,11 @@ class Replication:
         return bool(self._threads)
 
     @property
+    def next_drill(self) -> datetime | None:
+        """When the next scheduled drill is due (an hour after the last, by default); None when none is set."""
+        return self._next_drill
+
+    @property
     def pid(self) -> int | None:
         return self._process.pid if self._process else None
 
@@ -415,14 +420,17 @@ class Replication:
             return False
         marker = replica_folder.read_marker(folder)
         if marker is None:
-            self._apply(Event.HISTORY_LOST, "files are missing from it: it was emptied or replaced")
+            self._apply(Event.HISTORY_LOST, litestream_output.MISSING_FILES)
             return True
         if marker.get("writer") != self._writer.id:
             self._drill_pending, self._generation = True, None  # whose it is now, the drill says
             return False
         if marker.get("generation") != self._generation:
-            self._apply(Event.HISTORY_LOST, "its folder holds an older copy, from before Scorepad started it "
-                                            "over: it was put back")
+            self._apply(Event.HISTORY_LOST, "its folder holds an older copy, as when one from before Scorepad "
+                                            "started it over is put back")
+            return True
+        if self._synced_since_launch() and not (folder / "ltx").is_dir():
+            self._apply(Event.HISTORY_LOST, litestream_output.MISSING_FILES)
             return True
         return False
 
@@ -444,7 +452,7 @@ class Replication:
         try:
             replica.plan(self.place, self._work / replica.CONFIG_NAME, self.live_path, gently=True)
         except replica.NothingThere:
-            self._apply(Event.HISTORY_LOST, "files are missing from it: it was emptied or replaced")
+            self._apply(Event.HISTORY_LOST, litestream_output.MISSING_FILES)
         except replica.CannotPutBack as refused:
             self._apply(Event.HISTORY_LOST, refused.why)
         except replica.CannotReach as refused:
@@ -484,7 +492,7 @@ class Replication:
         event = outcome.event
         if event is Event.REPLICA_EMPTY:
             event, outcome = Event.HISTORY_LOST, replica_drill.Outcome(
-                Event.HISTORY_LOST, "files are missing from it: it was emptied or replaced")
+                Event.HISTORY_LOST, litestream_output.MISSING_FILES)
         if event is Event.CANNOT_RUN:
             _logger.warning("Replica %s: the drill could not run: %s", self.place.shown(), outcome.why)
             return
@@ -517,12 +525,16 @@ class Replication:
                          ["replicate", *common, "-once", "-force-snapshot"]):
                 done = replica.run(self.place, args, gently=True)
                 if done.returncode != 0:
-                    said = self.place.masked((done.stderr or done.stdout).strip().splitlines()[-1:][0]
-                                             if (done.stderr or done.stdout).strip() else f"exit {done.returncode}")
-                    self._apply(Event.HEAL_FAILED, f"Litestream could not start it over ({said})")
+                    lines = (done.stderr or done.stdout).strip().splitlines() or [f"exit status {done.returncode}"]
+                    self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: "
+                                                   f"{litestream_output.in_words(lines[-1], self.place.secrets())}")
                     return
-        except (replica.ReplicaRefused, OSError) as exc:
-            self._apply(Event.HEAL_FAILED, f"it could not be started over ({self.place.masked(str(exc))})")
+        except OSError as exc:
+            self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: "
+                                           f"{litestream_output.in_words(exc.strerror or str(exc))}")
+            return
+        except replica.ReplicaRefused as refused:
+            self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: {refused.why or refused}")
             return
         self._apply(Event.HEALED, why)
 

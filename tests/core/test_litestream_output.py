@@ -19,7 +19,7 @@ LINES = [
     ('time=2026-11-27T06:00:30.016Z level=ERROR msg="compaction failed" system=store db=live.db level=1 '
      'error="write ltx file: extract timestamp from LTX header: non-contiguous transaction ids in input files: '
      '(0000000000000002,0000000000000002) -> (0000000000000006,0000000000000006)"', Meaning.HISTORY,
-     "there is a gap in its files: its share dropped for a while, or files were lost"),
+     "there is a gap in its files, as when its share drops for a while"),
     ('time=2026-11-27T06:00:30.016Z level=ERROR msg="monitor error" replica=sftp error="dial tcp '
      '192.168.1.20:22: connect: connection refused"', Meaning.UNREACHABLE, "it cannot be reached (connection refused)"),
     ('time=2026-11-27T06:00:30.016Z level=ERROR msg="monitor error" replica=sftp error="ssh: handshake failed: '

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from flask import current_app
 
 from ...core import replica_states
+from ...core.replica_states import State
 from ...core.retention import age_in_words
 from ...services import replica
 from ...services.replication import Replication
@@ -55,9 +56,11 @@ def facts(now: datetime) -> dict | None:
     reached = health.reached_at
     return {"place": replication.place.shown(), "kind": replication.place.kind, "started": started,
             "problem": replication.place.problem(),
-            "state": health.state.value, "fine": replica_states.is_fine(health, now),
+            "state": health.state.value, "proven": health.state is State.PROVEN,
+            "in_trouble": health.state in replica_states.WARNS, "fine": replica_states.is_fine(health, now),
             "summary": replica_states.summary(health, now),
             "proof": proof, "held": replica_states.held(proof) if proof else None,
+            "next_clock": _clock(getattr(replication, "next_drill", None)) if health.state is State.PROVEN else None,
             "proven_clock": _clock(proof.at) if proof else None,
             "moment_clock": _clock(proof.moment) if proof else None,
             "reached": age_in_words(reached, now) if reached else None, "reached_clock": _clock(reached),
