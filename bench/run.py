@@ -17,6 +17,7 @@
 7. The server's peak memory, the bytes of a game page's first load and of one recorded hand.
 8. In a real browser at a phone's size: taps and keystrokes for a typical played hand, for correcting one, and for
    a typical three-handed (cutthroat) hand.
+9. What proving the replica costs on that database (bench/drill.py): a restore drill's time, CPU and disk.
 
 Every loop is bounded in count and time and talks only to 127.0.0.1.
 """
@@ -754,6 +755,9 @@ def main() -> None:
             lines.append(f"taps: not measured ({tapped['error']})")
         else:
             lines += tap_words(tapped)
+    from bench import drill
+
+    lines += [""] + drill.measure(database)
     print("\n".join(lines))
     (Path(folder) / "results.json").write_text(json.dumps({"club": {k: v for k, v in club.items()
                                                                      if k != "latency"}}, default=str))
