@@ -209,3 +209,11 @@ def test_an_unreachable_replica_is_said_to_be_unreachable_not_empty(make_app, tm
     assert result.exit_code == 1
     assert "cannot be reached" in result.output and "nothing to restore" not in result.output
     assert PASSWORD not in result.output
+
+
+@pytest.mark.parametrize(("setting", "minutes"), [(None, 60), ("", 60), ("15", 15), ("10080", 10080),
+                                                  ("4", 60), ("a week", 60), ("²", 60)])
+def test_how_often_the_replica_is_drilled_is_a_setting_with_an_hour_by_default(setting, minutes):
+    from scorepad.web.shell.replica import drill_every
+
+    assert drill_every({"REPLICA_DRILL_MINUTES": setting}) == timedelta(minutes=minutes)

@@ -63,7 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("MAX_CONTENT_LENGTH", transfer.MAX_REQUEST_BYTES)  # an import is the largest
     # Settings a Pi's service file or a container can give without an instance/config.py.
     for name in ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
-                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY"):
+                 "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "REPLICA_DRILL_MINUTES"):
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
 

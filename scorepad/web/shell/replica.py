@@ -4,25 +4,44 @@ and what happened to it lately; /healthz reports the same as data. Nothing here 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import logging
+from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 
 from ...core import replica_states
+from ...core.inputs import try_whole_number
 from ...core.replica_states import State
 from ...core.retention import age_in_words
 from ...services import replica
-from ...services.replication import Replication
+from ...services.replication import DRILL_EVERY, Replication
+
+_logger = logging.getLogger(__name__)
 
 
 def init_app(app, backups) -> None:
     """Set up (not start: only the server does, see `serve.main`) the replication REPLICA_URL names."""
     place = replica.place_from(app.config)
-    replication = Replication(place, app.config["DATABASE"]) if place else None
+    replication = Replication(place, app.config["DATABASE"], drill_every=drill_every(app.config)) if place else None
     app.extensions["scorepad_replica"] = replication
     if replication is not None:
         backups.replicated = lambda: replication.runs
     app.context_processor(lambda: {"replica_warning": page_warning(app)})
+
+
+def drill_every(config) -> timedelta:
+    """REPLICA_DRILL_MINUTES: how often the replica is put back and checked besides at start, after a restore or
+    an import, and after starting over; an hour unless set to a whole number of minutes from 5 to 10,080 (a
+    week)."""
+    setting = config.get("REPLICA_DRILL_MINUTES")
+    if setting is None or str(setting).strip() == "":
+        return DRILL_EVERY
+    minutes = try_whole_number(setting, low=5, high=7 * 24 * 60)
+    if minutes is None:
+        _logger.warning("REPLICA_DRILL_MINUTES is %r, not a whole number from 5 to 10080: drilling every %d "
+                        "minutes", setting, DRILL_EVERY.total_seconds() // 60)
+        return DRILL_EVERY
+    return timedelta(minutes=minutes)
 
 
 def _replication(app=None) -> Replication | None:
