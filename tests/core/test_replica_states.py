@@ -40,6 +40,13 @@ def test_every_state_says_what_it_is_doing_and_every_warning_state_has_its_sente
             assert "a reason" in rs.warning(health, "/mnt/nas", T0)
 
 
+def test_every_state_litestream_runs_in_hears_that_it_cannot_run():
+    """Else a proven replica whose Litestream would not start again would stay "fine" while nothing is written."""
+    for state in rs.RUNS_LITESTREAM:
+        assert rs.TRANSITIONS[state][Event.CANNOT_RUN] is State.CANNOT_START
+        assert rs.TRANSITIONS[state][Event.LITESTREAM_EXITED] is State.RESTARTING
+
+
 def test_litestream_never_writes_where_the_replica_is_refused_or_unchecked():
     never = {State.OFF, State.CANNOT_START, State.CHECKING, State.HEALING, State.RESTARTING, State.NOT_MOUNTED,
              State.UNREACHABLE, State.REFUSED, State.STOPPED}
@@ -85,6 +92,8 @@ def test_a_server_stopping_stops_every_state_that_is_not_already_at_rest():
     ([Event.DRILL_PASSED, Event.LITESTREAM_EXITED], State.RESTARTING),
     ([Event.DRILL_PASSED, Event.LITESTREAM_EXITED, Event.LITESTREAM_STARTED], State.STREAMING),
     ([Event.CANNOT_RUN], State.CANNOT_START),
+    ([Event.DRILL_PASSED, Event.CANNOT_RUN], State.CANNOT_START),  # proven, but Litestream will not start
+    ([Event.DRILL_PASSED, Event.HISTORY_LOST, Event.HEALED, Event.CANNOT_RUN], State.CANNOT_START),
     ([Event.CANNOT_RUN, Event.RETRY], State.CHECKING),
     # late news from a state that is over changes nothing
     ([Event.ANOTHER_OWNER, Event.TROUBLE, Event.HEALED, Event.SYNCED], State.REFUSED),
