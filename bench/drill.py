@@ -1,5 +1,6 @@
 """What proving the replica costs (`services.replica_drill`), on the benchmarks' 10,000-game database: `make bench`
-prints it after the server's figures (bench/run.py calls `measure`); `python -m bench.drill` measures it alone.
+prints it after the server's figures (bench/run.py runs `python -m bench.drill --database` on its database, in a
+process of its own so that Litestream's memory is told apart); `python -m bench.drill` alone makes its own.
 
 A folder replica is written once (Litestream's first snapshot, as when a replica is first set up or started over),
 then the drill runs as the server runs it (Litestream restores the replica's latest state into a scratch file
