@@ -19,6 +19,7 @@
    load (gzip) and of one recorded hand.
 8. In a real browser at a phone's size: taps and keystrokes for a typical played hand, for correcting one, and for
    a typical three-handed (cutthroat) hand.
+9. What proving the replica costs on that database (bench/drill.py): a restore drill's time, CPU and disk.
 
 Every loop is bounded in count and time and talks only to 127.0.0.1.
 """
@@ -851,6 +852,10 @@ def main() -> None:
             lines.append(f"taps: not measured ({tapped['error']})")
         else:
             lines += tap_words(tapped)
+    # In a process of its own: what its children (Litestream) use is then theirs alone, not the server's above
+    drilled = subprocess.run([sys.executable, "-m", "bench.drill", "--database", database], cwd=ROOT,
+                             capture_output=True, text=True, timeout=1800)
+    lines += [""] + (drilled.stdout.strip().splitlines() or [f"restore drill: not measured ({drilled.stderr[-300:]})"])
     print("\n".join(lines))
     (Path(folder) / "results.json").write_text(json.dumps({"club": {k: v for k, v in club.items()
                                                                      if k != "latency"}}, default=str))

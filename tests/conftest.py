@@ -108,6 +108,7 @@ def client(app):
 # xdist with --no-loadscope-reorder, which keeps this order (by default it puts the files with most tests first,
 # and so a file of one 40-second test last).
 LONGEST_FIRST = (
+    "tests/system/test_replica_proof.py",  # 9 minutes, its 13 tests one after another on one worker
     "tests/system/test_replica.py",  # 100 s on two workers
     "tests/browser/test_two_phones_browser.py",  # 69 s
     "tests/browser/test_club_night_browser.py",  # 47 s, one test

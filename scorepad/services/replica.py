@@ -2,57 +2,67 @@
 on another disk, an SFTP server, an S3 bucket), and puts the database back from there.
 
 Off unless a place is named: REPLICA_URL in instance/config.py, or SCOREPAD_REPLICA_URL / REPLICA_URL in the
-environment. The server (`python -m scorepad`, which `make run` and the service start) runs `litestream
-replicate` as a child it supervises, with a config it writes from these settings:
+environment (blank means off). This module holds the place and what Litestream is told about it, and the
+commands that read the replica (its plan, its span of moments, a restore into a private folder); the server's
+supervision of `litestream replicate` (`services.replication`) and the restore drill that proves the replica
+(`services.replica_drill`) build on it.
 
-- a child, not a parent (`litestream replicate -exec`): Scorepad knows at every moment whether the replication
-  runs and says so on every page; a Litestream that stops is started again (after 1 s, 2 s, ... up to a
-  minute), and a Litestream that cannot start at all (not installed, a bad address) is a warning, never a
-  server that does not start. The child dies with the server (the kernel sends it SIGTERM, so it syncs one
-  last time, even when the server is killed), so a restart never leaves two copies streaming one database.
-- restores change the database through SQLite (one transaction, `store.backups.put_back`), and upgrades run
-  their migrations through SQLite too: the write-ahead log Litestream follows stays continuous, and it ships a
-  restore or an upgrade as it ships a hand.
-
-How far behind the replica is comes from Litestream itself: its control socket says when it last brought the
-replica up to date (every second while it can reach it, whether or not anything was written).
+Secrets: a password written in REPLICA_URL is never shown (`Place.shown`), never logged (`Place.masked`), and
+reaches Litestream only through a config file that only Scorepad's user can read (0600, in a private folder
+removed afterwards), never on a command line another user's `ps` could read. The S3 keys stay in the
+environment; the SSH key is named by its path, which is not shown either.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import http.client
 import json
-import logging
 import os
+import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
-from ..core import house_time
-
-_logger = logging.getLogger(__name__)
+from ..core import house_time, litestream_output
+from ..core.litestream_output import Meaning
 
 SYNC_INTERVAL = "1s"  # Litestream's default, said here: the hands at risk when the card dies are the last second's
-UNREACHED = timedelta(minutes=10)  # a replica not reached for this long is a warning on every page
-LOOK_SECONDS = 2  # how often the server asks Litestream how it is doing
-RESTART_MAX_SECONDS = 60
 KINDS = {"sftp": "SFTP", "s3": "S3"}  # besides a folder
+CONFIG_NAME = "litestream.yml"
+RESTORE_SECONDS = 600
 
 
 class ReplicaRefused(Exception):
-    """A restore from the replica that did not happen; the message says why. Nothing was changed."""
+    """A read of the replica (a restore, its plan) that did not happen; the message says why. Nothing was changed."""
+
+    why = ""  # the reason alone, in the household's words, for a sentence of the caller's
+
+
+class NothingThere(ReplicaRefused):
+    """The replica holds nothing yet (a new place), or nothing at the moment asked for."""
+
+
+class CannotReach(ReplicaRefused):
+    """The replica could not be reached (a NAS asleep, a server down, a refused login)."""
+
+
+class CannotPutBack(ReplicaRefused):
+    """The replica holds files, but no whole database can be put back from them (a gap, missing files)."""
+
+
+def _refused(kind: type[ReplicaRefused], message: str, why: str) -> ReplicaRefused:
+    refused = kind(message)
+    refused.why = why
+    return refused
+
+
+# A password in an address without a scheme ("pi:S3cret@nas.local:22/srv"): `urlsplit` takes "pi" for the scheme.
+_BARE_USERINFO = re.compile(r"^(?P<user>[^:/@\s]+):(?P<password>[^@]*)@")
 
 
 @dataclass(frozen=True)
@@ -65,32 +75,72 @@ class Place:
 
     @property
     def kind(self) -> str:
-        scheme = urlsplit(self.url).scheme
+        scheme = urlsplit(self.url).scheme if "://" in self.url else ""
         return scheme if scheme in KINDS else "folder"
+
+    @property
+    def folder(self) -> Path | None:
+        """A folder replica's folder (a whole path), else None."""
+        if self.kind != "folder" or self.problem():
+            return None
+        return Path(os.path.abspath(os.path.expanduser(self.url.removeprefix("file://"))))
+
+    def secrets(self) -> tuple[str, ...]:
+        """What must never be shown: the password in the address (as written and decoded), the SSH key's path."""
+        found = []
+        password = urlsplit(self.url).password if "://" in self.url else None
+        bare = None if "://" in self.url else _BARE_USERINFO.match(self.url)
+        for secret in (password, bare["password"] if bare else None):
+            if secret:
+                found += [secret, unquote(secret)]
+        for key in (self.ssh_key,):
+            if key:
+                found += [key, os.path.abspath(os.path.expanduser(key))]
+        return tuple(dict.fromkeys(found))
+
+    def masked(self, text: str) -> str:
+        """`text` (a line of Litestream's, an error) without this place's secrets."""
+        return litestream_output.mask(text, self.secrets())
+
+    def shown(self) -> str:
+        """The address for a page or a log: any password written in it is replaced by "…"."""
+        return self.masked(self.url)
 
     def problem(self) -> str | None:
         """Why Litestream could not use this place, when it is plainly wrong; None when it may be right."""
         scheme = urlsplit(self.url).scheme
         if "://" in self.url and scheme not in (*KINDS, "file"):
             return (f"REPLICA_URL {self.shown()} is not a folder, an sftp:// address or an s3:// bucket "
-                    "(Scorepad does not stream to another kind of place).")
-        if self.kind == "folder" and not Path(self.url.removeprefix("file://")).expanduser().is_absolute():
-            return f"REPLICA_URL {self.url} is a folder, but not a whole path: start it at / (for example /mnt/nas)."
+                    "(Scorepad does not stream to another kind of place)")
+        if self.kind == "folder" and not os.path.isabs(os.path.expanduser(self.url.removeprefix("file://"))):
+            if _BARE_USERINFO.match(self.url) or re.match(r"^[^/:@\s]+@[^/:\s]+:", self.url):
+                return (f"REPLICA_URL {self.shown()} is neither a folder nor an address: for an SFTP server, "
+                        f"write it as sftp://{self.shown().split('@', 1)[0]}@host:22/folder")
+            return (f"REPLICA_URL {self.shown()} is a folder, but not a whole path: start it at / "
+                    "(for example /mnt/nas)")
         return None
 
     def replica_config(self) -> dict:
         """Litestream's `replica:` section for this place."""
         settings: dict = {"sync-interval": SYNC_INTERVAL}
         if self.kind == "folder":
-            folder = self.url.removeprefix("file://")
-            return {"type": "file", "path": str(Path(folder).expanduser().resolve()), **settings}
+            return {"type": "file", "path": str(self.folder), **settings}
         settings["url"] = self.url
         if self.kind == "sftp":
             if self.ssh_key:
-                settings["key-path"] = str(Path(self.ssh_key).expanduser().resolve())
+                settings["key-path"] = os.path.abspath(os.path.expanduser(self.ssh_key))
             if self.host_key:
                 settings["host-key"] = self.host_key
         return settings
+
+    def child(self, name: str) -> Place:
+        """A place inside this one (the notes Scorepads leave each other beside the replica's files)."""
+        if self.kind == "folder":
+            return Place(str(self.folder / name), self.ssh_key, self.host_key)
+        parts = urlsplit(self.url)
+        path = parts.path.rstrip("/") + "/" + name
+        return Place(urlunsplit((parts.scheme, parts.netloc, path, parts.query, parts.fragment)), self.ssh_key,
+                     self.host_key)
 
     def environment(self) -> dict[str, str]:
         """The environment Litestream runs in: this one, except AWS_CA_BUNDLE for an S3 endpoint over plain
@@ -102,22 +152,15 @@ class Place:
             env.pop("AWS_CA_BUNDLE", None)
         return env
 
-    def shown(self) -> str:
-        """The address for a page: a password written in it is not shown."""
-        parts = urlsplit(self.url)
-        if parts.password:
-            return self.url.replace(f":{parts.password}@", ":…@", 1)
-        return self.url
-
 
 def place_from(config) -> Place | None:
     """The replica's place from the app's config (instance/config.py, or SCOREPAD_REPLICA_URL), else the
-    REPLICA_URL environment variable; None when replication is off."""
-    url = config.get("REPLICA_URL") or os.environ.get("REPLICA_URL")
-    if not url:
-        return None
-    return Place(str(url).strip(), ssh_key=config.get("REPLICA_SSH_KEY") or None,
-                 host_key=config.get("REPLICA_SSH_HOST_KEY") or None)
+    REPLICA_URL environment variable; None when replication is off (unset, or only blanks)."""
+    for url in (config.get("REPLICA_URL"), os.environ.get("REPLICA_URL")):
+        if url is not None and str(url).strip():
+            return Place(str(url).strip(), ssh_key=str(config.get("REPLICA_SSH_KEY") or "").strip() or None,
+                         host_key=str(config.get("REPLICA_SSH_HOST_KEY") or "").strip() or None)
+    return None
 
 
 def binary() -> str | None:
@@ -126,208 +169,186 @@ def binary() -> str | None:
     return str(beside) if beside.is_file() else shutil.which("litestream")
 
 
-def write_config(place: Place, live_path: str, folder: Path, socket_path: str | None = None) -> Path:
-    """Litestream's config for the database at `live_path`, written into `folder` as `.litestream.yml` (JSON,
-    which is YAML too); run with -no-expand-env, so a `$` in a path stays a `$`."""
-    config: dict = {"logging": {"level": "warn", "stderr": True},
-                    "dbs": [{"path": str(Path(live_path).resolve()), "replica": place.replica_config()}]}
+NOT_INSTALLED = ("Litestream is not installed. Install it with `make install` (or `.venv/bin/pip install "
+                 "'.[replica]'`) and restart Scorepad")
+
+
+# --- Litestream's config --------------------------------------------------------------------------------------
+
+def write_config(place: Place, live_path: str, folder: Path, socket_path: str | None = None,
+                 level: str = "warn") -> Path:
+    """Litestream's config for the database at `live_path`, written into `folder` as JSON (which is YAML too),
+    readable by this user only (0600): it may hold the replica's password. Written as UTF-8, never with \\u
+    escapes, so any path works (Litestream's YAML reader refuses the escapes JSON writes for an emoji). Run it
+    with -no-expand-env, so a `$` in a path stays a `$`. Raises ReplicaRefused for a path that is not text."""
+    config: dict = {"logging": {"level": level, "stderr": True},
+                    "dbs": [{"path": os.path.abspath(live_path), "replica": place.replica_config()}]}
     if socket_path:
         config["socket"] = {"enabled": True, "path": socket_path, "permissions": 0o600}
-    path = folder / ".litestream.yml"
-    path.write_text(json.dumps(config, indent=1))
+    try:
+        data = json.dumps(config, indent=1, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ReplicaRefused(f"A path for the replica ({place.shown()}, or the database's {live_path!r}) holds "
+                             "bytes that are not text in this system's encoding: Litestream cannot be told it. "
+                             "Rename the folder.") from None
+    path = Path(folder) / CONFIG_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # an older, wider file of the same name is narrowed first
+        os.write(fd, data)
+    finally:
+        os.close(fd)
     return path
 
 
-def _socket_path(folder: Path) -> tuple[str, str | None]:
-    """Where Litestream's control socket goes: beside the database, or in a temporary folder when that path is
-    too long for a socket (about 100 bytes). Returns the path and a folder to remove afterwards."""
-    beside = str(folder / ".litestream.sock")
-    if len(beside.encode()) < 100:
-        return beside, None
-    private = tempfile.mkdtemp(prefix="scorepad-litestream-")
-    return os.path.join(private, "control.sock"), private
+@contextlib.contextmanager
+def private_folder(near: str) -> Iterator[Path]:
+    """A folder only this user can enter (0700), beside the database at `near` (on its disk: never a temporary
+    folder in memory, or another user's), removed when the block ends; a process killed meanwhile leaves it for
+    the next start to clear (`files.clear_leftovers`)."""
+    from ..store import files
+
+    with files.private_folder(Path(os.path.abspath(near)).parent) as folder:
+        yield Path(folder)
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child, between fork and exec
-    """The child gets SIGTERM when the thread that started it ends (the server stopping, or killed)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+# --- running Litestream's commands -----------------------------------------------------------------------------
+
+def _lower_priority() -> None:  # pragma: no cover - runs in the child, between fork and exec
+    with contextlib.suppress(OSError):
+        os.nice(10)
 
 
-class _UnixConnection(http.client.HTTPConnection):
-    def __init__(self, path: str, timeout: float = 2):
-        super().__init__("localhost", timeout=timeout)
-        self.path = path
-
-    def connect(self):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(self.timeout)
-        self.sock.connect(self.path)
-
-
-def ask(socket_path: str, path: str) -> dict:
-    """GET `path` from Litestream's control socket; its JSON answer. Raises OSError when it does not answer."""
-    conn = _UnixConnection(socket_path)
+def run(place: Place, args: list[str], timeout: float = RESTORE_SECONDS,
+        gently: bool = False) -> subprocess.CompletedProcess:
+    """`litestream ARGS` with the place's environment; `gently` at a lower priority than the server (a drill
+    must not slow a phone's save). Raises ReplicaRefused when Litestream is not installed or takes too long."""
+    program = binary()
+    if program is None:
+        raise _refused(ReplicaRefused, f"{NOT_INSTALLED}. Nothing was changed.", NOT_INSTALLED)
     try:
-        conn.request("GET", path)
-        response = conn.getresponse()
-        body = response.read()
-    except http.client.HTTPException as exc:
-        raise OSError(str(exc)) from None
-    finally:
-        conn.close()
-    return json.loads(body or b"{}")
+        return subprocess.run([program, *args], capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, env=place.environment(),
+                              preexec_fn=_lower_priority if gently else None)
+    except subprocess.TimeoutExpired:
+        why = f"Litestream did not answer within {timeout:.0f} s"
+        raise _refused(CannotReach, f"{why} ({place.shown()}). Nothing was changed.", why) from None
+    except OSError as exc:
+        raise _refused(ReplicaRefused, f"Litestream could not run ({exc}). Nothing was changed.",
+                       f"Litestream could not run ({exc})") from None
 
+
+def _said(place: Place, done: subprocess.CompletedProcess) -> str:
+    lines = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+    last = lines[-1] if lines else f"exit status {done.returncode}"
+    return place.masked(last.removeprefix("Error: "))
+
+
+# --- what the replica holds ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Status:
-    """How the replication is doing, for About, the footer and /healthz."""
+class Plan:
+    """What a restore would put back: up to transaction `txid`, written by Litestream at `written_at`."""
 
-    place: str
-    running: bool
-    since: datetime  # when the server started the replication
-    reached_at: datetime | None  # the last moment the replica held everything written before it
-    problem: str | None  # why it is not running, when it is not
-
-    def behind_seconds(self, now: datetime) -> float | None:
-        """How many seconds of writes the replica may lack: since it was last brought up to date."""
-        return max((now - self.reached_at).total_seconds(), 0.0) if self.reached_at else None
+    txid: str
+    written_at: datetime | None
 
 
-def warning(status: Status | None, now: datetime) -> str | None:
-    """A sentence for every page when the replica needs a look; None when all is well (or none is set up)."""
-    if status is None:
+def _stamp(moment: datetime) -> str:
+    """A moment as Litestream reads it (RFC 3339 in UTC, with a four-digit year even for the year 999)."""
+    utc = moment.astimezone(UTC)
+    return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%S}Z"
+
+
+def plan(place: Place, config: Path, live_path: str, at: datetime | None = None, gently: bool = False) -> Plan:
+    """The restore Litestream would do (its latest moment, or the one at `at`), without writing anything.
+    Raises NothingThere, CannotReach or CannotPutBack, in words."""
+    moment = ["-timestamp", _stamp(at)] if at else []
+    done = run(place, ["restore", "-config", str(config), "-no-expand-env", "-dry-run", "-json", *moment,
+                       os.path.abspath(live_path)], gently=gently)
+    if done.returncode != 0:
+        raise _refusal(place, config, live_path, done, at)
+    try:
+        found = json.loads(done.stdout)
+        written = _time(found["files"][-1]["timestamp"])
+        return Plan(str(found["max_txid"]), written)
+    except (ValueError, KeyError, IndexError, TypeError):
+        why = f"Litestream's plan could not be read ({place.masked(done.stdout[:200])!r})"
+        raise _refused(CannotPutBack, f"{why}. Nothing was changed.", why) from None
+
+
+def _refusal(place: Place, config: Path, live_path: str, done: subprocess.CompletedProcess,
+             at: datetime | None) -> ReplicaRefused:
+    """Why a restore (or its plan) failed, as the right kind of refusal."""
+    said = _said(place, done)
+    meaning = litestream_output.meaning_of(said)
+    when = f" as it was at {said(at)}" if at else ""
+    if meaning in (Meaning.UNREACHABLE, Meaning.REFUSED):
+        why = litestream_output.in_words(said)
+        return _refused(CannotReach, f"The replica {place.shown()} cannot be reached: {why}. Nothing was changed.",
+                        why)
+    if meaning is Meaning.HISTORY and at is None and not listing(place, config, live_path):
+        return _refused(NothingThere, f"There is nothing to restore from {place.shown()} (it is empty: "
+                                      f"{said}). Nothing was changed.", "it is empty")
+    if meaning is Meaning.HISTORY and at is not None:
+        return _refused(NothingThere, f"There is nothing to restore from {place.shown()}{when} ({said}). "
+                                      "Nothing was changed.", f"nothing there{when}")
+    why = litestream_output.in_words(said) if meaning is Meaning.HISTORY else \
+        f"its files do not make a whole database ({said})"
+    return _refused(CannotPutBack, f"There is nothing to restore from {place.shown()}{when}: {why}. Nothing was "
+                                   "changed.", why)
+
+
+def listing(place: Place, config: Path, live_path: str) -> list[dict]:
+    """Every file the replica holds, at every level ([] when it holds none, or cannot be listed). Raises
+    CannotReach when it cannot be reached."""
+    done = run(place, ["ltx", "-config", str(config), "-no-expand-env", "-json", "-level", "all",
+                       os.path.abspath(live_path)], timeout=120)
+    if done.returncode != 0:
+        said = _said(place, done)
+        if litestream_output.meaning_of(said) in (Meaning.UNREACHABLE, Meaning.REFUSED):
+            why = litestream_output.in_words(said)
+            raise _refused(CannotReach, f"The replica {place.shown()} cannot be reached: {why}. Nothing was "
+                                        "changed.", why)
+        return []
+    try:
+        found = json.loads(done.stdout or "[]")
+    except ValueError:
+        return []
+    return found if isinstance(found, list) else []
+
+
+def span_of(place: Place, live_path: str) -> tuple[datetime, datetime] | None:
+    """The first and the last moment the replica can be put back to; None when it holds nothing. Raises
+    CannotReach."""
+    with private_folder(live_path) as work:
+        return span(place, write_config(place, live_path, work), live_path)
+
+
+def span(place: Place, config: Path, live_path: str) -> tuple[datetime, datetime] | None:
+    """The first and the last moment the replica can be put back to; None when it holds nothing."""
+    files = listing(place, config, live_path)
+    starts = [_time(f.get("timestamp")) for f in files if f.get("level") == 9 or _txid(f.get("min_txid")) == 1]
+    ends = [_time(f.get("timestamp")) for f in files]
+    starts, ends = [s for s in starts if s], [e for e in ends if e]
+    if not starts or not ends:
         return None
-    if status.problem and not status.running:
-        return f"The copy off this machine is not running: {status.problem}"
-    last = status.reached_at or status.since
-    if now - last >= UNREACHED:
-        minutes = int((now - last).total_seconds() // 60)
-        return (f"The copy off this machine ({status.place}) has not been reached for {minutes} minutes."
-                if status.reached_at else
-                f"The copy off this machine ({status.place}) has not been reached since the server started, "
-                f"{minutes} minutes ago.")
-    return None
+    return min(starts), max(ends)
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
+def _txid(text) -> int:
+    try:
+        return int(str(text), 16)
+    except ValueError:
+        return -1
 
 
-class Replication:
-    """`litestream replicate` for the database at `live_path`, supervised: started, watched, started again when
-    it stops, stopped with the server."""
+def _time(text) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(text).replace("Z", "+00:00")).astimezone(UTC)
+    except (TypeError, ValueError):
+        return None
 
-    def __init__(self, place: Place, live_path: str, clock: Callable[[], datetime] = _utc_now):
-        self.place, self.live_path, self.clock = place, live_path, clock
-        self.since = clock()
-        self._stop = threading.Event()
-        self._process: subprocess.Popen | None = None
-        self._reached_at: datetime | None = None
-        self._problem: str | None = None
-        self._socket, self._private = None, None
-        self._threads: list[threading.Thread] = []
-
-    # -- what the pages read -------------------------------------------------------------------------------
-    def status(self) -> Status:
-        process = self._process
-        running = process is not None and process.poll() is None
-        return Status(self.place.shown(), running, self.since, self._reached_at, self._problem)
-
-    @property
-    def started(self) -> bool:
-        """Whether the server started it (a `flask` command or a test's app never does)."""
-        return bool(self._threads)
-
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process else None
-
-    # -- running it ---------------------------------------------------------------------------------------------
-    def start(self) -> None:
-        folder = Path(self.live_path).resolve().parent
-        self._socket, self._private = _socket_path(folder)
-        for name, target in (("scorepad-replica", self._supervise), ("scorepad-replica-watch", self._watch)):
-            thread = threading.Thread(target=target, name=name, daemon=True)
-            thread.start()
-            self._threads.append(thread)
-
-    def _supervise(self) -> None:
-        wait = 1
-        while not self._stop.is_set():
-            started = time.monotonic()
-            code = self._run_once()
-            if self._stop.is_set():
-                break
-            if code is not None:
-                self._problem = f"Litestream stopped (exit status {code}); it is started again."
-                _logger.warning("Litestream stopped (exit status %s): starting it again in %d s", code, wait)
-            wait = 1 if time.monotonic() - started > RESTART_MAX_SECONDS else min(wait * 2, RESTART_MAX_SECONDS)
-            self._stop.wait(wait)
-
-    def _run_once(self) -> int | None:
-        """Run Litestream until it exits; its exit status, or None when it could not start."""
-        program = binary()
-        if self.place.problem():
-            self._problem = self.place.problem()
-            return None
-        if program is None:
-            self._problem = ("Litestream is not installed. Install it with `make install` (or "
-                             "`.venv/bin/pip install '.[replica]'`) and restart Scorepad.")
-            return None
-        try:
-            config = write_config(self.place, self.live_path, Path(self.live_path).resolve().parent, self._socket)
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self._socket)  # a socket left by a Litestream that was killed
-            if self._stop.is_set():  # the server is stopping: no new Litestream to outlive it
-                return None
-            self._process = subprocess.Popen([program, "replicate", "-config", str(config), "-no-expand-env"],
-                                             stdin=subprocess.DEVNULL, env=self.place.environment(),
-                                             preexec_fn=_die_with_parent,
-                                             start_new_session=True)  # a Ctrl+C is the server's to pass on
-        except OSError as exc:
-            self._problem = f"Litestream could not start ({exc})."
-            return None
-        _logger.info("Replicating %s to %s (Litestream, pid %d)", self.live_path, self.place.shown(),
-                     self._process.pid)
-        return self._process.wait()
-
-    def _watch(self) -> None:
-        while not self._stop.wait(LOOK_SECONDS):
-            self.look()
-
-    def look(self) -> None:
-        """Ask Litestream when it last brought the replica up to date."""
-        if not self._socket or self._process is None or self._process.poll() is not None:
-            return
-        try:
-            listed = ask(self._socket, "/list").get("databases") or []
-        except (OSError, ValueError):
-            return  # still starting: its socket is not there yet
-        for database in listed:
-            synced = database.get("last_sync_at")
-            if synced:
-                self._reached_at = datetime.fromisoformat(synced.replace("Z", "+00:00")).astimezone(UTC)
-                self._problem = None
-
-    def stop(self, timeout: float = 15) -> None:
-        """Stop Litestream: SIGTERM, on which it sends what is left and exits; killed if it takes too long."""
-        self._stop.set()
-        process = self._process
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
-        for thread in self._threads:
-            thread.join(5)
-        if self._private:
-            shutil.rmtree(self._private, ignore_errors=True)
-
-
-# --- putting the replica's database back ----------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class FromReplica:
@@ -338,70 +359,64 @@ class FromReplica:
     written_at: datetime | None  # when Litestream wrote the last change it holds
 
 
+@contextlib.contextmanager
+def restored(place: Place, live_path: str, at: datetime | None = None, work_in: Path | None = None,
+             gently: bool = False) -> Iterator[FromReplica]:
+    """The replica's database (as it was at `at`, else its latest) restored by `litestream restore` into a
+    private folder beside the live database (or in `work_in`), gone when the block ends. Raises ReplicaRefused
+    (NothingThere, CannotReach, CannotPutBack) when nothing can be put back."""
+    if place.problem():
+        raise _refused(ReplicaRefused, f"{place.problem()}. Nothing was changed.", place.problem())
+    near = str(Path(work_in) / "x") if work_in is not None else live_path
+    with private_folder(near) as work:
+        config = write_config(place, live_path, work)
+        planned = plan(place, config, live_path, at, gently=gently)
+        output = work / "from-replica.db"
+        done = run(place, ["restore", "-config", str(config), "-no-expand-env", "-txid", planned.txid,
+                           "-o", str(output), os.path.abspath(live_path)], gently=gently)
+        if done.returncode != 0 or not output.is_file():
+            raise _refusal(place, config, live_path, done, at)
+        yield FromReplica(output, planned.txid, planned.written_at)
+
+
+# --- --at: a moment to put the replica back to ----------------------------------------------------------------
+
+FORMS = "2026-11-25 18:03 or 2026-11-25 18:03:20 (this machine's time), or 2026-11-25T17:03:20Z"
+
+
 def parse_moment(text: str) -> datetime:
     """--at: '2026-11-25 18:03', '2026-11-25 18:03:20' (the house's clock, see `core.house_time`) or ISO 8601
-    with a zone; returned in UTC. Raises ValueError with the forms it takes."""
+    with a zone; returned in UTC. Raises ValueError, in words, for an empty value, what is not a moment, or one the
+    calendar cannot hold in UTC (the year 1 east of Greenwich, 9999-12-31 west of it)."""
     cleaned = text.strip().replace("T", " ").replace("Z", "+00:00")
+    if not cleaned:
+        raise ValueError(f"--at is empty: give the moment to put the replica back to, as {FORMS}")
     try:
         moment = datetime.fromisoformat(cleaned)
     except ValueError:
-        raise ValueError(f"--at {text!r} is not a moment: give it as 2026-11-25 18:03 or 2026-11-25 18:03:20 "
-                         "(this machine's time), or 2026-11-25T17:03:20Z") from None
-    if moment.tzinfo is None:
-        moment = house_time.local(moment)  # the house's clock, as the family reads it
-    return moment.astimezone(UTC)
-
-
-def _litestream(place: Place, args: list[str], timeout: float = 600) -> subprocess.CompletedProcess:
-    program = binary()
-    if program is None:
-        raise ReplicaRefused("Litestream is not installed: run `make install` (or `.venv/bin/pip install "
-                             "'.[replica]'`) first. Nothing was changed.")
-    return subprocess.run([program, *args], capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL, env=place.environment())
-
-
-def _said(done: subprocess.CompletedProcess) -> str:
-    lines = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
-    return lines[-1] if lines else f"exit status {done.returncode}"
-
-
-@contextlib.contextmanager
-def restored(place: Place, live_path: str, at: datetime | None = None,
-             work_in: Path | None = None) -> Iterator[FromReplica]:
-    """The replica's database (as it was at `at`, else its latest) restored by `litestream restore` into a
-    private folder in `work_in` (by default the live database's folder), gone when the block ends. Raises
-    ReplicaRefused when there is nothing to restore."""
-    from ..store import files
-
-    if place.problem():
-        raise ReplicaRefused(f"{place.problem()} Nothing was changed.")
-    folder = Path(work_in) if work_in is not None else Path(live_path).resolve().parent
-    with files.private_folder(folder) as work:
-        config = write_config(place, live_path, Path(work))
-        common = ["-config", str(config), "-no-expand-env"]
-        moment = ["-timestamp", at.strftime("%Y-%m-%dT%H:%M:%SZ")] if at else []
-        database = str(Path(live_path).resolve())
-        plan = _plan(_litestream(place, ["restore", *common, "-dry-run", "-json", *moment, database]), place, at)
-        output = Path(work) / "from-replica.db"
-        done = _litestream(place, ["restore", *common, "-txid", plan.txid, "-o", str(output), database])
-        if done.returncode != 0 or not output.is_file():
-            raise ReplicaRefused(f"Litestream could not restore from {place.shown()} ({_said(done)}). "
-                                 "Nothing was changed.")
-        yield FromReplica(output, plan.txid, plan.written_at)
-
-
-def _plan(done: subprocess.CompletedProcess, place: Place, at: datetime | None) -> FromReplica:
-    """The last transaction the restore will hold, and when it was written, from `restore -dry-run -json`."""
-    when = f" as it was at {at:%Y-%m-%d %H:%M:%S} UTC" if at else ""
-    if done.returncode != 0:
-        raise ReplicaRefused(f"There is nothing to restore from {place.shown()}{when} ({_said(done)}). "
-                             "Nothing was changed.")
+        raise ValueError(f"--at {text!r} is not a moment: give it as {FORMS}") from None
     try:
-        plan = json.loads(done.stdout)
-        last = plan["files"][-1]
-        written = datetime.fromisoformat(last["timestamp"].replace("Z", "+00:00"))
-        return FromReplica(Path(), str(plan["max_txid"]), written)
-    except (ValueError, KeyError, IndexError, TypeError):
-        raise ReplicaRefused(f"Litestream's plan to restore from {place.shown()} could not be read "
-                             f"({done.stdout[:200]!r}). Nothing was changed.") from None
+        if moment.tzinfo is None:
+            moment = house_time.local(moment)  # the house's clock, as the family reads it
+        return moment.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise ValueError(f"--at {text!r} is out of range: no replica holds a moment then") from None
+
+
+def said(moment: datetime) -> str:
+    """A moment as a person reads it, on the house's clock (a four-digit year, even the year 999)."""
+    try:
+        local = house_time.local(moment)
+    except (ValueError, OverflowError):
+        local = moment
+    return f"{local.year:04d}-{local:%m-%d %H:%M:%S}"
+
+
+def check_moment(moment: datetime, now: datetime, held: tuple[datetime, datetime] | None, where: str) -> None:
+    """Refuse, in one line that says what the replica holds, a moment it cannot be put back to: in the future,
+    or before its first moment. (A moment after its last change and before now is its latest state.)"""
+    holds = f"{where} holds moments from {said(held[0])} to {said(held[1])}" if held else f"{where} holds nothing yet"
+    if moment > now:
+        raise ValueError(f"--at {said(moment)} is in the future: {holds}.")
+    if held is None or moment < held[0]:
+        raise ValueError(f"--at {said(moment)} is before the replica's first moment: {holds}.")

@@ -22,10 +22,10 @@ from pathlib import Path
 import sqlite_utils
 
 from ..core import house_time
-from . import files
+from . import files, replica_marks
 from .connection import connect, write_lock
 from .readable import first_unreadable
-from .schema import migrate, migrations
+from .schema import migrate, migrations, rescore_disagreeing
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 RESTORING = "restoring"  # the name the prepared backup is attached under, beside the live database
@@ -43,6 +43,7 @@ class Prepared:
     copy: Path
     upgraded: bool
     tables: dict[str, tuple[str, ...]]
+    rescored: tuple[int, ...] = ()  # games whose kept totals disagreed with their hands, scored again from them
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Restored:
     safety_copy: Path
     lock_seconds: float  # how long phones' saves had to wait
     upgraded: bool
+    rescored: tuple[int, ...] = ()  # see Prepared
 
 
 # --- backup ---------------------------------------------------------------------------------------------------
@@ -265,12 +267,13 @@ def prepare(backup_path: str, work_in: str | Path | None = None) -> Iterator[Pre
         _private_copy(source, copy)
         migrate(str(reference))
         with contextlib.closing(connect(str(reference))) as ref:
-            known, tables = _migrations_applied(ref), _tables(ref)
+            known, tables = _migrations_applied(ref), table_shapes(ref)
         upgraded = _upgrade(source, copy, known)
         with contextlib.closing(connect(str(copy))) as db:
             _check_shape(source, db, tables)
             _check_rows(source, db)
-        yield Prepared(source, copy, upgraded, tables)
+            rescored = tuple(rescore_disagreeing(db))
+        yield Prepared(source, copy, upgraded, tables, rescored)
 
 
 def _refused(source: Path, why: str) -> BackupRefused:
@@ -326,7 +329,7 @@ def _upgrade(source: Path, copy: Path, known: list[str]) -> bool:
     return True
 
 
-def _tables(db) -> dict[str, tuple[str, ...]]:
+def table_shapes(db) -> dict[str, tuple[str, ...]]:
     """Every table (SQLite's own and Litestream's aside) and its columns, sorted: what the shape of the database
     is. Litestream, replicating (see `services.replica`), keeps two tables of its own in the live database and
     so in every copy of it: they are neither checked nor restored."""
@@ -338,7 +341,7 @@ def _tables(db) -> dict[str, tuple[str, ...]]:
 
 
 def _check_shape(source: Path, db, expected: dict[str, tuple[str, ...]]) -> None:
-    tables = _tables(db)
+    tables = table_shapes(db)
     if tables != expected:
         missing = sorted(set(expected) - set(tables))
         extra = sorted(set(tables) - set(expected))
@@ -368,14 +371,16 @@ def restore(backup_path: str, live_path: str) -> Restored:
         return put_back(prepared, live_path)
 
 
-def put_back(prepared: Prepared, live_path: str) -> Restored:
+def put_back(prepared: Prepared, live_path: str, from_replica: bool = False) -> Restored:
     """Replace the live database's contents with the prepared backup, while the server runs.
 
     Under one write lock (the server's writers wait for it): the live database is copied aside into a new
     before-restore-<time>.db next to it, then every table is replaced, all in one transaction. Every game's
     version and every records counter end up above any value either database had, so no phone keeps a page
-    of the replaced database as "not modified". Raises BackupRefused, saying where the safety copy is when
-    one was made; the live database is then as it was."""
+    of the replaced database as "not modified". The live database keeps its replica's marks, unless the backup
+    is the replica's own database (`from_replica`): then it takes the replica's, and carries on writing it (see
+    `replica_marks`). Raises BackupRefused, saying where the safety copy is when one was made; the live database
+    is then as it was."""
     live = Path(live_path)
     with contextlib.ExitStack() as stack:
         try:
@@ -385,10 +390,10 @@ def put_back(prepared: Prepared, live_path: str) -> Restored:
                                 "Nothing was changed.") from None
         if not _takes_rows(live, prepared.tables):
             return _put_file_back(prepared, live, aside)
-        return _put_back(prepared, live, aside)
+        return _put_back(prepared, live, aside, from_replica)
 
 
-def _put_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
+def _put_back(prepared: Prepared, live: Path, aside: Path, from_replica: bool) -> Restored:
     db = connect(str(live))
     safety = None
     try:
@@ -404,6 +409,7 @@ def _put_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
             _copy_aside(str(live), aside)
             safety = files.name_new(aside, _names(live.parent, "before-restore"))
             _replace_contents(db, prepared.tables)
+            _carry_marks(db, from_replica)
         held = time.monotonic() - locked
     except (OSError, sqlite3.Error) as exc:
         if safety is None:
@@ -412,7 +418,7 @@ def _put_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
                             f"is as it was, and a copy of it is also kept in {safety}.") from None
     finally:
         db.close()
-    return Restored(safety, held, prepared.upgraded)
+    return Restored(safety, held, prepared.upgraded, prepared.rescored)
 
 
 def _takes_rows(live: Path, tables: dict[str, tuple[str, ...]]) -> bool:
@@ -421,7 +427,7 @@ def _takes_rows(live: Path, tables: dict[str, tuple[str, ...]]) -> bool:
     it would not have started)."""
     try:
         with contextlib.closing(sqlite3.connect(f"{live.resolve().as_uri()}?mode=ro", uri=True, timeout=10)) as conn:
-            return _tables(conn) == tables
+            return table_shapes(conn) == tables
     except sqlite3.Error:
         return False
 
@@ -449,7 +455,7 @@ def _put_file_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
     except (OSError, sqlite3.Error) as exc:
         kept = f"The database as it was is kept in {safety}." if safety else "Nothing was changed."
         raise BackupRefused(f"Could not restore {prepared.source} ({exc}). {kept}") from None
-    return Restored(safety, 0.0, prepared.upgraded)
+    return Restored(safety, 0.0, prepared.upgraded, prepared.rescored)
 
 
 def _copy_aside(live_path: str, safety: Path) -> None:
@@ -466,9 +472,10 @@ _BUMPED = ("games", "players", "counters")
 
 
 def _replace_contents(db, tables: dict[str, tuple[str, ...]]) -> None:
-    """Inside the write lock: every table takes the attached backup's rows; caches are told everything moved."""
+    """Inside the write lock: every table but the replica's marks (see `_carry_marks`) takes the attached
+    backup's rows; caches are told everything moved."""
     highest = _highest_mark(db)
-    order = sorted(tables, key=lambda table: table in _BUMPED)
+    order = sorted((table for table in tables if table != replica_marks.TABLE), key=lambda table: table in _BUMPED)
     for table in reversed(order):
         db.execute(f'DELETE FROM main."{table}"')
     for table in order:
@@ -476,6 +483,18 @@ def _replace_contents(db, tables: dict[str, tuple[str, ...]]) -> None:
         db.execute(f'INSERT INTO main."{table}" ({names}) SELECT {names} FROM {RESTORING}."{table}"')
     # A trigger takes this row as "everything changed": every version and records counter goes past `highest`
     db.execute("INSERT INTO counters (name, value) VALUES ('lift', ?)", [highest])
+
+
+def _carry_marks(db, from_replica: bool) -> None:
+    """Inside the write lock, after `_replace_contents`: the live database keeps its replica's marks, unless the
+    backup is the replica's own database, whose marks it takes (it carries on writing that replica). Either way
+    the server is told the database changed wholesale, and drills its replica."""
+    if from_replica:
+        carried = ", ".join("?" * len(replica_marks.CARRIED))
+        db.execute(f"DELETE FROM main.{replica_marks.TABLE} WHERE name IN ({carried})", replica_marks.CARRIED)
+        db.execute(f"INSERT INTO main.{replica_marks.TABLE} SELECT * FROM {RESTORING}.{replica_marks.TABLE} "
+                   f"WHERE name IN ({carried})", replica_marks.CARRIED)
+    replica_marks.mark_changed(db, "restored from the replica" if from_replica else "restored from a backup")
 
 
 def _highest_mark(db) -> int:

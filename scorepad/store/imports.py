@@ -20,6 +20,7 @@ from ..core.document import ImportedGame
 from ..core.document_nights import ImportedNight, ImportedSeason
 from ..core.errors import ImportRefused
 from ..core.inputs import name_key
+from . import replica_marks
 from .connection import database_path, now, staging, write_lock
 from .games import NewHand, insert_hands, outcome
 
@@ -135,6 +136,7 @@ def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] 
                 staged.execute(f"INSERT INTO live.{target.format(**columns)} {select.format(**columns)}",
                                {**offsets, "at": now(), "current": current})
             staged.execute(_SEASON_STARTED)
+            replica_marks.mark_changed(staged, "an import", schema="live")  # the replica is drilled after it
     finally:
         staged.close()
     return list(range(offsets["game"] + 1, offsets["game"] + 1 + len(games)))

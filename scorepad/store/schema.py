@@ -586,6 +586,23 @@ def m020_game_identity(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
+def m021_replica_marks(db: sqlite_utils.Database) -> None:
+    """What marks this database and the copy Litestream streams of it (see `store.replica_marks`): who the
+    database is (a random identity, made once here), which Scorepad writes its replica, on which share the
+    replica's folder lies, when it last changed wholesale. The replica carries these rows too, so a Scorepad can
+    tell its own replica from another database's."""
+    db.executescript("""
+    CREATE TABLE replica_marks (
+        name TEXT PRIMARY KEY,  -- 'database', 'writer', 'share', 'changed'
+        value TEXT NOT NULL,
+        at TEXT NOT NULL
+    ) STRICT;
+    INSERT INTO replica_marks (name, value, at)
+    VALUES ('database', lower(hex(randomblob(16))), strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now'));
+    """)
+
+
+@migrations()
 def m022_club_year(db: sqlite_utils.Database) -> None:
     """What a club's whole year needs of its nights. A night: what a bye is worth (`bye_rule`, with `bye_points` for
     a fixed score), and whether its standings are hidden from the wall and the phones until the director reveals
@@ -757,6 +774,42 @@ def rescore_stale(db) -> list[int]:
                     rescore(db, load_game(db, game_id), live_hands(db, game_id))
                 done.append(game_id)
             except Exception as exc:  # noqa: BLE001 - whatever one stored game holds, the others still open
+                _logger.warning("Game %s kept as stored: today's code cannot re-score it (%s: %s)", game_id,
+                                exc.__class__.__name__, exc)
+    return done
+
+
+# A game whose kept summary (what the home page, History and the records read) is not what its live hands' kept
+# points add up to: a database written by something other than Scorepad (a backup edited by hand, a damaged
+# file). The game's own page folds its hands, so it and the lists would disagree.
+_DISAGREEING_GAMES = """
+SELECT g.id FROM games g LEFT JOIN (
+    SELECT game_id, count(*) AS n, sum(points_0) AS p0, sum(points_1) AS p1, sum(points_2) AS p2,
+           sum(points_3) AS p3, count(*) FILTER (WHERE points_0 IS NULL OR points_1 IS NULL) AS unscored
+    FROM hands WHERE deleted_at IS NULL GROUP BY game_id) h ON h.game_id = g.id
+WHERE g.hands_count IS NOT coalesce(h.n, 0) OR g.total_0 IS NOT coalesce(h.p0, 0)
+   OR g.total_1 IS NOT coalesce(h.p1, 0)
+   OR (coalesce(g.rules ->> '$.sides', 2) > 2 AND g.total_2 IS NOT coalesce(h.p2, 0))
+   OR (coalesce(g.rules ->> '$.sides', 2) > 3 AND g.total_3 IS NOT coalesce(h.p3, 0))
+   OR coalesce(h.unscored, 0) > 0
+ORDER BY g.id"""
+
+
+def rescore_disagreeing(db) -> list[int]:
+    """Score again, from their hands, the games whose kept totals or count of hands disagree with their hands
+    (one query over every game; a database Scorepad wrote has none). In one transaction; returns their ids. A
+    game today's code cannot fold is left as it was stored, as `rescore_stale` leaves it."""
+    found = [row[0] for row in db.execute(_DISAGREEING_GAMES).fetchall()]
+    done = []
+    if not found:
+        return done
+    with write_lock(db):
+        for game_id in found:
+            try:
+                with db.atomic():
+                    rescore(db, load_game(db, game_id), live_hands(db, game_id))
+                done.append(game_id)
+            except Exception as exc:  # noqa: BLE001 - whatever one stored game holds, the others are put right
                 _logger.warning("Game %s kept as stored: today's code cannot re-score it (%s: %s)", game_id,
                                 exc.__class__.__name__, exc)
     return done

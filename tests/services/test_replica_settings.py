@@ -4,12 +4,14 @@ copied after a finished game while a replica runs."""
 
 import json
 import os
+import stat
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from scorepad.services import backups as backups_service
-from scorepad.services import replica
+from scorepad.services import replica, replica_folder
 from scorepad.services.backups import Backups
 
 NOW = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
@@ -42,11 +44,10 @@ def test_the_config_is_json_litestream_reads_as_yaml_with_the_socket_beside_the_
 
 
 @pytest.mark.parametrize(("url", "said"), [("http://nas.local/scorepad", "is not a folder, an sftp:// address"),
-                                           ("nas/scorepad", "not a whole path")])
+                                           ("nas/scorepad", "not a whole path"),
+                                           ("pi@nas.local:/srv/scorepad", "write it as sftp://pi@host:22/folder")])
 def test_a_place_litestream_cannot_use_is_a_sentence(url, said, tmp_path):
     assert said in replica.Place(url).problem()
-    replication = replica.Replication(replica.Place(url), str(tmp_path / "live.db"))
-    assert replication._run_once() is None and said in replication._problem
     assert replica.Place("/mnt/nas").problem() is None and replica.Place("s3://b/p").problem() is None
 
 
@@ -57,8 +58,23 @@ def test_litestream_runs_without_a_ca_bundle_only_for_an_s3_endpoint_over_plain_
     assert replica.Place("/mnt/nas").environment()["AWS_CA_BUNDLE"]
 
 
-def test_a_password_in_the_address_is_not_shown():
-    assert replica.Place("sftp://pi:hunter2@nas/srv").shown() == "sftp://pi:…@nas/srv"
+@pytest.mark.parametrize(("url", "shown"), [
+    ("sftp://pi:hunter2@nas/srv", "sftp://pi:…@nas/srv"),
+    ("sftp://pi:hun%2Fter2@nas/srv", "sftp://pi:…@nas/srv"),
+    ("pi:S3cretPW@nas.local:22/srv/scorepad", "pi:…@nas.local:22/srv/scorepad"),  # no scheme: shown whole before
+    ("/mnt/nas", "/mnt/nas"),
+])
+def test_a_password_in_the_address_is_never_shown_with_or_without_a_scheme(url, shown):
+    place = replica.Place(url)
+    assert place.shown() == shown
+    problem = place.problem() or ""
+    for secret in ("hunter2", "hun/ter2", "hun%2Fter2", "S3cretPW"):
+        assert secret not in problem and secret not in place.masked(f"dial {url}: refused")
+
+
+def test_the_ssh_keys_path_is_a_secret_too(tmp_path):
+    place = replica.Place("sftp://pi@nas/srv", ssh_key=str(tmp_path / "id_ed25519"))
+    assert str(tmp_path / "id_ed25519") not in place.masked(f"open {tmp_path / 'id_ed25519'}: permission denied")
 
 
 def test_replication_is_off_unless_a_place_is_named(monkeypatch):
@@ -70,25 +86,30 @@ def test_replication_is_off_unless_a_place_is_named(monkeypatch):
     assert replica.place_from({"REPLICA_URL": "/mnt/nas"}).url == "/mnt/nas"  # the config file comes first
 
 
-def _status(reached_minutes_ago=None, running=True, problem=None, started_minutes_ago=30):
-    reached = NOW - timedelta(minutes=reached_minutes_ago) if reached_minutes_ago is not None else None
-    return replica.Status("/mnt/nas", running, NOW - timedelta(minutes=started_minutes_ago), reached, problem)
+@pytest.mark.parametrize("blank", ["", "   ", "\t\n", " \u3000 "])
+def test_a_blank_replica_url_means_off(blank, monkeypatch):
+    monkeypatch.delenv("REPLICA_URL", raising=False)
+    assert replica.place_from({"REPLICA_URL": blank}) is None
+    monkeypatch.setenv("REPLICA_URL", blank)
+    assert replica.place_from({}) is None
 
 
-def test_a_replica_reached_within_ten_minutes_is_no_warning_and_one_not_reached_for_ten_is():
-    assert replica.warning(None, NOW) is None
-    assert replica.warning(_status(reached_minutes_ago=9.9), NOW) is None
-    assert replica.warning(_status(reached_minutes_ago=10), NOW) == (
-        "The copy off this machine (/mnt/nas) has not been reached for 10 minutes.")
-    assert replica.warning(_status(None, started_minutes_ago=5), NOW) is None  # still starting
-    assert "since the server started, 12 minutes ago" in replica.warning(_status(None, started_minutes_ago=12), NOW)
-    assert replica.warning(_status(1, running=False, problem="Litestream is not installed."), NOW) == (
-        "The copy off this machine is not running: Litestream is not installed.")
+def test_the_config_is_readable_by_this_user_only_and_holds_any_path_as_written(tmp_path):
+    folder = tmp_path / "NAS ♠️ 🃏 Küche"
+    path = replica.write_config(replica.Place(str(folder)), str(tmp_path / "live 🂡.db"), tmp_path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    text = path.read_text(encoding="utf-8")
+    assert "\\u" not in text and "🃏" in text  # Litestream's YAML reader refuses JSON's \ud83c escapes
+    assert json.loads(text)["dbs"][0]["replica"]["path"] == str(folder)
+    path.chmod(0o644)  # an older, wider one is narrowed when written again
+    replica.write_config(replica.Place(str(folder)), str(tmp_path / "live.db"), tmp_path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
-def test_how_far_behind_is_the_time_since_it_was_last_reached():
-    assert _status(reached_minutes_ago=0.5).behind_seconds(NOW) == 30
-    assert _status(None).behind_seconds(NOW) is None
+def test_a_path_that_is_not_text_is_refused_in_words(tmp_path):
+    odd = tmp_path / os.fsdecode(b"caf\xe9")  # a Latin-1 name on a UTF-8 system
+    with pytest.raises(replica.ReplicaRefused, match="not text"):
+        replica.write_config(replica.Place(str(odd)), str(tmp_path / "live.db"), tmp_path)
 
 
 @pytest.mark.parametrize("text", ["2026-11-25 18:03", "2026-11-25 18:03:20", "2026-11-25T18:03:20"])
@@ -104,14 +125,73 @@ def test_at_takes_a_moment_with_its_zone_and_refuses_what_is_not_a_moment():
         replica.parse_moment("yesterday")
 
 
+@pytest.mark.parametrize("text", ["", "   "])
+def test_at_refuses_an_empty_moment(text):
+    with pytest.raises(ValueError, match="--at is empty"):
+        replica.parse_moment(text)
+
+
+@pytest.mark.parametrize("text", ["9999-12-31 23:59", "9999-12-31T23:59:59-12:00", "0001-01-01 00:00+14:00"])
+def test_at_the_edges_of_the_calendar_is_a_sentence_not_a_traceback(text):
+    try:
+        moment = replica.parse_moment(text)
+    except ValueError as refused:
+        assert "out of range" in str(refused)
+    else:
+        with pytest.raises(ValueError, match="in the future"):
+            replica.check_moment(moment, NOW, (NOW - timedelta(days=1), NOW), "/mnt/nas")
+
+
+def test_a_moment_the_replica_does_not_hold_is_refused_saying_what_it_holds():
+    held = (NOW - timedelta(days=2), NOW - timedelta(hours=1))
+    with pytest.raises(ValueError, match="is in the future: /mnt/nas holds moments from"):
+        replica.check_moment(NOW + timedelta(minutes=1), NOW, held, "/mnt/nas")
+    with pytest.raises(ValueError, match="before the replica's first moment"):
+        replica.check_moment(datetime(999, 1, 1, tzinfo=UTC), NOW, held, "/mnt/nas")
+    with pytest.raises(ValueError, match="holds nothing yet"):
+        replica.check_moment(NOW - timedelta(hours=1), NOW, None, "/mnt/nas")
+    replica.check_moment(NOW - timedelta(minutes=30), NOW, held, "/mnt/nas")  # after its last change: its latest
+
+
+def test_a_moment_is_given_to_litestream_with_four_digits_of_year():
+    assert replica._stamp(datetime(999, 3, 4, 5, 6, 7, tzinfo=UTC)) == "0999-03-04T05:06:07Z"
+
+
 def test_a_missing_litestream_is_a_sentence_not_a_crash(monkeypatch, tmp_path):
     monkeypatch.setattr(replica, "binary", lambda: None)
-    replication = replica.Replication(replica.Place(str(tmp_path / "nas")), str(tmp_path / "live.db"))
-    assert replication._run_once() is None
-    assert "Litestream is not installed" in replication._problem
     with pytest.raises(replica.ReplicaRefused, match="not installed"), \
             replica.restored(replica.Place(str(tmp_path / "nas")), str(tmp_path / "live.db")):
         pass
+
+
+# --- a folder replica: its share and its marker ------------------------------------------------------------------
+
+MOUNTINFO = (b"22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+             b"42 22 0:50 / /mnt/nas rw - nfs4 nas:/srv rw\n"
+             b"43 22 0:51 / /mnt/my\\040disk rw - ext4 /dev/sdb1 rw\n")
+
+
+def test_mount_points_are_read_from_mountinfo_with_its_escapes():
+    assert replica_folder.mount_points(MOUNTINFO) == ["/", "/mnt/nas", "/mnt/my disk"]
+
+
+def test_a_folder_on_a_share_is_told_from_one_on_the_databases_disk(tmp_path):
+    points = ["/", "/mnt/nas", "/mnt/my disk"]
+    database = Path("/var/lib/scorepad/scorepad.db")
+    assert replica_folder.share_of(Path("/mnt/nas/scorepad"), database, points) == "/mnt/nas"
+    assert replica_folder.share_of(Path("/mnt/my disk/x"), database, points) == "/mnt/my disk"
+    assert replica_folder.share_of(Path("/srv/backup"), database, points) is None
+    assert replica_folder.still_on(Path("/mnt/nas/scorepad"), "/mnt/nas", points)
+    assert not replica_folder.still_on(Path("/mnt/nas/scorepad"), "/mnt/nas", ["/"])  # unmounted: the mount point
+
+
+def test_a_folder_replica_carries_a_marker_of_its_generation(tmp_path):
+    first = replica_folder.write_marker(tmp_path / "nas", "db1", "w1")
+    assert replica_folder.read_marker(tmp_path / "nas") == {"database": "db1", "writer": "w1", "generation": first}
+    second = replica_folder.write_marker(tmp_path / "nas", "db1", "w1")
+    assert second != first and replica_folder.read_marker(tmp_path / "nas")["generation"] == second
+    assert replica_folder.read_marker(tmp_path / "elsewhere") is None
+    assert sorted(p.name for p in (tmp_path / "nas").iterdir()) == [replica_folder.MARKER]
 
 
 # --- the after-game copy of a big database, with a replica running ----------------------------------------------

@@ -16,6 +16,7 @@ import threading
 import time
 import urllib.request
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 
 from tests.helpers import ROOT
@@ -235,3 +236,80 @@ def s3_server(bucket: str):
 
 
 S3_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}  # moto takes any
+
+
+# --- the replica proving itself (tests/system/test_replica_proof.py) ----------------------------------------------
+
+def wait_for(base: str, wanted, seconds: float = 60, every: float = 0.5) -> tuple[dict, float, list[dict]]:
+    """Poll /healthz until `wanted(health)`; (that health, the seconds it took, every health seen). Raises when
+    it does not come within `seconds`."""
+    began, seen = time.monotonic(), []
+    while True:
+        body = health(base)
+        seen.append(body)
+        if wanted(body):
+            return body, time.monotonic() - began, seen
+        if time.monotonic() - began > seconds:
+            raise AssertionError(f"not within {seconds} s; last seen: {body}")
+        time.sleep(every)
+
+
+def proven_after(moment: float):
+    """A /healthz body whose replica was proven restorable by a drill after `moment` (time.time())."""
+    def wanted(body: dict) -> bool:
+        at = body.get("replica_proven_at")
+        return body.get("replica_state") == "proven" and at is not None and \
+            datetime.fromisoformat(at).timestamp() >= int(moment)
+    return wanted
+
+
+def wipe_bucket(endpoint: str, bucket: str, prefix: str) -> int:
+    """Delete every object under `prefix` in moto's bucket (as a person emptying a folder in a bucket would)."""
+    import boto3
+
+    s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", **{
+        "aws_access_key_id": "test", "aws_secret_access_key": "test"})
+    keys = [item["Key"] for item in s3.list_objects_v2(Bucket=bucket, Prefix=prefix).get("Contents", [])]
+    for key in keys:
+        s3.delete_object(Bucket=bucket, Key=key)
+    return len(keys)
+
+
+def may_mount(folder: Path) -> bool:
+    """Whether this test may mount (root, in a sandbox that allows it): a bind mount tried and undone."""
+    source, target = folder / "may-mount-source", folder / "may-mount-target"
+    source.mkdir(parents=True, exist_ok=True)
+    target.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", "--bind", str(source), str(target)], capture_output=True)
+    if done.returncode != 0:
+        return False
+    subprocess.run(["umount", str(target)], check=True)
+    return True
+
+
+@contextmanager
+def mounted(*args: str, target: Path):
+    """`mount ARGS TARGET` for the block (unmounted after, whatever happens)."""
+    subprocess.run(["mount", *args, str(target)], check=True)
+    try:
+        yield target
+    finally:
+        subprocess.run(["umount", "-l", str(target)], capture_output=True)
+
+
+def immutable(*paths: Path, on: bool = True) -> bool:
+    """chattr +i (or -i) the paths: not even root can write there then. False where it is not supported."""
+    done = subprocess.run(["chattr", "+i" if on else "-i", *map(str, paths)], capture_output=True)
+    return done.returncode == 0
+
+
+def readable_by_others(root: Path, secret: str) -> list[str]:
+    """Files under `root` that any user may read and that hold `secret`."""
+    found = []
+    for path in root.rglob("*"):
+        try:
+            if path.is_file() and path.stat().st_mode & 0o004 and secret.encode() in path.read_bytes():
+                found.append(str(path))
+        except OSError:
+            continue
+    return found

@@ -33,3 +33,4 @@ def test_the_benchmark_runs_end_to_end_and_prints_its_table():
         assert f"  {kind} " in out
     assert "a club night of 2 tables as browsers make it" in out and "floor median" in out
     assert "opened for" in out and "0 opened again" in out
+    assert "restore drill on the benchmark database" in out and "scratch file" in out and "% of one core" in out

@@ -15,7 +15,7 @@ import pytest
 from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
 from scorepad.store import backups, connection, games, schema
-from tests.helpers import safety_copies
+from tests.helpers import parse, safety_copies
 
 DD = replace(PRESETS["double-deck"], target=100_000)  # games that never end, however many hands
 MADE_50 = Hand(0, 50, (0, 0), (50, 0))
@@ -383,3 +383,20 @@ def test_restore_keeps_its_safety_copies_as_backups_are_kept_and_leaves_no_work_
     assert safety_copies(live) == [live.parent / earlier[-2], live.parent / earlier[-1], kept]
     assert sorted(p.name for p in live.parent.iterdir() if not p.name.startswith("before-restore-")) == beside
     assert list(temp.iterdir()) == []  # its private copy was never in the temporary folder
+
+
+def test_a_backup_whose_kept_totals_disagree_with_its_hands_is_restored_with_totals_from_its_hands(app, client, live,
+                                                                                                   tmp_path):
+    """A backup edited by hand (or damaged) kept 19,999 for a game whose hands make 100: the lists would have
+    believed it while the game's page shows 100. It is scored again from its hands as it is restored."""
+    path = scorepad_backup(tmp_path, live)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET total_0 = 19999")
+    result = app.test_cli_runner().invoke(args=["restore", "--yes", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "kept totals that disagreed with their hands" in result.output
+    for page in ("/", "/history/"):
+        text = client.get(page).get_data(as_text=True)
+        assert "19,999" not in text and "19999" not in text
+    teams = parse(client.get("/")).select_one(".game-item .teams").get_text(" ", strip=True)
+    assert teams.startswith("Kept 100 :")  # its two hands, as the game's own page folds them

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import time
 
@@ -225,6 +226,12 @@ def check(port: int) -> int:
         return 1
 
 
+def _stop_serving(signum, frame) -> None:
+    """SIGTERM ends the server as Ctrl+C does (waitress closes on SystemExit): what follows `run` still runs, so
+    Litestream sends what is left and its config, which may hold a password, is removed."""
+    raise SystemExit(0)
+
+
 def _port(text: str) -> int:
     try:
         port = whole_number(text, low=1, high=65535, what="The port")
@@ -282,6 +289,7 @@ def main(argv: list[str] | None = None) -> None:
         replication.start()
     print(banner(args.host, args.port, qr=not args.no_qr), flush=True)
     more_files()
+    signal.signal(signal.SIGTERM, _stop_serving)  # `systemctl stop`, a container's stop: the same as Ctrl+C
     try:
         server = create_server(app, host=args.host, port=args.port, ident="scorepad", **server_options(args.threads))
         server.print_listen("Serving on http://{}:{}")
