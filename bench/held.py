@@ -98,7 +98,7 @@ def new_game(phone: Phone) -> tuple[int, str, str]:
     assert status == 303, status
     game_id = int(re.search(r"/games/(\d+)", response.getheader("Location"))[1])
     _, page, _ = phone.request("GET", f"/games/{game_id}")
-    etag = re.search(rb'If-None-Match": "\\"(g\d+-v\d+)\\""', page)[1].decode()
+    etag = re.search(rb'If-None-Match": "\\"(g\d+-v\d+-[0-9a-f]+)\\""', page)[1].decode()
     return game_id, csrf, etag
 
 

@@ -170,7 +170,7 @@ class Table:
         for game_id in self.open:
             _, page, response = setup.request("GET", f"/games/{game_id}")
             self.expected[game_id] = int(re.search(rb'id="expected" name="expected" value="(\d+)"', page)[1])
-            self.etags[game_id] = re.search(rb'If-None-Match": "\\"(g\d+-v\d+)\\""', page)[1].decode()
+            self.etags[game_id] = re.search(rb'If-None-Match": "\\"(g\d+-v\d+-[0-9a-f]+)\\""', page)[1].decode()
             self.writing[game_id] = threading.Lock()
         # a finished game of about the median length, for the page-weight figures
         self.typical_game = next(g for g in reversed(self.finished) if 18 <= hands_of(setup, g) <= 22)

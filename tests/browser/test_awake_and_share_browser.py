@@ -70,7 +70,7 @@ def locks(page) -> dict:
 
 def win(page):
     record_played(page, "Us", 50, (460, 0), 50)
-    expect(page.locator(".winner-card h2")).to_have_text("Us won the game")
+    expect(page.locator(".winner-card h2")).to_have_text("We won the game")
 
 
 def test_the_screen_stays_on_while_the_game_is_open_and_the_tables_switch_turns_it_off(phone, live_server):
@@ -139,7 +139,7 @@ def test_the_winner_card_copies_the_result_on_plain_http_and_downloads_a_picture
     win(phone)
     share = phone.locator(".winner-card [data-share]")
     line = share.locator("textarea").input_value()
-    assert re.fullmatch(r"Us 580 : Them 20 — Us won, 2 hands, \w{3} \d{1,2} \w{3}", line), line
+    assert re.fullmatch(r"Us 580 : Them 20 — We won, 2 hands, \w{3} \d{1,2} \w{3}", line), line
     share.get_by_role("button", name="Copy the result").click()
     expect(share.locator("[data-share-said]")).to_have_text("Copied: paste it into the family chat.")
     assert phone.evaluate("window.__copied") == [line]
@@ -190,7 +190,7 @@ def test_without_javascript_the_line_waits_to_be_copied_and_the_picture_is_a_lin
     page.locator("#field-bidder .choice", has_text="Us").click()
     page.locator("button.save-button").click()
     share = page.locator(".winner-card [data-share]")
-    expect(share.locator("textarea")).to_have_value(re.compile("^Us 510 : Them 0 — Us won, 1 hand, "))
+    expect(share.locator("textarea")).to_have_value(re.compile("^Us 510 : Them 0 — We won, 1 hand, "))
     expect(share.locator("[data-share-button]")).to_be_hidden()
     expect(page.locator("[data-keep-awake]")).to_be_hidden()
     href = share.get_by_role("link", name="Download a picture of the sheet").get_attribute("href")

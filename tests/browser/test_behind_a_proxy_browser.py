@@ -100,7 +100,7 @@ def test_a_whole_game_through_a_web_station_at_a_sub_path(phone, other_phone, st
     expect(phone.locator("#expected")).to_have_value("5")
     record_played(phone, "Ann", 50, (400, 0), 50)  # and the game is won
     for page in (phone, other_phone):
-        expect(page.locator(".winner-card h2")).to_have_text("Us won the game")
+        expect(page.locator(".winner-card h2")).to_have_text("We won the game")
     phone.get_by_role("link", name="History").click()
     expect(phone.locator("section.evening")).to_have_count(1)
     no_sideways_scroll(phone)
@@ -120,7 +120,7 @@ def test_a_game_in_home_assistants_frame_through_its_ingress(phone, ingress):
     frame.locator("#meld_1").fill("0")
     frame.locator("#counters_0").fill("50")
     frame.locator("button.save-button").click()
-    expect(frame.locator(".winner-card h2")).to_have_text("Us won the game")
+    expect(frame.locator(".winner-card h2")).to_have_text("We won the game")
     phone.screenshot(path=str(ARTIFACTS / "home-assistant-ingress.png"))
     [addon] = [f for f in phone.frames if f.name or f.url.startswith(ingress.url)][-1:]
     assert addon.url.startswith(f"{ingress.url}/games/")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import PHONE, make_night, no_sideways_scroll, post, record_hand
+from tests.browser.helpers import ARTIFACTS, PHONE, make_night, no_sideways_scroll, post, record_hand
 
 pytestmark = pytest.mark.browser
 
@@ -59,11 +59,11 @@ def test_on_a_phone_no_header_figure_or_name_breaks_inside_a_word(screen, live_s
         assert button.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), button.inner_text()
     page.goto(game)
     no_sideways_scroll(page)
+    page.screenshot(path=str(ARTIFACTS / f"club-game-{width}.png"), full_page=True)
     for button in page.locator("#field-bidder .choice").all():
         assert button.evaluate(WORDS_BROKEN) == [], button.inner_text()
         assert button.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), button.inner_text()
     assert page.locator("#scoreboard").evaluate(WORDS_BROKEN) == []
-    page.screenshot(path=f"/tmp/shots-clubtable/test-game-{width}.png", full_page=True)
 
 
 def test_the_wall_fills_a_big_screen_in_large_type_without_the_sites_nav(screen, live_server):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, start_game
+from tests.browser.helpers import PHONE, blind_poll, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +37,7 @@ def test_the_question_as_records_answer_takes_the_focus_and_is_said_and_its_answ
                                                                                              live_server):
     start_game(phone, live_server)
     other_phone.goto(phone.url)
+    blind_poll(other_phone)  # the question here is Record's answer, which takes the focus (the poll's does not)
     type_hand(phone)
     type_hand(other_phone, counters="30")
     phone.locator("button.save-button").click()

@@ -59,9 +59,12 @@ def test_six_players_in_three_partnerships_keep_three_totals(phone, live_server)
     start_game(phone, live_server, seating="6 players, three partnerships", players=names)
     expect(phone.locator("#scoreboard .team-players")).to_have_text(["Ann & Dan", "Bob & Eve", "Cat & Fay"])
     expect(phone.locator("#field-bidder .choice")).to_have_count(6)
-    record(phone, (30, 25, 10), (30, 15), bidder="Dan", bid=60)  # Them take 15: their 25 meld is not saved
-    assert totals(phone, 3) == ["60", "0", "0"]
-    record(phone, (10, 40, 20), (), bidder="Eve", bid=55, kind="Throw-in")
-    assert totals(phone, 3) == ["80", "−55", "40"]
+    # three decks: 75 counters a hand, bids from 75, 30 meld to be on the board and 30 counters to save it
+    expect(phone.locator("#counters_0")).to_have_attribute("placeholder", "0–75")
+    record(phone, (50, 35, 40), (30, 15), bidder="Dan", bid=75)  # Them take 15: their 35 meld is not saved
+    assert totals(phone, 3) == ["80", "0", "70"]  # Others take the last 30 counters: 40 + 30
+    record(phone, (20, 40, 40), (), bidder="Eve", bid=75, kind="Throw-in")
+    # the throw-in award, the family's 20 half again as large: Us 30 (20 meld is not on the board), Others 40 + 30
+    assert totals(phone, 3) == ["110", "−75", "140"]
     no_sideways_scroll(phone)
     assert phone.js_errors == []

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, PHONE, start_game
+from tests.browser.helpers import ARTIFACTS, PHONE, record_unless_asked, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -52,8 +52,7 @@ def test_the_same_hand_typed_on_two_phones_is_stored_once(browser, phone, other_
     a.locator("button.save-button").click()
     if delay:
         time.sleep(delay)
-    if b.locator("#record.clash").count() == 0:  # the poll may have asked already
-        b.locator("button.save-button").click()
+    record_unless_asked(b)
     expect(b.locator("#record.clash h2")).to_have_text("Hand 1 was just recorded on another phone")
     expect(a.locator("#expected")).to_have_value("2")
     assert len(stored_hands(browser, phone.url)) == 1
@@ -100,7 +99,7 @@ def test_mine_is_right_changes_the_recorded_hand_and_keeps_the_edit(browser, pho
     type_hand(other_phone, counters=("30", "20"))
     phone.locator("button.save-button").click()
     expect(phone.locator("#expected")).to_have_value("2")
-    other_phone.locator("button.save-button").click()
+    record_unless_asked(other_phone)
     other_phone.get_by_role("button", name="Same hand, mine is right: change hand 1 to mine").click()
     expect(other_phone.locator("button.save-button")).to_have_text("Record hand 2")
     assert len(stored_hands(browser, phone.url)) == 1
@@ -115,7 +114,7 @@ def test_mine_is_right_after_the_other_phone_undid_its_hand_keeps_what_was_typed
     type_hand(other_phone, bid="60", counters=("30", "20"))
     phone.locator("button.save-button").click()
     expect(phone.locator("#expected")).to_have_value("2")
-    other_phone.locator("button.save-button").click()
+    record_unless_asked(other_phone)
     mine = other_phone.get_by_role("button", name="Same hand, mine is right: change hand 1 to mine")
     expect(mine).to_be_visible()
     phone.locator(".undo-button").click()  # the first phone takes its hand back meanwhile
