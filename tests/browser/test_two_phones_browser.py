@@ -240,14 +240,25 @@ class RestartableServer:
 
         self.server = create_server(self.app, host="127.0.0.1", port=self.port or 0, threads=4)
         self.port = self.server.effective_port
-        threading.Thread(target=self.server.run, daemon=True).start()
+        self.stopping = False
+        self.thread = threading.Thread(target=self._serve, args=(self.server,), daemon=True)
+        self.thread.start()
+
+    def _serve(self, server):
+        try:
+            server.run()
+        except OSError:  # a socket closed under the loop's select: the stop below, not a fault
+            if not self.stopping:
+                raise
 
     def stop(self):
         """Down as a rebooting Pi is: no new connection, and the phone's kept-alive ones cut too."""
+        self.stopping = True
         self.server.close()
         for channel in list(self.server._map.values()):
             channel.close()
         self.server.task_dispatcher.shutdown()
+        self.thread.join(timeout=5)
 
     @property
     def url(self):

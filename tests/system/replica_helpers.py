@@ -313,3 +313,30 @@ def readable_by_others(root: Path, secret: str) -> list[str]:
         except OSError:
             continue
     return found
+
+
+@contextmanager
+def a_place(kind: str, tmp_path: Path):
+    """(REPLICA_URL, the settings it needs besides, how to wipe it) for a folder, an SFTP server or a bucket."""
+    if kind == "folder":
+        folder = tmp_path / "nas" / "scorepad"
+        yield str(folder), {}, lambda: shutil.rmtree(folder)
+    elif kind == "sftp":
+        with sftp_server(tmp_path / "ssh") as (port, key, host_key):
+            remote = tmp_path / "remote" / "scorepad"
+            yield (f"sftp://root@127.0.0.1:{port}{remote}",
+                   {"SCOREPAD_REPLICA_SSH_KEY": str(key), "SCOREPAD_REPLICA_SSH_HOST_KEY": host_key},
+                   lambda: shutil.rmtree(remote))
+    else:
+        with s3_server("scorepad") as endpoint:
+            yield (f"s3://scorepad/pi?endpoint={endpoint}&region=us-east-1&forcePathStyle=true", S3_CREDENTIALS,
+                   lambda: wipe_bucket(endpoint, "scorepad", "pi/"))
+
+
+def every_hand_restorable(tmp_path: Path, url: str, answered, **extra: str) -> None:
+    """A new card restored from the replica now has every hand acknowledged in `answered`."""
+    card = tmp_path / f"card-{time.monotonic_ns()}"
+    done = restore_from_replica(card, environment(card, url, **extra))
+    assert done.returncode == 0, done.stderr + done.stdout
+    missing = {token for token, _ in answered} - tokens(card / "scorepad.db")
+    assert not missing, f"{len(missing)} of {len(answered)} acknowledged hands are not in the replica"

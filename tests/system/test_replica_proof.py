@@ -1,9 +1,8 @@
 """The replica proves itself, for real: the server replicates with Litestream while phones record, and the replica
-is broken as a household breaks one. Its folder wiped (a folder, an SFTP server, a bucket), its share dropped and
-mounted again (a bind mount where this test may mount, a folder replaced where it may not), its disk full or made
-unwritable, a second Scorepad given the same place, a password in REPLICA_URL, an emoji in its path. Each time:
-said on the pages within a minute, never called fine while it cannot be put back, and restorable again within a
-minute with every hand acknowledged before."""
+is broken as a household breaks one: its disk full or made unwritable, a second Scorepad given the same place, a
+password in REPLICA_URL, an emoji in its path. Each time: said on the pages within a minute, never called fine
+while it cannot be put back, and restorable with every hand acknowledged before. A place wiped, dropped or replaced
+while Scorepad runs is test_replica_heals.py's."""
 
 import os
 import re
@@ -20,8 +19,8 @@ import pytest
 from tests.helpers import ROOT
 from tests.system.helpers import Phone
 from tests.system.replica_helpers import (
-    S3_CREDENTIALS,
     environment,
+    every_hand_restorable,
     health,
     immutable,
     may_mount,
@@ -31,120 +30,14 @@ from tests.system.replica_helpers import (
     record,
     replicated_server,
     restore_from_replica,
-    s3_server,
     sftp_server,
     tokens,
     wait_for,
-    wipe_bucket,
 )
 
 pytestmark = pytest.mark.slow
 
 MINUTE = 60
-
-
-@contextmanager
-def a_place(kind: str, tmp_path: Path):
-    """(REPLICA_URL, the settings it needs besides, how to wipe it) for a folder, an SFTP server or a bucket."""
-    if kind == "folder":
-        folder = tmp_path / "nas" / "scorepad"
-        yield str(folder), {}, lambda: shutil.rmtree(folder)
-    elif kind == "sftp":
-        with sftp_server(tmp_path / "ssh") as (port, key, host_key):
-            remote = tmp_path / "remote" / "scorepad"
-            yield (f"sftp://root@127.0.0.1:{port}{remote}",
-                   {"SCOREPAD_REPLICA_SSH_KEY": str(key), "SCOREPAD_REPLICA_SSH_HOST_KEY": host_key},
-                   lambda: shutil.rmtree(remote))
-    else:
-        with s3_server("scorepad") as endpoint:
-            yield (f"s3://scorepad/pi?endpoint={endpoint}&region=us-east-1&forcePathStyle=true", S3_CREDENTIALS,
-                   lambda: wipe_bucket(endpoint, "scorepad", "pi/"))
-
-
-def every_hand_restorable(tmp_path: Path, url: str, answered, **extra: str) -> None:
-    """A new card restored from the replica now has every hand acknowledged in `answered`."""
-    card = tmp_path / f"card-{time.monotonic_ns()}"
-    done = restore_from_replica(card, environment(card, url, **extra))
-    assert done.returncode == 0, done.stderr + done.stdout
-    missing = {token for token, _ in answered} - tokens(card / "scorepad.db")
-    assert not missing, f"{len(missing)} of {len(answered)} acknowledged hands are not in the replica"
-
-
-@pytest.mark.parametrize("kind", ["folder", "sftp", "s3"])
-def test_a_replica_wiped_while_scorepad_runs_is_restorable_again_within_a_minute(tmp_path, kind):
-    """Before: Litestream went on writing only the newest changes into the emptied place, `restore --from-replica`
-    found "no matching backup files" until it was restarted, and /healthz said 1.9 s behind, no warning."""
-    instance = tmp_path / "instance"
-    with a_place(kind, tmp_path) as (url, extra, wipe):
-        with replicated_server(instance, environment(instance, url, **extra)) as (base, _):
-            wait_for(base, proven_after(0))
-            answered = record(base, seconds=2, phones=1)
-            wiped = time.time()
-            wipe()
-            answered += record(base, seconds=2, phones=1)
-            body, took, seen = wait_for(base, proven_after(wiped + 1), MINUTE)
-            print(f"\n{kind}: restorable again {took:.1f} s after the wipe (states: "
-                  f"{' → '.join(dict.fromkeys(b['replica_state'] for b in seen))})")
-            assert any(b["replica_state"] in ("healing", "healed") for b in seen)
-            answered += record(base, seconds=1, phones=1)
-            time.sleep(3)
-            every_hand_restorable(tmp_path, url, answered, **extra)
-
-
-def test_a_share_that_drops_and_is_mounted_again_is_not_written_into_meanwhile(tmp_path):
-    """Before: Litestream wrote into the empty mount point on the local disk, the replica skipped those changes,
-    and every later restore failed ("non-contiguous ltx files") while About said "running, 0.4 s behind"."""
-    if not may_mount(tmp_path / "probe"):
-        pytest.skip("this sandbox may not mount: the replaced-folder test stands in for it")
-    share, mount_point, instance = tmp_path / "share", tmp_path / "nas", tmp_path / "instance"
-    share.mkdir()
-    mount_point.mkdir()
-    url = str(mount_point / "scorepad")
-    with mounted("--bind", str(share), target=mount_point):
-        with replicated_server(instance, environment(instance, url)) as (base, _):
-            wait_for(base, proven_after(0))
-            answered = record(base, seconds=2, phones=1)
-            subprocess.run(["umount", str(mount_point)], check=True)
-            body, took, _ = wait_for(base, lambda b: b["replica_state"] == "share not mounted", 10)
-            assert "not mounted" in body["replica_warning"] and body["replica_ok"] is False
-            written = sorted(str(p) for p in mount_point.rglob("*"))
-            answered += record(base, seconds=3, phones=1)
-            time.sleep(3)
-            assert sorted(str(p) for p in mount_point.rglob("*")) == written  # the empty mount point: untouched
-            back = time.time()
-            subprocess.run(["mount", "--bind", str(share), str(mount_point)], check=True)
-            body, took, _ = wait_for(base, proven_after(back), MINUTE)
-            print(f"\nrestorable again {took:.1f} s after the share came back")
-            answered += record(base, seconds=1, phones=1)
-            time.sleep(3)
-            every_hand_restorable(tmp_path, url, answered)
-
-
-def test_a_replica_folder_replaced_and_put_back_is_restorable_again_within_a_minute(tmp_path):
-    """The same drop where no test may mount: the folder replaced by an empty one (a share re-created), then the
-    old one put back (the share mounted again, with the files of before the drop)."""
-    nas, away, instance = tmp_path / "nas", tmp_path / "nas-away", tmp_path / "instance"
-    url = str(nas)
-    with replicated_server(instance, environment(instance, url)) as (base, _):
-        wait_for(base, proven_after(0))
-        answered = record(base, seconds=2, phones=1)
-        replaced = time.time()
-        nas.rename(away)
-        nas.mkdir()
-        answered += record(base, seconds=2, phones=1)
-        _, took, _ = wait_for(base, proven_after(replaced + 1), MINUTE)
-        answered += record(base, seconds=2, phones=1)
-        put_back = time.time()
-        shutil.rmtree(nas)
-        away.rename(nas)
-        answered += record(base, seconds=1, phones=1)
-        _, took_back, seen = wait_for(base, proven_after(put_back + 1), MINUTE)
-        print(f"\nrestorable again {took:.1f} s after the folder was replaced, {took_back:.1f} s after it was put "
-              "back")
-        assert any(b["replica_state"] in ("healing", "healed") for b in seen)
-        answered += record(base, seconds=1, phones=1)
-        time.sleep(3)
-        every_hand_restorable(tmp_path, url, answered)
 
 
 def test_health_is_never_fine_while_the_replica_cannot_be_put_back(tmp_path):

@@ -1,0 +1,104 @@
+"""The replica heals itself, for real: Litestream replicates while phones record, and the place it writes to is
+broken as a household breaks it: its folder wiped (a folder, an SFTP server, a bucket), its share dropped and
+mounted again (a bind mount where this test may mount), a folder replaced and the old one put back. Each time:
+said on the pages within a minute, and restorable again within a minute with every hand acknowledged before.
+(Apart from test_replica_proof.py so that the two halves run on two test workers at once.)"""
+
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from tests.system.replica_helpers import (
+    a_place,
+    environment,
+    every_hand_restorable,
+    may_mount,
+    mounted,
+    proven_after,
+    record,
+    replicated_server,
+    wait_for,
+)
+
+pytestmark = pytest.mark.slow
+
+MINUTE = 60
+
+
+@pytest.mark.parametrize("kind", ["folder", "sftp", "s3"])
+def test_a_replica_wiped_while_scorepad_runs_is_restorable_again_within_a_minute(tmp_path, kind):
+    """Before: Litestream went on writing only the newest changes into the emptied place, `restore --from-replica`
+    found "no matching backup files" until it was restarted, and /healthz said 1.9 s behind, no warning."""
+    instance = tmp_path / "instance"
+    with a_place(kind, tmp_path) as (url, extra, wipe):
+        with replicated_server(instance, environment(instance, url, **extra)) as (base, _):
+            wait_for(base, proven_after(0))
+            answered = record(base, seconds=2, phones=1)
+            wiped = time.time()
+            wipe()
+            answered += record(base, seconds=2, phones=1)
+            body, took, seen = wait_for(base, proven_after(wiped + 1), MINUTE)
+            print(f"\n{kind}: restorable again {took:.1f} s after the wipe (states: "
+                  f"{' → '.join(dict.fromkeys(b['replica_state'] for b in seen))})")
+            assert any(b["replica_state"] in ("healing", "healed") for b in seen)
+            answered += record(base, seconds=1, phones=1)
+            time.sleep(3)
+            every_hand_restorable(tmp_path, url, answered, **extra)
+
+
+def test_a_share_that_drops_and_is_mounted_again_is_not_written_into_meanwhile(tmp_path):
+    """Before: Litestream wrote into the empty mount point on the local disk, the replica skipped those changes,
+    and every later restore failed ("non-contiguous ltx files") while About said "running, 0.4 s behind"."""
+    if not may_mount(tmp_path / "probe"):
+        pytest.skip("this sandbox may not mount: the replaced-folder test stands in for it")
+    share, mount_point, instance = tmp_path / "share", tmp_path / "nas", tmp_path / "instance"
+    share.mkdir()
+    mount_point.mkdir()
+    url = str(mount_point / "scorepad")
+    with mounted("--bind", str(share), target=mount_point):
+        with replicated_server(instance, environment(instance, url)) as (base, _):
+            wait_for(base, proven_after(0))
+            answered = record(base, seconds=2, phones=1)
+            subprocess.run(["umount", str(mount_point)], check=True)
+            body, took, _ = wait_for(base, lambda b: b["replica_state"] == "share not mounted", 10)
+            assert "not mounted" in body["replica_warning"] and body["replica_ok"] is False
+            written = sorted(str(p) for p in mount_point.rglob("*"))
+            answered += record(base, seconds=3, phones=1)
+            time.sleep(3)
+            assert sorted(str(p) for p in mount_point.rglob("*")) == written  # the empty mount point: untouched
+            back = time.time()
+            subprocess.run(["mount", "--bind", str(share), str(mount_point)], check=True)
+            body, took, _ = wait_for(base, proven_after(back), MINUTE)
+            print(f"\nrestorable again {took:.1f} s after the share came back")
+            answered += record(base, seconds=1, phones=1)
+            time.sleep(3)
+            every_hand_restorable(tmp_path, url, answered)
+
+
+def test_a_replica_folder_replaced_and_put_back_is_restorable_again_within_a_minute(tmp_path):
+    """The same drop where no test may mount: the folder replaced by an empty one (a share re-created), then the
+    old one put back (the share mounted again, with the files of before the drop)."""
+    nas, away, instance = tmp_path / "nas", tmp_path / "nas-away", tmp_path / "instance"
+    url = str(nas)
+    with replicated_server(instance, environment(instance, url)) as (base, _):
+        wait_for(base, proven_after(0))
+        answered = record(base, seconds=2, phones=1)
+        replaced = time.time()
+        nas.rename(away)
+        nas.mkdir()
+        answered += record(base, seconds=2, phones=1)
+        _, took, _ = wait_for(base, proven_after(replaced + 1), MINUTE)
+        answered += record(base, seconds=2, phones=1)
+        put_back = time.time()
+        shutil.rmtree(nas)
+        away.rename(nas)
+        answered += record(base, seconds=1, phones=1)
+        _, took_back, seen = wait_for(base, proven_after(put_back + 1), MINUTE)
+        print(f"\nrestorable again {took:.1f} s after the folder was replaced, {took_back:.1f} s after it was put "
+              "back")
+        assert any(b["replica_state"] in ("healing", "healed") for b in seen)
+        answered += record(base, seconds=1, phones=1)
+        time.sleep(3)
+        every_hand_restorable(tmp_path, url, answered)
