@@ -104,7 +104,10 @@ TRANSITIONS: dict[State, dict[Event, State]] = {
                      E.STOPPING: S.STOPPED},
     S.RESTARTING: {E.LITESTREAM_STARTED: S.STREAMING, E.CANNOT_RUN: S.CANNOT_START,
                    E.SHARE_MISSING: S.NOT_MOUNTED, E.STOPPING: S.STOPPED},
-    S.NOT_MOUNTED: {E.SHARE_BACK: S.CHECKING, E.STOPPING: S.STOPPED},
+    # Back from a share that dropped: what was written meanwhile may be missing from it (Litestream may have written
+    # it into the empty mount point, or SQLite folded it into the database while nothing copied it), so the
+    # replica is started over with a new snapshot, which a drill then proves: never carried on across the gap.
+    S.NOT_MOUNTED: {E.SHARE_BACK: S.HEALING, E.STOPPING: S.STOPPED},
     S.UNREACHABLE: {E.RETRY: S.CHECKING, E.SHARE_MISSING: S.NOT_MOUNTED, E.STOPPING: S.STOPPED},
     S.REFUSED: {E.RETRY: S.CHECKING, E.SHARE_MISSING: S.NOT_MOUNTED, E.STOPPING: S.STOPPED},
     S.STOPPED: {},

@@ -238,7 +238,8 @@ class Replication:
             self._heal()
         elif state is State.NOT_MOUNTED:
             if not self._share_missing():
-                self._apply(Event.SHARE_BACK)
+                self._apply(Event.SHARE_BACK, "its share was away while changes were made, so it gets a new copy "
+                                              "of everything")
         elif state is State.RESTARTING:
             self._restart()
         elif health.retry_due(now):

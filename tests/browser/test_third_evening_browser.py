@@ -186,6 +186,7 @@ def test_names_of_forty_letters_without_a_space_never_make_a_page_scroll_sideway
         no_sideways_scroll(phone)
     shot(phone, "players-long-names-320")
     phone.get_by_role("link", name=re.compile("^Wilhelmina")).first.click()
+    expect(phone.locator(".fig-table thead th").first).to_be_visible()  # the player's page is in
     no_sideways_scroll(phone)
     sizes = phone.locator(".fig-table thead th").evaluate_all("ths => ths.map(th => getComputedStyle(th).fontSize)")
     assert sizes and all(float(size.removesuffix("px")) >= 14 for size in sizes), sizes
