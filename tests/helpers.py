@@ -27,7 +27,11 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def parse(response) -> BeautifulSoup:
-    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    return parse_text(response.get_data(as_text=True))
+
+
+def parse_text(html: str) -> BeautifulSoup:
+    return BeautifulSoup(html, "html.parser")
 
 
 def safety_copies(live: Path) -> list[Path]:

@@ -10,12 +10,20 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
 from scorepad.store import connection, games
-from tests.helpers import parse
+from tests.helpers import parse, parse_text
 from tests.services.helpers import everything
+
+# Most tests only want the page's token or the hand form's hidden fields: reading them needs no parse of the whole
+# page (a game page's parse is most of a short web test's time), only of the part that holds them.
+_TOKEN = re.compile(r'<meta name="csrf-token" content="([^"]*)">')
+_HAND_FORM = re.compile(r'<form id="hand-form".*?</form>', re.S)
 
 
 def csrf(client, url="/games/new") -> str:
-    return parse(client.get(url)).select_one("meta[name=csrf-token]")["content"]
+    page = client.get(url).get_data(as_text=True)
+    found = _TOKEN.search(page)
+    assert found, f"{url} carries no CSRF token: {page[:300]}"
+    return found[1]
 
 
 def new_game(client, **fields) -> int:
@@ -26,8 +34,10 @@ def new_game(client, **fields) -> int:
 
 
 def form_of(client, game_id) -> dict:
-    page = parse(client.get(f"/games/{game_id}"))
-    form = page.select_one("#hand-form")
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    found = _HAND_FORM.search(page)
+    assert found, f"game {game_id} has no hand form: {page[:300]}"
+    form = parse_text(found[0])
     return {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
 
 

@@ -14,6 +14,7 @@ from ...services import club, results, seasons
 from ..shell.addresses import lan_addresses
 from ..shell.database import get_db
 from . import forms
+from .qr_codes import qr_data_uri
 from .rights import directs_season, season_director
 
 SPECIAL_HINTS = {"double_pinochle": "two Q♠ and two J♦ in one hand", "double_aces": "two aces of every suit",
@@ -54,10 +55,8 @@ def director_context(night, values=None, errors=None) -> dict:
 def director_link(night) -> dict:
     """The address that makes any browser this night's director (the key in it), as text and as a QR code: only
     ever put on the director's own page."""
-    import segno
-
     address = phones_base() + url_for("club.director", night_id=night.id, key=night.director_key)
-    return {"address": address, "qr": segno.make(address, error="m").svg_data_uri(scale=4, border=2)}
+    return {"address": address, "qr": qr_data_uri(address, scale=4)}
 
 
 def tables_context(night, tables, values=None, errors=None) -> dict:

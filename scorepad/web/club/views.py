@@ -17,6 +17,7 @@ from ..shell.database import get_db
 from ..shell.htmx import vary_on_htmx
 from . import director_page as page
 from . import forms, results
+from .qr_codes import qr_data_uri
 from .rights import direct, directed, directing, night_or_404, recalled, remember, shown_night
 
 bp = Blueprint("club", __name__, url_prefix="/club")
@@ -203,8 +204,6 @@ def change_result(night_id: int, table_id: int):
 @bp.get("/<int:night_id>/cards")
 def cards(night_id: int):
     """A card a table, with the QR code a phone scans to say who is sitting there."""
-    import segno
-
     night = directed(night_id)
     count = club.table_count(get_db(), night)
     cards = []
@@ -212,7 +211,7 @@ def cards(night_id: int):
     for number in range(1, count + 1):
         address = base + url_for("club.table", night_id=night_id, table_no=number)
         cards.append({"number": number, "address": address,
-                      "qr": segno.make(address, error="m").svg_data_uri(scale=5, border=2)})
+                      "qr": qr_data_uri(address, scale=5)})
     return render_template("club/cards.html", night=night, cards=cards, reachable=page.phones_reach())
 
 
