@@ -156,3 +156,49 @@ def test_a_familys_game_page_loads_no_club_styles_and_a_club_page_and_table_do(a
     club_post(phone, f"/club/{night}/start")
     table = int(re.findall(r'href="/games/(\d+)"', phone.get(f"/club/{night}/director").get_data(as_text=True))[0])
     assert stylesheets(phone, f"/games/{table}") == ["/static/app.css", "/static/club.css"]
+
+
+def test_no_more_builds_run_at_once_than_there_are_turns_and_a_kept_page_waits_for_none(app):
+    """Sixteen server threads folding players' figures at once held 40 MiB more than two turns do. A build that
+    renders a page of its own takes no second turn (it would wait for itself), and a kept page takes no turn."""
+    import threading
+    import time
+
+    running, most, lock = [0], [0], threading.Lock()
+
+    def build():
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        return {}
+
+    def nested():
+        with app.test_request_context("/inner"):
+            kept_pages.render("error.html", versions=("inner",), build=build, title="t", message="m")
+        return {}
+
+    def a_page(n: int) -> None:
+        with app.test_request_context(f"/page/{n}"):
+            kept_pages.render("error.html", versions=(n,), build=nested if n % 2 else build, title="t", message="m")
+
+    threads = [threading.Thread(target=a_page, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert not any(thread.is_alive() for thread in threads), "a build waited for a turn it held itself"
+    assert most[0] == kept_pages.BUILDS_AT_ONCE
+
+    holders = [threading.Thread(target=kept_pages._BUILDING.acquire) for _ in range(kept_pages.BUILDS_AT_ONCE)]
+    for holder in holders:
+        holder.start()
+        holder.join()
+    try:  # every turn taken: the page kept above is still given at once
+        with app.test_request_context("/page/0"):
+            assert kept_pages.render("error.html", versions=(0,), build=build, title="t", message="m")
+    finally:
+        for _ in holders:
+            kept_pages._BUILDING.release()

@@ -44,6 +44,14 @@ from markupsafe import Markup, escape
 from ...store import connection
 
 PAGES_BYTES = 4 * 2**20  # compressed: some 700 game pages
+# A view's `build` run at once (a player's figures folded from every game of theirs, a history's lists): one holds
+# megabytes of passing objects for seconds, and with one interpreter lock more than two at once finish no sooner.
+# Sixteen server threads folding players' figures side by side took the server from 79 to 165 MiB; with two turns,
+# 115 MiB. A game's page builds nothing here (its sheet is kept by `services.pages`): it never waits for a turn,
+# nor does a page that is kept.
+BUILDS_AT_ONCE = 2
+_BUILDING = threading.BoundedSemaphore(BUILDS_AT_ONCE)
+_BUILDER = threading.local()  # whether this thread holds a turn
 _NONCE = secrets.token_hex(8)  # a marker nobody can type: it changes with every start of the server
 _CSRF = "csrf"
 # Flask's own context (what a template reads of it is keyed below) and flask-wtf's token helpers (markers here)
@@ -94,7 +102,7 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
         key = _key(template, versions, set(covered) | set(slots), context)
     except _Unkeyable:
         _counts["unkeyable"] += 1
-        return render_template(template, **context, **(build() if build else {}), **slots)
+        return render_template(template, **context, **_built(build), **slots)
     with _LOCK:
         found = _PAGES.get(key)
         if found is not None:
@@ -103,10 +111,25 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
     if found is not None:
         page, used = zlib.decompress(found[0]).decode(), found[1]
     else:
-        page, used = _render(template, slots, {**context, **(build() if build else {})})
+        page, used = _render(template, slots, {**context, **_built(build)})
         _keep(key, (zlib.compress(page.encode(), 1), used))
         _counts["rendered"] += 1
     return _filled(page, used, slots)
+
+
+def _built(build: Callable[[], dict] | None) -> dict:
+    """What `build` makes, once one of the BUILDS_AT_ONCE turns is this thread's (a build inside a build takes no
+    second turn)."""
+    if build is None:
+        return {}
+    if getattr(_BUILDER, "holds", False):
+        return build()
+    with _BUILDING:
+        _BUILDER.holds = True
+        try:
+            return build()
+        finally:
+            _BUILDER.holds = False
 
 
 def _render(template: str, slots: dict, context: dict) -> tuple[str, tuple[str, ...]]:
