@@ -56,6 +56,9 @@ FIRST_SYNC_SECONDS = 30  # after Litestream starts, the first drill waits this l
 SETTLE_SECONDS = 5  # ... and at least this long: what a phone saved just before is in it
 QUIET_AFTER_RESTART = timedelta(seconds=30)  # Litestream started again: the replica did not change, no hurry
 RESTART_MAX_SECONDS = 60
+# Litestream stopped for longer than this (a share away, a server that cannot be reached): the log is let go (it
+# would grow without end) and Litestream, when it starts again, starts the replica over instead of carrying on.
+HOLD_SECONDS = 180
 NOTE_AGAIN = timedelta(hours=1)  # a refused Scorepad leaves its note again at most this often
 
 
@@ -130,6 +133,8 @@ class Replication:
         self._notes_at = 0.0
         self._note_left: datetime | None = None
         self._restart_wait = 1
+        self._held_at: float | None = None  # monotonic: since when the log is held for Litestream (`_mind_the_log`)
+        self._start_over = False  # Litestream's next start starts the replica over (the log was let go meanwhile)
 
     # --- what the pages read ----------------------------------------------------------------------------------
     def health(self) -> Health:
@@ -202,6 +207,7 @@ class Replication:
         for thread in self._threads:
             thread.join(timeout)
         self._halt(timeout)
+        self._let_go()
         self._apply(Event.STOPPING)
         self._folders.close()
         self._work = self._socket = None
@@ -230,6 +236,7 @@ class Replication:
             self._socket = os.path.join(private, "control.sock")
 
     def _tick(self) -> None:
+        self._mind_the_log()
         health, now = self.health(), self.clock()
         state = health.state
         if state is State.CHECKING:
@@ -248,6 +255,33 @@ class Replication:
             self._while_writing(now)
         if self.health().state not in replica_states.RUNS_LITESTREAM and self._process is not None:
             self._halt()
+        self._mind_the_log()
+
+    # --- the log Litestream reads -------------------------------------------------------------------------------
+    def _mind_the_log(self) -> None:
+        """Hold the database's log (`connection.hold_log`) from when Litestream stops reading it until a Litestream
+        started again has read it: then it carries on where it stopped with nothing folded away behind its back.
+        Held longer than HOLD_SECONDS while Litestream is stopped, the log is let go, and Litestream's next start
+        starts the replica over."""
+        if self._stop.is_set():
+            return
+        if self.runs and self._synced_since_launch():
+            self._let_go()
+        elif self._start_over:
+            return  # nothing to keep: the next start writes a new snapshot
+        elif self._held_at is None:
+            connection.hold_log(self.live_path)
+            self._held_at = time.monotonic()
+        elif not self.runs and time.monotonic() - self._held_at > HOLD_SECONDS:
+            self._let_go()
+            self._start_over = True
+            _logger.info("Replica %s: Litestream has been stopped for %d s; the database's log is folded again, and "
+                         "the replica is started over when Litestream starts", self.place.shown(), HOLD_SECONDS)
+
+    def _let_go(self) -> None:
+        if self._held_at is not None:
+            connection.let_log_go(self.live_path)
+            self._held_at = None
 
     def _while_writing(self, now: datetime) -> None:
         if self._process is None:
@@ -284,6 +318,12 @@ class Replication:
             self._apply(Event.CANNOT_RUN, replica.NOT_INSTALLED)
             return False
         try:
+            if self._start_over:
+                failed = self._new_snapshot()
+                if failed:
+                    self._apply(Event.CANNOT_RUN, f"starting the replica over failed: {failed}")
+                    return False
+                self._start_over, self._drill_pending = False, True
             config = replica.write_config(self.place, self.live_path, self._work, self._socket)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self._socket)  # a socket left by a Litestream that was killed
@@ -518,26 +558,36 @@ class Replication:
             return
         try:
             self._claim()
-            config = replica.write_config(self.place, self.live_path, self._work)
-            if self._ours:
-                self._move_aside()
-            common = ["-config", str(config), "-no-expand-env"]
-            for args in (["reset", *common, os.path.abspath(self.live_path)],
-                         ["replicate", *common, "-once", "-force-snapshot"]):
-                done = replica.run(self.place, args, gently=True)
-                if done.returncode != 0:
-                    lines = (done.stderr or done.stdout).strip().splitlines() or [f"exit status {done.returncode}"]
-                    self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: "
-                                                   f"{litestream_output.in_words(lines[-1], self.place.secrets())}")
-                    return
+            failed = self._new_snapshot()
         except OSError as exc:
-            self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: "
-                                           f"{litestream_output.in_words(exc.strerror or str(exc))}")
-            return
+            failed = litestream_output.in_words(exc.strerror or str(exc))
         except replica.ReplicaRefused as refused:
-            self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: {refused.why or refused}")
+            failed = refused.why or str(refused)
+        if failed:
+            self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: {failed}")
             return
+        self._start_over = False
         self._apply(Event.HEALED, why)
+
+    def _new_snapshot(self) -> str | None:
+        """Litestream's local state reset and a new snapshot of the whole database written to the replica (a
+        folder replica proven ours has its old files moved aside first); what failed, in words, or None. From here
+        until a Litestream started again has read the log, the log is held (`_mind_the_log`): the run that wrote
+        the snapshot has exited, and what is written meanwhile must still be in the log for the next one."""
+        config = replica.write_config(self.place, self.live_path, self._work)
+        if self._ours:
+            self._move_aside()
+        common = ["-config", str(config), "-no-expand-env"]
+        for args in (["reset", *common, os.path.abspath(self.live_path)],
+                     ["replicate", *common, "-once", "-force-snapshot"]):
+            if args[0] == "replicate" and self._held_at is None:
+                connection.hold_log(self.live_path)
+                self._held_at = time.monotonic()
+            done = replica.run(self.place, args, gently=True)
+            if done.returncode != 0:
+                lines = (done.stderr or done.stdout).strip().splitlines() or [f"exit status {done.returncode}"]
+                return litestream_output.in_words(lines[-1], self.place.secrets())
+        return None
 
     def _move_aside(self) -> None:
         folder = self.place.folder

@@ -23,6 +23,12 @@ _WRITERS_OF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a connec
 _WRITERS_LOCK = threading.Lock()
 _PATHS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a connection -> the file it is connected to
 
+# Folding the log (SQLite's checkpoint after a commit): a write folds the WAL into the database once it holds this
+# many pages, SQLite's own default; 0 while the log is held (`hold_log`).
+FOLD_AFTER_PAGES = 1000
+_HELD: set[str] = set()  # the databases (by `_key`) whose log no writer here may fold now
+_FOLDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a connection -> (its database's key, its setting)
+
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -32,6 +38,7 @@ def connect(path: str) -> sqlite_utils.Database:
     conn = sqlite3.connect(path, timeout=10, check_same_thread=False)
     db = sqlite_utils.Database(conn)
     _WRITERS_OF[db] = _writers(path)
+    _FOLDS[db] = (_key(path), None)
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 10000")
     db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
@@ -44,6 +51,7 @@ def staging(live_path: str) -> sqlite_utils.Database:
     on `live_path`'s write lock, as every writer to that database does."""
     db = sqlite_utils.Database(sqlite3.connect("", timeout=10, check_same_thread=False))
     _WRITERS_OF[db] = _writers(live_path)
+    _FOLDS[db] = (_key(live_path), None)
     db.execute("PRAGMA busy_timeout = 10000")
     db.execute("ATTACH DATABASE ? AS live", [live_path])
     return db
@@ -75,11 +83,50 @@ def forget_pool() -> None:
     _LOCAL.pool = {}
 
 
+def _key(path: str) -> str:
+    return path if path.startswith(":memory:") or path.startswith("file:") else str(Path(path).resolve())
+
+
 def _writers(path: str) -> threading.RLock:
     """The lock this process's writers to `path` queue on (an RLock: a writer may open a second connection)."""
-    key = path if path.startswith(":memory:") or path.startswith("file:") else str(Path(path).resolve())
     with _WRITERS_LOCK:
-        return _WRITERS.setdefault(key, threading.RLock())
+        return _WRITERS.setdefault(_key(path), threading.RLock())
+
+
+def hold_log(path: str) -> None:
+    """From the next write on, no writer in this process folds the log of the database at `path` into it.
+
+    Litestream follows the database by reading its log (the WAL). While it is stopped and is to carry on where it
+    stopped (started again, handing over from the run that wrote a new snapshot), a fold followed by the next
+    write starting the log over would take changes it never read out of the log for good; Litestream 0.5 can
+    then take the log of after for the one it knew and carry on, and the replica puts back a damaged database.
+    Unfolded, the log only grows, and SQLite starts a log over only once all of it was folded."""
+    with _WRITERS_LOCK:
+        _HELD.add(_key(path))
+
+
+def let_log_go(path: str) -> None:
+    """Writers fold the log of the database at `path` again (as SQLite would by itself)."""
+    with _WRITERS_LOCK:
+        _HELD.discard(_key(path))
+
+
+def log_held(path: str) -> bool:
+    return _key(path) in _HELD
+
+
+def _fold_as_told(db) -> None:
+    """Set this connection's folding as the log's hold says, before it writes (a pragma only when it changes)."""
+    try:
+        key, setting = _FOLDS.get(db) or (None, None)
+    except TypeError:  # a connection made elsewhere (a test's stand-in): SQLite's own folding
+        return
+    if key is None:
+        return
+    wanted = 0 if key in _HELD else FOLD_AFTER_PAGES
+    if wanted != setting:
+        db.conn.execute(f"PRAGMA wal_autocheckpoint = {wanted}")
+        _FOLDS[db] = (key, wanted)
 
 
 def _queue_of(db):
@@ -114,6 +161,7 @@ def write_lock(db: sqlite_utils.Database):
     is still waited for by SQLite's busy timeout. While a writer waits or writes, pages about to be built step
     aside (`writes_first`)."""
     with _announced(), _queue_of(db):
+        _fold_as_told(db)
         db.conn.execute("BEGIN IMMEDIATE")
         try:
             yield db

@@ -1,0 +1,97 @@
+"""The replica's supervisor holds the database's log (`connection.hold_log`) from when Litestream stops reading it
+until a Litestream started again has read it; stopped longer than HOLD_SECONDS, it lets the log go and the next
+start writes a new snapshot instead of carrying on (the log folded meanwhile could not be carried on from)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scorepad.core.replica_states import Event
+from scorepad.services import replica, replication
+from scorepad.store import connection
+
+
+class _Process:
+    def __init__(self, code=None):
+        self.code, self.pid = code, 4242
+
+    def poll(self):
+        return self.code
+
+
+@pytest.fixture
+def supervisor(tmp_path, monkeypatch):
+    now = {"mono": 1000.0, "wall": datetime(2026, 11, 27, 15, 0, tzinfo=UTC)}
+    monkeypatch.setattr(replication.time, "monotonic", lambda: now["mono"])
+    live = str(tmp_path / "scorepad.db")
+    made = replication.Replication(replica.Place(str(tmp_path / "nas")), live, clock=lambda: now["wall"])
+    made.now = now
+    yield made
+    connection.let_log_go(live)
+
+
+def _synced(supervisor, seconds_after_launch: float) -> None:
+    supervisor._apply(Event.SYNCED, at=supervisor._launched_at + timedelta(seconds=seconds_after_launch))
+
+
+def test_the_log_is_held_while_litestream_is_stopped_or_has_not_read_it_since_it_started(supervisor):
+    path = supervisor.live_path
+    supervisor._mind_the_log()
+    assert connection.log_held(path), "held before Litestream first runs"
+    supervisor._process, supervisor._launched_at = _Process(), supervisor.now["wall"]
+    supervisor._mind_the_log()
+    assert connection.log_held(path), "let go before the new Litestream read the log"
+    _synced(supervisor, -1)  # a sync of the Litestream before: says nothing of this one
+    supervisor._mind_the_log()
+    assert connection.log_held(path)
+    _synced(supervisor, 1)
+    supervisor._mind_the_log()
+    assert not connection.log_held(path), "still held after the new Litestream read the log"
+    supervisor._process = _Process(code=1)  # it exited: held again at the next look
+    supervisor._mind_the_log()
+    assert connection.log_held(path)
+
+
+def test_a_litestream_stopped_longer_than_the_hold_lets_the_log_go_and_starts_the_replica_over(supervisor):
+    path = supervisor.live_path
+    supervisor._mind_the_log()
+    supervisor.now["mono"] += replication.HOLD_SECONDS - 1
+    supervisor._mind_the_log()
+    assert connection.log_held(path) and not supervisor._start_over
+    supervisor.now["mono"] += 2
+    supervisor._mind_the_log()
+    assert not connection.log_held(path) and supervisor._start_over
+    supervisor.now["mono"] += replication.HOLD_SECONDS * 10
+    supervisor._mind_the_log()
+    assert not connection.log_held(path), "held again though the next start writes a new snapshot"
+
+
+def test_a_litestream_running_but_not_yet_synced_keeps_the_hold_however_long(supervisor):
+    supervisor._process, supervisor._launched_at = _Process(), supervisor.now["wall"]
+    supervisor._mind_the_log()
+    supervisor.now["mono"] += replication.HOLD_SECONDS * 3  # a quiet table: nothing written, nothing to sync
+    supervisor._mind_the_log()
+    assert connection.log_held(supervisor.live_path) and not supervisor._start_over
+
+
+def test_a_start_over_due_writes_a_new_snapshot_before_litestream_carries_on(supervisor, monkeypatch):
+    supervisor._start_over = True
+    written, launched = [], []
+    monkeypatch.setattr(supervisor, "_new_snapshot", lambda: written.append(True))
+    monkeypatch.setattr(replication.replica, "binary", lambda: "/bin/true")
+    monkeypatch.setattr(replication.replica, "write_config", lambda *a, **k: launched.append(a) or "cfg")
+    monkeypatch.setattr(replication.subprocess, "Popen", lambda *a, **k: _Process(code=0))
+    monkeypatch.setattr(replication.threading, "Thread", lambda **k: type("T", (), {"start": lambda self: None})())
+    supervisor._socket = str(supervisor.live_path) + ".sock"
+    assert supervisor._launch()
+    assert written == [True] and len(launched) == 1
+    assert not supervisor._start_over and supervisor._drill_pending
+
+
+def test_a_start_over_that_fails_says_why_and_leaves_litestream_stopped(supervisor, monkeypatch):
+    supervisor._start_over = True
+    monkeypatch.setattr(supervisor, "_new_snapshot", lambda: "the share is full")
+    monkeypatch.setattr(replication.replica, "binary", lambda: "/bin/true")
+    assert not supervisor._launch()
+    assert supervisor._process is None and supervisor._start_over
+    assert "the share is full" in supervisor.health().why
