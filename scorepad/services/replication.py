@@ -195,6 +195,7 @@ class Replication:
 
     # --- running it -------------------------------------------------------------------------------------------
     def start(self) -> None:
+        self._hold()  # from the first write the server serves, until a Litestream has read the log
         thread = threading.Thread(target=self._supervise, name="scorepad-replica", daemon=True)
         self._threads.append(thread)
         thread.start()
@@ -206,8 +207,7 @@ class Replication:
         self._wake.set()
         for thread in self._threads:
             thread.join(timeout)
-        self._halt(timeout)
-        self._let_go()
+        self._halt(timeout)  # the log stays held: folded after Litestream stopped, its next start could not carry on
         self._apply(Event.STOPPING)
         self._folders.close()
         self._work = self._socket = None
@@ -268,15 +268,19 @@ class Replication:
         if self.runs and self._synced_since_launch():
             self._let_go()
         elif self._start_over:
-            return  # nothing to keep: the next start writes a new snapshot
+            self._let_go()  # nothing to keep: the next start writes a new snapshot
         elif self._held_at is None:
-            connection.hold_log(self.live_path)
-            self._held_at = time.monotonic()
+            self._hold()
         elif not self.runs and time.monotonic() - self._held_at > HOLD_SECONDS:
             self._let_go()
             self._start_over = True
             _logger.info("Replica %s: Litestream has been stopped for %d s; the database's log is folded again, and "
                          "the replica is started over when Litestream starts", self.place.shown(), HOLD_SECONDS)
+
+    def _hold(self) -> None:
+        if self._held_at is None:
+            connection.hold_log(self.live_path)
+            self._held_at = time.monotonic()
 
     def _let_go(self) -> None:
         if self._held_at is not None:
@@ -375,6 +379,8 @@ class Replication:
         self._process = None
         if process is None:
             return
+        if not self._start_over:
+            self._hold()  # before it lets go of the log: what is written from now on stays in it
         if process.poll() is None:
             process.terminate()
             try:
@@ -564,6 +570,8 @@ class Replication:
         except replica.ReplicaRefused as refused:
             failed = refused.why or str(refused)
         if failed:
+            self._start_over = True  # the next start tries again, and the log is not held meanwhile
+            self._let_go()
             self._apply(Event.HEAL_FAILED, f"{why}, and starting it over failed: {failed}")
             return
         self._start_over = False
@@ -580,9 +588,8 @@ class Replication:
         common = ["-config", str(config), "-no-expand-env"]
         for args in (["reset", *common, os.path.abspath(self.live_path)],
                      ["replicate", *common, "-once", "-force-snapshot"]):
-            if args[0] == "replicate" and self._held_at is None:
-                connection.hold_log(self.live_path)
-                self._held_at = time.monotonic()
+            if args[0] == "replicate":
+                self._hold()
             done = replica.run(self.place, args, gently=True)
             if done.returncode != 0:
                 lines = (done.stderr or done.stdout).strip().splitlines() or [f"exit status {done.returncode}"]

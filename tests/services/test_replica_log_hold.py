@@ -95,3 +95,55 @@ def test_a_start_over_that_fails_says_why_and_leaves_litestream_stopped(supervis
     assert not supervisor._launch()
     assert supervisor._process is None and supervisor._start_over
     assert "the share is full" in supervisor.health().why
+
+
+class _Running(_Process):
+    def terminate(self):
+        self.code = -15
+
+    def wait(self, timeout=None):
+        return self.code
+
+
+def _failing_litestream(monkeypatch, supervisor, tmp_path):
+    import subprocess
+    supervisor._work = tmp_path
+    monkeypatch.setattr(replication.replica, "binary", lambda: "/bin/true")
+    monkeypatch.setattr(replication.replica, "run", lambda place, args, **k: subprocess.CompletedProcess(
+        args, 1, "", "cannot reach the replica\n"))
+
+
+def test_a_start_over_whose_snapshot_fails_lets_the_log_go_while_it_waits_to_try_again(supervisor, monkeypatch,
+                                                                                       tmp_path):
+    _failing_litestream(monkeypatch, supervisor, tmp_path)
+    supervisor._start_over = True
+    assert not supervisor._launch()
+    supervisor._mind_the_log()
+    assert not connection.log_held(supervisor.live_path) and supervisor._start_over
+    supervisor.now["mono"] += replication.HOLD_SECONDS * 50  # however long the place stays out of reach
+    supervisor._mind_the_log()
+    assert not connection.log_held(supervisor.live_path)
+
+
+def test_a_heal_that_fails_lets_the_log_go_and_leaves_a_start_over_for_the_next_start(supervisor, monkeypatch,
+                                                                                     tmp_path):
+    _failing_litestream(monkeypatch, supervisor, tmp_path)
+    monkeypatch.setattr(supervisor, "_claim", lambda: None)
+    supervisor._apply(Event.DRILL_FAILED, "what came back is damaged")  # checking -> healing
+    supervisor._heal()
+    assert not connection.log_held(supervisor.live_path) and supervisor._start_over
+    assert "cannot reach the replica" in supervisor.health().why
+
+
+def test_the_log_is_held_before_litestream_is_stopped_and_from_the_servers_start(supervisor, monkeypatch):
+    supervisor._process, supervisor._launched_at = _Running(), supervisor.now["wall"]
+    _synced(supervisor, 1)
+    supervisor._mind_the_log()
+    assert not connection.log_held(supervisor.live_path)
+    supervisor._halt()
+    assert connection.log_held(supervisor.live_path), "Litestream stopped before the log was held"
+    connection.let_log_go(supervisor.live_path)
+    supervisor._held_at = None
+    monkeypatch.setattr(supervisor, "_supervise", lambda: None)
+    supervisor.start()
+    assert connection.log_held(supervisor.live_path), "the server's first writes could fold the log"

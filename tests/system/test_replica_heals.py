@@ -115,7 +115,7 @@ def test_a_replica_started_over_while_phones_record_without_a_pause_is_put_back_
     ("wrong # of entries in index hands_live"), left so for ten minutes. Now the log is held between the two."""
     folder, instance = tmp_path / "nas", tmp_path / "instance"
     url = str(folder)
-    with replicated_server(instance, environment(instance, url, REPLICA_DRILL_MINUTES="0.2")) as (base, _):
+    with replicated_server(instance, environment(instance, url)) as (base, _):
         wait_for(base, proven_after(0))
         answered, stop = [], threading.Event()
 
