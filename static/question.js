@@ -28,6 +28,8 @@
         if (response.status === 204) return told("none");
         if (response.status !== 200) return told("failed");
         return response.text().then((html) => {
+          // a kept hand discarded (or answered) on this phone while Scorepad answered: nothing left to ask about
+          if (subject.id && !window.ScorepadSave.asked(outbox.load(), subject.id)) return "dropped";
           const card = document.querySelector(DOM.record);
           if (!card) return told("failed");
           htmx.swap(card, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });

@@ -36,6 +36,13 @@
   const draftsOf = (drafts, game) => Object.keys(drafts).filter((k) => k.startsWith(game + " "))
     .map((k) => Number(k.slice(game.length + 1))).sort((a, b) => a - b);
 
+  // Whether the two-phone question about kept hand `id` still stands (the card offers to compare it): Scorepad's
+  // answer to the asking may come after the hand was discarded or answered here, and then takes no card's place.
+  function asked(model, id) {
+    const e = (model.kept || []).find((k) => k.id === id);
+    return Boolean(e) && STATES[e.state].offers.indexOf("compare") >= 0;
+  }
+
   // The number the record form of `game` is for: past the hands kept here, or the kept hand it is fixing.
   function formNumber(model, game, sheetNext) {
     const fix = fixing(model.kept, game);
@@ -292,5 +299,5 @@
     return { kept: m.kept, drafts: m.drafts, effects: fx };
   }
 
-  root.ScorepadSave = { STATES, ANSWERS, timing, step, next, wakeAt, formNumber, queued, draftKey };
+  root.ScorepadSave = { STATES, ANSWERS, timing, step, next, wakeAt, formNumber, queued, draftKey, asked };
 })(typeof window !== "undefined" ? window : globalThis);

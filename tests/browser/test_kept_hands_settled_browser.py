@@ -240,3 +240,34 @@ def test_a_hand_being_typed_when_the_question_is_answered_stays_in_the_form_past
     expect(phone.locator("#expected")).to_have_value("5")
     expect(phone.locator("#meld_0")).to_have_value("25")  # what was typed, under the number after the kept ones
     expect(phone.locator("#record[data-clash]")).to_have_count(0)
+
+
+def test_the_answer_to_a_question_about_a_kept_hand_discarded_meanwhile_is_not_shown(browser, phone, other_phone,
+                                                                                    live_server):
+    """Before: Scorepad's answer to the asking, slower than the tap on Discard (a loaded server), put the question
+    about a hand no longer kept in the record card's place, and it stayed there."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(phone, ("21", "12"), "31", kept=True)  # hand 2 here...
+    record(other_phone, ("25", "12"), "25")  # ... and another hand 2 there
+    asking = []
+    phone.route("**/hands/compare*", lambda route: asking.append(route))  # held until the hand is discarded
+    phone.context.set_offline(False)
+    discard = phone.locator("#outbox").get_by_role("button", name="Discard hand 2")
+    expect(discard).to_be_visible(timeout=SETTLED_MS)
+    for _ in range(100):
+        if asking:
+            break
+        phone.wait_for_timeout(50)
+    assert asking, "the phone never asked Scorepad to compare the two hands"
+    discard.click()
+    expect(phone.locator("#outbox")).to_have_count(0, timeout=SETTLED_MS)
+    with phone.expect_response("**/hands/compare*"):
+        asking[0].continue_()
+    phone.wait_for_timeout(300)  # the answer read and, before, swapped in
+    expect(phone.locator("#record[data-clash]")).to_have_count(0)
+    expect(phone.locator("#hand-form")).to_be_visible()
+    assert len(stored(browser, game)) == 2

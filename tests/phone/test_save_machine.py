@@ -48,3 +48,21 @@ def test_a_kept_hand_asked_about_a_meld_no_hand_melds_is_recorded_anyway_with_th
     phone.on("anyway", id=phone.id("a"))
     body = dict(phone.entry("a")["body"])
     assert body["meld_ok"] == "1" and "repeat" not in body and phone.next() == "a"
+
+
+def test_the_question_about_a_kept_hand_stands_until_it_is_discarded_or_answered():
+    """Scorepad's answer to the asking may come after the hand was discarded on the card: it is then not shown
+    (before, a question about a hand no longer kept stayed on the page, once in a loaded .ci/run)."""
+    def asked(phone, label):
+        return phone.js.call("ScorepadSave.asked", phone.model, phone.id(label))
+
+    phone = Phone().keep("a", 2).keep("b", 3)
+    assert not asked(phone, "a")  # not asked about yet: on its way
+    phone.send("a", "clash")
+    assert asked(phone, "a") and not asked(phone, "b")
+    phone.on("discard", id=phone.id("a"))
+    assert not asked(phone, "a")
+    other = Phone().keep("a", 2, token="t2")
+    other.send("a", "clash")
+    other.on("answered", game=other.game, hand=2, how="mine", token="t2")
+    assert not asked(other, "a")  # answered: the answer is on its way, the question is not asked again meanwhile
