@@ -279,7 +279,10 @@ class _Checker:
             created_at = self.moment(data["created_at"], "created_at")
             updated_at = self.moment(data["updated_at"], "updated_at")
             deleted_at = None if data["deleted_at"] is None else self.moment(data["deleted_at"], "deleted_at")
-            edits = tuple(self.edit(rules, edit, n)
+            # The hand as its history writes it: a snapshot that is exactly this text is this hand, judged here or
+            # when the game is replayed, and need not be read and judged again (an export's last one always is).
+            written = json.dumps(hand_to_history(hand))
+            edits = tuple(self.edit(rules, edit, n, written)
                           for n, edit in enumerate(_list(data["edits"], "edits", MAX_EDITS), start=1))
         except _Wrong as wrong:
             raise _refused(where, wrong) from None
@@ -294,14 +297,15 @@ class _Checker:
         self.tokens.add(token)
         return token
 
-    def edit(self, rules: Rules, data, n: int) -> ImportedEdit:
+    def edit(self, rules: Rules, data, n: int, written: str | None = None) -> ImportedEdit:
         try:
             _fields(data, EDIT_FIELDS, "an edit")
             at = self.moment(data["at"], "at")
             action = data["action"]
             if not isinstance(action, str) or action not in ACTIONS:
                 raise _Wrong(f"action must be one of {', '.join(ACTIONS)}, not {_show(action)}.")
-            before, after = self.snapshot(rules, data["before"], "before"), self.snapshot(rules, data["after"], "after")
+            before = self.snapshot(rules, data["before"], "before", written)
+            after = self.snapshot(rules, data["after"], "after", written)
             if action == "recorded" and before is not None:
                 raise _Wrong("before must be null: there was no hand before it was recorded.")
             if action == "deleted" and after is not None:
@@ -313,9 +317,11 @@ class _Checker:
             raise _Wrong(f"a broken history: edit {n}: {wrong}") from None
         return ImportedEdit(at, action, before, after, summary)
 
-    def snapshot(self, rules: Rules, value, field: str) -> str | None:
+    def snapshot(self, rules: Rules, value, field: str, written: str | None = None) -> str | None:
         if value is None:
             return None
+        if value == written:
+            return written
         if not isinstance(value, str):  # nor a key to remember it by
             return _snapshot(rules, value, field)
         if value not in self.snapshots:

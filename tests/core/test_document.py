@@ -120,3 +120,21 @@ def test_any_file_is_read_or_refused_in_words(raw):
         document.check(document.read(raw), NOW)
     except ImportRefused as refused:
         assert str(refused).endswith("Nothing was imported.")
+
+
+def test_a_snapshot_that_is_the_hand_as_its_history_writes_it_is_taken_as_judging_it_would_take_it():
+    """The shortcut (a snapshot exactly the live hand's text is not read and judged again) gives what judging it
+    in full gives, and a snapshot that differs by a space, or from the hand, is still judged."""
+    [game] = document.check(an_export(a_game(hands=[HAND], totals=[50, 0])), NOW)
+    hand = game.hands[0]
+    written = json.dumps(document.hand_to_history(hand.hand))
+    assert hand.edits[0].after == written
+    assert document._snapshot(game.rules, written, "after") == written  # the long way: the same text
+    spaced = json.loads(json.dumps(HAND))
+    spaced["edits"][0]["after"] = written.replace(", ", ",  ")
+    [again] = document.check(an_export(a_game(hands=[spaced], totals=[50, 0])), NOW)
+    assert again.hands[0].edits[0].after == written  # read, judged and written anew
+    wrong = json.loads(json.dumps(HAND))
+    wrong["edits"][0]["after"] = written.replace('"bid": 50', '"bid": 5')
+    with pytest.raises(ImportRefused, match="after"):
+        document.check(an_export(a_game(hands=[wrong], totals=[50, 0])), NOW)
