@@ -17,6 +17,25 @@ from itsdangerous import BadSignature
 KEPT = 4096  # cookies read: a club night's phones and then some
 
 
+def cookie(request, name: str) -> str | None:
+    """The cookie `name` as werkzeug reads it (the first of that name), without parsing every cookie into a
+    MultiDict: that was a sixth of an unchanged poll's time. A header werkzeug would read otherwise than plainly
+    (quotes, backslashes, a space inside a name or a value, a name without a value) is left to werkzeug."""
+    header = request.environ.get("HTTP_COOKIE")
+    if not header:
+        return None
+    if '"' in header or "\\" in header:
+        return request.cookies.get(name)
+    for part in header.split(";"):
+        key, equals, value = part.partition("=")
+        key, value = key.strip(" \t"), value.strip(" \t")
+        if " " in key or "\t" in key or " " in value or "\t" in value or (not equals and key):
+            return request.cookies.get(name)
+        if key == name:
+            return value
+    return None
+
+
 class KeptSessions(SecureCookieSessionInterface):
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple, tuple[dict, int]] = OrderedDict()
@@ -37,7 +56,7 @@ class KeptSessions(SecureCookieSessionInterface):
     def open_session(self, app, request):
         if not app.secret_key:
             return None
-        text = request.cookies.get(self.get_cookie_name(app))
+        text = cookie(request, self.get_cookie_name(app))
         if not text:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
