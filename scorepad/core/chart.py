@@ -110,8 +110,9 @@ def rating_chart(steps: list[tuple[float, float]], start: tuple[float, float]) -
     for v in (high, low):
         if all(abs(y(v) - y(t)) >= FONT + 2 for t in ticks):
             ticks.append(v)
-    for v in sorted(ticks):
-        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" text-anchor="end">{v:.0f}</text>')
+    for v in sorted(ticks):  # round(), not :.0f, which writes -0.3 as "-0"
+        parts.append(f'<text class="tick" x="{PAD_LEFT - 4}" y="{y(v) + FONT // 3}" '
+                     f'text-anchor="end">{round(v)}</text>')
     parts.append(f'<text class="tick" x="{PAD_LEFT}" y="{HEIGHT - 6}">game 0</text>')
     parts.append(f'<text class="tick" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 6}" text-anchor="end">game {games}</text>')
     parts.append("</svg>")

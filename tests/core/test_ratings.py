@@ -3,6 +3,7 @@
 credit, the same games always give the same ratings, and a rating says how sure it is."""
 
 import random
+import re
 import subprocess
 import sys
 from itertools import pairwise
@@ -153,3 +154,10 @@ def test_a_rating_chart_of_a_thousand_games_draws_at_most_its_most_points_with_t
     assert len(line) == MOST_POINTS
     assert line[-1].startswith("348.0,") and line[0].startswith("56.0,")
     assert "over 1000 games" in svg
+
+
+def test_a_rating_chart_never_labels_its_axis_minus_zero():
+    from scorepad.core.chart import rating_chart
+    svg = rating_chart([(-0.4, 1.0), (0.3, 1.0), (2.0, 1.0)], (-0.2, 3.0))  # ticks at about 0
+    ticks = re.findall(r'text-anchor="end">(-?\d+)</text>', svg)
+    assert ticks and "-0" not in ticks, ticks
