@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -35,6 +36,25 @@ class Taps:
         self.count += 1
         locator.press_sequentially(text)
         self.count += len(text)
+
+
+def saved_and_unanswered(route, answer: str | None = None) -> None:
+    """A route's handler: the request reaches the server (its 303 not followed: nobody reads the page it leads to),
+    and its answer is lost (`answer`, an abort's error, as "connectionreset") or never comes. The phone giving up
+    first, or its browser closed while the server answers, changes nothing of that: said nowhere (before, the
+    route's error surfaced in the next test on that worker)."""
+    try:
+        route.fetch(max_redirects=0)
+        if answer:
+            route.abort(answer)
+    except PlaywrightError:
+        pass
+
+
+def boxes_overlap(a, b) -> bool:
+    """Whether two bounding boxes (Playwright's {x, y, width, height}) share any area; touching edges do not."""
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
 def start_game(page, live_server, preset=None, players=None, seating=None):

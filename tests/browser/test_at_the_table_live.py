@@ -5,7 +5,7 @@ and a phone whose own save is still waiting hears from the poll that the hand is
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, record_played, start_game
+from tests.browser.helpers import PHONE, boxes_overlap, record_played, saved_and_unanswered, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -28,11 +28,6 @@ def record_card(page) -> dict:
             "button": page.locator("button.save-button").inner_text(),
             "bidders": page.locator("#field-bidder").inner_text(),
             "expected": page.locator("#expected").input_value()}
-
-
-def boxes_overlap(a, b) -> bool:
-    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or
-                a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
 
 
 def assert_notice_beside_the_score_then_gone(page, words):
@@ -93,7 +88,7 @@ def test_a_save_still_waiting_for_its_answer_ends_when_the_poll_finds_the_hand_s
     phone.fill("#bid", "55")
     phone.fill("#meld_0", "30")
     phone.fill("#counters_0", "28")
-    phone.route("**/hands", lambda route: route.fetch())  # stored, and the answer never comes back
+    phone.route("**/hands", saved_and_unanswered)  # stored, and the answer never comes back
     phone.locator("button.save-button").click()
     expect(phone.locator("#hand-form")).to_have_class("htmx-request")
     notice = phone.locator("#live-notice")
@@ -113,7 +108,7 @@ def test_a_save_whose_answer_was_lost_is_said_saved_once_the_poll_finds_it(phone
     phone.locator("#field-bidder .choice", has_text="Them").click()
     phone.fill("#bid", "50")
     phone.fill("#counters_1", "50")
-    phone.route("**/hands", lambda route: (route.fetch(), route.abort("connectionreset")))  # stored, answer lost
+    phone.route("**/hands", lambda route: saved_and_unanswered(route, "connectionreset"))  # stored, answer lost
     phone.locator("button.save-button").click()
     # the hand is kept on the phone and sent again by itself: the one-time token stores it once
     expect(phone.locator("#outbox")).to_have_count(0, timeout=15_000)

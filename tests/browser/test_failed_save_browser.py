@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorepad.store import games
-from tests.browser.helpers import PHONE, start_game
+from tests.browser.helpers import PHONE, saved_and_unanswered, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -48,20 +48,19 @@ def tap_record(page):
 
 
 def answered_500_after_saving(route):
-    route.fetch()  # the hand reaches the server; the answer that comes back is an error
-    route.fulfill(status=500, content_type="text/html", body="<h1>Internal Server Error</h1>")
-
-
-def lost_after_saving(route):
-    route.fetch(max_redirects=0)  # the hand reaches the server (its 303 is not followed: nobody reads the page)
     try:
-        route.abort("connectionreset")
-    except PlaywrightError:  # the phone gave up waiting first (a loaded machine): its answer is lost all the same
+        route.fetch(max_redirects=0)  # the hand reaches the server; the answer that comes back is an error
+        route.fulfill(status=500, content_type="text/html", body="<h1>Internal Server Error</h1>")
+    except PlaywrightError:  # the phone's browser closed meanwhile: nothing left to answer
         pass
 
 
+def lost_after_saving(route):
+    saved_and_unanswered(route, "connectionreset")
+
+
 def never_answered_after_saving(route):
-    route.fetch(max_redirects=0)  # and the answer never comes: the phone gives up waiting
+    saved_and_unanswered(route)  # the phone gives up waiting
 
 
 @pytest.mark.parametrize("words", [

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, record_played
+from tests.browser.helpers import boxes_overlap, no_sideways_scroll, record_played
 from tests.browser.helpers import record_hand as record
 from tests.helpers import csv_head, csv_sheets
 
@@ -70,11 +70,6 @@ def test_hands_bid_add_up_to_made_set_and_not_played_out(phone, live_server):
     player_page(phone, live_server, "Ma")
     values = record_values(phone)
     assert (values["Hands bid"], values["Made"], values["Set"], values["Not played out"]) == ("3", "1", "1", "1")
-
-
-def boxes_overlap(a, b) -> bool:
-    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
 def test_the_chart_axis_is_readable_and_head_to_head_is_whole_on_the_screen(phone, live_server):
