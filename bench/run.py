@@ -329,15 +329,17 @@ MEMORY_GOAL_MIB = 100
 SAVE_GOAL = 2.0  # a save's median under overload, at most this many times a page's
 
 
-def served(port: int, seconds: float, clients: int, ask) -> float:
-    """Requests a second that `clients` keep-alive clients, each asking `ask(session, rng)` again as soon as it
-    is answered, get answered with success in `seconds`."""
+def served(port: int, seconds: float, clients: int, ask, states: list[dict] | None = None) -> float:
+    """Requests a second that `clients` keep-alive clients, each asking `ask(session, rng, state)` again as soon as
+    it is answered, get answered with success in `seconds`. `states`: each client's state, kept from one call to
+    the next (a game of its own to record into is made once, not at every turn)."""
     stop_at = time.perf_counter() + seconds
     counts = [0] * clients
+    states = states if states is not None else [{} for _ in range(clients)]
 
     def client(n: int):
-        session, rng = Session(port), random.Random(200 + n)
-        state: dict = {}
+        state = states[n]
+        session, rng = Session(port), state.setdefault("rng", random.Random(200 + n))  # one sequence over turns
         while time.perf_counter() < stop_at:
             try:
                 counts[n] += ask(session, rng, state)
@@ -391,13 +393,21 @@ def floor_asker(session: Session, rng: random.Random, state: dict) -> int:
     return int(session.request("GET", "/")[0] == 200)
 
 
+FLOOR_TURNS = 5  # each kind and its floor measured in turns, floor first: a shared machine's speed drifts
+
+
 def against_floor(table: Table, floor_port: int, seconds: float) -> list[dict]:
-    """Each kind's requests a second beside the floor's, the floor measured just before each kind (a shared
-    machine's speed drifts: the pair is what is compared)."""
+    """Each kind's requests a second beside the floor's, the two measured in FLOOR_TURNS alternating turns of
+    `seconds / FLOOR_TURNS` each. Measured one after the other (5 s, then 5 s), two runs of the same code gave a
+    floor of 594 and of 1,123 requests a second for the same kind: a shared machine's speed drifts within seconds,
+    and turns see the same drift."""
     found = []
     for kind in FLOOR_KINDS:
-        floor = served(floor_port, seconds, FLOOR_CLIENTS, floor_asker)
-        rate = served(table.port, seconds, FLOOR_CLIENTS, kind_asker(kind, table))
+        asker, states, floors, rates = kind_asker(kind, table), [{} for _ in range(FLOOR_CLIENTS)], [], []
+        for _ in range(FLOOR_TURNS):
+            floors.append(served(floor_port, seconds / FLOOR_TURNS, FLOOR_CLIENTS, floor_asker))
+            rates.append(served(table.port, seconds / FLOOR_TURNS, FLOOR_CLIENTS, asker, states))
+        floor, rate = sum(floors) / FLOOR_TURNS, sum(rates) / FLOOR_TURNS
         found.append({"kind": kind, "rate": rate, "floor": floor, "ratio": rate / floor if floor else float("nan")})
     return found
 
