@@ -586,10 +586,9 @@ class Replication:
         if self._ours:
             self._move_aside()
         common = ["-config", str(config), "-no-expand-env"]
+        self._hold()
         for args in (["reset", *common, os.path.abspath(self.live_path)],
                      ["replicate", *common, "-once", "-force-snapshot"]):
-            if args[0] == "replicate":
-                self._hold()
             done = replica.run(self.place, args, gently=True)
             if done.returncode != 0:
                 lines = (done.stderr or done.stdout).strip().splitlines() or [f"exit status {done.returncode}"]
