@@ -16,6 +16,7 @@ with every game: in games of two partnerships, about 7 after ten games, 5 after 
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -42,7 +43,10 @@ def of_pool(games: Iterable[RatedGame], pool: str) -> list[RatedGame]:
     return [game for game in games if game.club == (pool == "club")]
 
 
-@dataclass(frozen=True)
+NO_ONE: frozenset[int] = frozenset()  # a game that leaves nobody unrated (most): one empty set for them all
+
+
+@dataclass(frozen=True, slots=True)  # ten thousand of them are kept with the ratings: no dict each
 class RatedGame:
     """A finished game as the ratings read it: the players of each side (every seat named) and each side's
     place, 0 the best (equal places for a tie)."""
@@ -52,7 +56,7 @@ class RatedGame:
     sides: tuple[tuple[int, ...], ...]
     places: tuple[int, ...]
     club: bool = False  # played at a club night's table (else at a kitchen table)
-    unrated: frozenset[int] = frozenset()  # players whose rating the game leaves as it was (a director in a seat)
+    unrated: frozenset[int] = NO_ONE  # players whose rating the game leaves as it was (a director in a seat)
 
 
 @dataclass(frozen=True)
@@ -96,16 +100,16 @@ class Ratings:
     """Every rated player's rating now, and the games folded (in order) with each player's rating after each."""
 
     now: dict[int, Rating]
-    steps: tuple[tuple[RatedGame, dict[int, tuple[float, float]]], ...] = ()
-    # where each player's games are among the steps: a player's history is read without going through everyone's
-    played: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    steps: tuple[RatedGame, ...] = ()  # the games folded, in order
+    # Each player's games among the steps and their rating after each, as two flat arrays (the steps' places; mu
+    # and sigma after each, in turn): a player's history is read without going through everyone's, and ten
+    # thousand games' worth is kept in a few hundred KiB, not in a dict of tuples of floats a game (6 MiB).
+    played: dict[int, tuple[array, array]] = field(default_factory=dict, compare=False, repr=False)
 
     def history(self, player_id: int) -> list[Step]:
-        found = []
-        for index in self.played.get(player_id, ()):
-            game, after = self.steps[index]
-            found.append(Step(game.game_id, game.finished_at, *after[player_id]))
-        return found
+        at, after = self.played.get(player_id, ((), ()))
+        return [Step(self.steps[index].game_id, self.steps[index].finished_at, after[2 * n], after[2 * n + 1])
+                for n, index in enumerate(at)]
 
 
 def confidence(sigma: float) -> str:
@@ -132,23 +136,25 @@ def fold(games: Iterable[RatedGame], start: Ratings | None = None) -> Ratings:
     them) or from nothing. A player a game leaves unrated plays in it at their rating, which it does not move."""
     now = dict(start.now) if start else {}
     steps = list(start.steps) if start else []
-    played = {player: list(at) for player, at in start.played.items()} if start else {}
+    # copied, never added to in place: `start` may be read by another thread meanwhile
+    played = {player: (array("l", at), array("d", after)) for player, (at, after) in start.played.items()} \
+        if start else {}
     for game in games:
         if len(game.sides) < 2 or not all(game.sides):
             continue
         teams = [[_MODEL.rating(*_mu_sigma(now.get(p))) for p in side] for side in game.sides]
         rated = _MODEL.rate(teams, ranks=[float(p) for p in game.places])
-        after = {}
         for side, team in zip(game.sides, rated, strict=True):
             for player, new in zip(side, team, strict=True):
                 if player in game.unrated:  # played at their rating as it is, which the game does not move
                     continue
                 before = now.get(player)
                 now[player] = Rating(new.mu, new.sigma, (before.games if before else 0) + 1)
-                after[player] = (new.mu, new.sigma)
-                played.setdefault(player, []).append(len(steps))
-        steps.append((game, after))
-    return Ratings(now, tuple(steps), {player: tuple(at) for player, at in played.items()})
+                at, after = played.setdefault(player, (array("l"), array("d")))
+                at.append(len(steps))
+                after.extend((new.mu, new.sigma))
+        steps.append(game)
+    return Ratings(now, tuple(steps), played)
 
 
 def _mu_sigma(rating: Rating | None) -> tuple[float, float]:

@@ -9,7 +9,7 @@ import copy
 import sqlite3
 import threading
 
-from ..core.ratings import RatedGame, places
+from ..core.ratings import NO_ONE, RatedGame, places
 from .connection import connect, database_path, rows
 from .games import NOT_A_GAME
 from .players import player_choices
@@ -282,8 +282,8 @@ def rated_games(db) -> list[RatedGame]:
                coalesce(rules ->> '$.sides', 2), coalesce(rules ->> '$.players_per_side', 2),
                EXISTS (SELECT 1 FROM club_tables t WHERE t.game_id = games.id), {seats}
         FROM games WHERE finished_at IS NOT NULL AND json_valid(rules) AND json_type(rules) = 'object'
-        ORDER BY finished_at, id""").fetchall()
-    games = []
+        ORDER BY finished_at, id""")
+    games, same = [], {}  # the same sides and places recur game after game: one tuple each is kept, not one a game
     for game_id, finished_at, winner, t0, t1, t2, t3, sides, per_side, club, *seated in found:
         if sides not in (2, 3, 4) or per_side not in (1, 2, 3, 4):
             continue  # rules that do not read: the game is left out, as everywhere
@@ -291,7 +291,8 @@ def rated_games(db) -> list[RatedGame]:
         if None in seated:
             continue
         players = tuple(tuple(sorted(seated[side::sides])) for side in range(sides))
-        left_out = frozenset(unrated.get(game_id, ()))
-        games.append(RatedGame(game_id, finished_at, players, places((t0, t1, t2, t3)[:sides], winner), bool(club),
-                               left_out & set(seated)))
+        placed = places((t0, t1, t2, t3)[:sides], winner)
+        left_out = frozenset(unrated[game_id]) & set(seated) if game_id in unrated else NO_ONE
+        games.append(RatedGame(game_id, finished_at, same.setdefault(players, players),
+                               same.setdefault(placed, placed), bool(club), left_out or NO_ONE))
     return games

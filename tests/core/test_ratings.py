@@ -90,7 +90,13 @@ def test_the_same_games_always_fold_to_the_same_ratings_at_once_or_in_two_goes(s
     once = fold(games)
     assert fold(games) == once
     split = min(cut, count)
-    assert fold(games[split:], fold(games[:split])) == once
+    start = fold(games[:split])
+    histories = {player: start.history(player) for player in start.now}
+    in_two = fold(games[split:], start)
+    assert in_two == once
+    assert all(in_two.history(player) == once.history(player) for player in once.now)
+    # going on from a fold leaves it as it was: another thread may be reading it
+    assert {player: start.history(player) for player in start.now} == histories
 
 
 def test_changing_one_early_result_moves_every_later_rating():
