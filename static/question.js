@@ -1,6 +1,7 @@
 // The two-phone question: the hand this phone has (typed, or kept) set beside the hand another phone recorded
 // under its number, asked of Scorepad (GET .../hands/compare) and put in the record card's place; and the family's
-// answer, told to the save machine. Run the first time a question is asked, or when a page opens on one.
+// answer is heard by record.js (loaded with every game page: an answer tapped before this file is in is heard too).
+// Run the first time a question is asked, or when a page opens on one.
 (function () {
   "use strict";
 
@@ -48,20 +49,6 @@
     title.closest(DOM.record).scrollIntoView({ block: "start" });
     S.announce(title.textContent + ". " + (title.nextElementSibling ? title.nextElementSibling.textContent : ""));
   }
-
-  // An answer chosen (a link or a form inside the question): which hand it settles, and how.
-  function answered(el) {
-    S.settled = true; // record.js puts the cursor where the next thing to do is, once its answer is in
-    outbox.act("answered", { game: record.gameOf(), hand: Number(el.dataset.forgetHand), how: el.dataset.how,
-      token: el.dataset.forget, keepAs: el.dataset.keepAs ? Number(el.dataset.keepAs) : null });
-  }
-  document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest("a" + DOM.answer);
-    if (link) answered(link);
-  }, true);
-  document.addEventListener("submit", (event) => {
-    if (event.target.matches && event.target.matches("form" + DOM.answer)) answered(event.target);
-  }, true);
 
   S.done("question", { ask, show: showQuestion });
 })();

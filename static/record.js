@@ -194,6 +194,18 @@
     S.need("kept").then((kept) => kept.keep(f), () => S.showAlert("This hand was not saved yet. " + otherwise));
   }
 
+  // An answer chosen (a link or a form with data-how: the two-phone question's, or "No, it was hand 4: clear the
+  // form" of the same numbers again), told to the machine before the page moves on: which hand it settles, and
+  // how. Heard here, where every game page has it, not in question.js, which a page may not have loaded yet.
+  ["click", "submit"].forEach((type) => document.addEventListener(type, (event) => {
+    const el = event.target.closest && event.target.closest((type === "click" ? "a" : "form") + DOM.answer);
+    if (!el) return;
+    const d = el.dataset;
+    S.settled = true; // the cursor goes where the next thing to do is, once its answer is in
+    outbox.act("answered", { game: gameOf(), hand: Number(d.forgetHand), how: d.how, token: d.forget,
+      keepAs: d.keepAs ? Number(d.keepAs) : null });
+  }, true));
+
   S.record = { DOM, BOOKKEEPING, form, gameOf, kindOf, fields, typed, typedIn, number, setNumber, clear, fill, note, unsay,
     ask, sync, focusOn };
   if (document.querySelector(DOM.question)) question(); // a page that opens on the question (it answered a Record)

@@ -355,6 +355,28 @@ def test_the_same_hand_again_asks_its_question_on_the_screen(context_for, live_s
         not in ("rgba(0, 0, 0, 0)", "transparent")
 
 
+def test_no_it_was_the_same_hand_clears_the_form_and_its_draft(context_for, live_server):
+    """"No, it was hand 1: clear the form" opens the page on an empty form for hand 2: what was typed is not put
+    back from the phone's draft of hand 2 (it was, and one tap on Record then saved the hand a second time)."""
+    page = context_for(PHONE)
+    start_game(page, live_server)
+    for _ in range(2):
+        page.locator("#field-bidder .choice", has_text="Us").click()
+        page.fill("#bid", "60")
+        page.fill("#meld_0", "20")
+        page.fill("#counters_0", "40")
+        page.locator("button.save-button").click()
+    page.locator("#repeat-question").get_by_role("link", name="No, it was hand 1: clear the form").click()
+    expect(page.locator("#repeat-question")).to_have_count(0)
+    expect(page.locator("#expected")).to_have_value("2")
+    expect(page.locator("#draft-note")).to_have_count(0)
+    for field in ("#bid", "#meld_0", "#meld_1", "#counters_0", "#counters_1"):
+        expect(page.locator(field)).to_have_value("")
+    page.reload()
+    expect(page.locator("#meld_0")).to_have_value("")
+    expect(page.locator(".hands details.hand")).to_have_count(1)
+
+
 def test_record_stays_under_the_finger_when_the_result_goes_again(context_for, live_server):
     """The other way: a result that leaves (a counters field emptied) makes the page above Record shorter."""
     page = context_for(PHONE)

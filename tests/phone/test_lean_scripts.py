@@ -50,9 +50,10 @@ def test_the_save_machine_served_lean_is_the_same_machine():
         machine.engine = lean_engine
 
 
-def test_the_game_page_brings_at_most_12_kib_of_our_scripts_gzipped(client):
+def test_the_game_page_brings_at_most_12_25_kib_of_our_scripts_gzipped(client):
     """The first load of a game page, as a phone takes it: our scripts, lean and compressed (the kept-hands card
-    is fetched ahead when idle, and run only once a hand is kept)."""
+    is fetched ahead when idle, and run only once a hand is kept). 12 KiB until the answers to a question moved
+    from question.js into record.js (0.1 KiB): an answer tapped before question.js was in went unheard."""
     from tests.helpers import parse
     from tests.web.helpers import new_game
     page = parse(client.get(f"/games/{new_game(client)}"))
@@ -63,4 +64,4 @@ def test_the_game_page_brings_at_most_12_kib_of_our_scripts_gzipped(client):
             continue
         body = client.get(src, headers={"Accept-Encoding": "gzip"}).get_data()
         total += len(body if body[:2] == b"\x1f\x8b" else gzip.compress(body))
-    assert total <= 12 * 1024, f"{total / 1024:.1f} KiB"
+    assert total <= 12.25 * 1024, f"{total / 1024:.1f} KiB ({total} bytes)"
