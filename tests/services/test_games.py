@@ -277,6 +277,21 @@ def test_the_preview_announces_an_automatic_throw_in_once_bidder_bid_and_meld_ar
     assert (preview.result is not None, preview.notes) == (scored, notes)
 
 
+@pytest.mark.parametrize(("meld", "said"), [
+    (999, "Us meld 999 is more than any one hand can meld under the family double-deck values (at most 914). "
+          "Check it was typed right."),
+    (5000, "A meld of 5,000 is more than any hand can hold; the most is 1,000."),
+])
+def test_a_meld_past_every_limit_is_told_its_one_most_not_two(db, meld, said):
+    """Past what a hand can meld (914) the preview asks whether it was typed right; past what the field takes at
+    all (1,000) that is the one thing it says, not "the most is 1,000" and "at most 914" side by side."""
+    game = games.load_game(db, start(db))
+    preview = services.preview_hand(game, Hand(0, 50, (meld, 0), (30, 20)), typed_counters=(30, 20),
+                                    typed={"bidder", "bid", "meld_0", "meld_1", "counters_0", "counters_1"})
+    warned = [words for kind, words in preview.notes if kind == "warn"]
+    assert warned == [said]
+
+
 def test_a_finished_game_has_no_preview(db):
     game_id = start(db, replace(DD, target=50))
     record(db, game_id)
