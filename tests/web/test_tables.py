@@ -211,3 +211,16 @@ def test_two_handed_with_bidding_turned_on_is_the_auction_game_where_meld_needs_
     game = parse_new_game({"seating": "2x1", "preset": "two-handed", "bidding": "yes"})
     assert not game.errors
     assert (game.rules.bidding, game.rules.save_counters) == (True, PRESETS["three-handed"].save_counters)
+
+
+def test_a_cutthroat_rematch_is_offered_with_the_same_players_not_teams(client):
+    """Players on their own have no teams: the winner card's rematch says so (a game of partners says teams)."""
+    game_id = finish_a_cutthroat_game(client)
+    card = parse(client.get(f"/games/{game_id}")).select_one(".winner-card")
+    assert card.select_one("button[type=submit]").get_text() == "Rematch: same players, next dealer"
+    again = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf(client)}).headers["Location"]
+    followed = client.get(f"{again}?followed={game_id}")
+    shown = parse(client.get(followed.headers["Location"])).get_text(" ", strip=True)
+    assert "this is it. Same players, next dealer." in shown
+    card = parse(client.get(f"/games/{game_id}")).select_one(".winner-card")
+    assert "The rematch has started: same players, next dealer." in card.get_text(" ", strip=True)

@@ -261,7 +261,8 @@ def show(game_id: int):
     followed = record_id(request.args.get("followed"))
     if followed is not None:  # a phone that followed the rematch another phone started: said once, then a plain page
         if followed == page.game.rematch_of:
-            flash("The rematch was started on another phone: this is it. Same teams, next dealer.")
+            same = "Same teams" if page.game.rules.players_per_side > 1 else "Same players"
+            flash(f"The rematch was started on another phone: this is it. {same}, next dealer.")
         return redirect(url_for("games.show", game_id=game_id), 303)
     return _game_page(page, values=_taken_back(page, request.args.get("undone")), saved=session.pop("saved", None))
 
