@@ -6,7 +6,7 @@ import pytest
 
 from scorepad.store import connection, games
 from tests.helpers import parse
-from tests.web.helpers import csrf, form_of, hands_stored, new_game, record, totals
+from tests.web.helpers import csrf, form_of, hands_stored, new_game, read, record, totals
 
 # --- home and new game ---------------------------------------------------------------------------------------
 
@@ -373,6 +373,11 @@ def test_the_same_numbers_as_the_hand_before_are_asked_about_before_they_are_sto
     page = parse(response)
     question = page.select_one(".repeat-question")
     assert "This looks like hand 1 again" in question.get_text()
+    # when hand 1 was recorded, as the house's clock said it (not "a few minutes ago" of a hand 30 s old)
+    stored = read(app, lambda db: db.execute("SELECT created_at FROM hands WHERE game_id = ?", [game_id]).fetchone()[0])
+    when = question.select_one("time")
+    assert when["datetime"] == stored and re.fullmatch(r"\d\d:\d\d", when.get_text())
+    assert f"same as hand 1, recorded at {when.get_text()}." in " ".join(question.get_text().split())
     assert page.select_one("input[name=meld_0]")["value"] == "20"  # what was typed is kept
     button = question.select_one("button[name=repeat]")
     assert button.get_text() == "Yes, record it as hand 2"

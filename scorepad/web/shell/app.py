@@ -138,6 +138,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["team_players"] = _team_players
     app.jinja_env.globals["outcome"] = words.outcome
     app.jinja_env.filters["local_time"] = _local_time
+    app.jinja_env.filters["clock"] = _clock
     app.jinja_env.filters["trump_sign"] = words.trump
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
@@ -183,6 +184,11 @@ def _signed(n: int) -> str:
 def _local_time(stamp: str | None) -> str:
     """Stored in UTC; shown on the house's clock (see `core.house_time`)."""
     return _shown(stamp, "%Y-%m-%d %H:%M")
+
+
+def _clock(stamp: str | None) -> str:
+    """The time of day on the house's clock ("21:04"): when a hand of tonight's game was recorded."""
+    return _shown(stamp, "%H:%M")
 
 
 def _played_on(stamp: str | None) -> str:
