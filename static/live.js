@@ -134,6 +134,13 @@
     }, NOTICE_MS);
   }
 
+  // "Hand 2 recorded … Undo" offers to take back the last hand: once the fresh sheet ends with another hand (one
+  // recorded after it on another phone, or it was taken back there), the offer goes; Scorepad would refuse it.
+  function undoneElsewhere(page) {
+    const undo = document.querySelector("#saved form[action$='/undo']"), last = page.querySelector("#sheet details.hand");
+    if (undo && !(last && undo.getAttribute("action").endsWith("/hands/" + last.id.slice(5) + "/undo"))) undo.remove();
+  }
+
   // The poll's news (a 200), and after a question that could not be asked, any answer from Scorepad.
   function heard(req) {
     if (req.kind === "poll" && req.status === 200) {
@@ -143,6 +150,7 @@
       const saved = page.querySelector("#live-notice[data-saved]");
       const sent = req.detail.requestConfig.headers && req.detail.requestConfig.headers["X-Hand-Token"];
       noticeShown(update(fresh, saved ? sent : null));
+      undoneElsewhere(page);
     } else if (unasked && req.status && req.status < 500 && record.form() && !document.querySelector("#record[data-clash]")) {
       askAboutForm(record.form()); // Scorepad answers again: the question that could not be asked is asked now
     }

@@ -106,6 +106,25 @@ def test_mine_is_right_changes_the_recorded_hand_and_keeps_the_edit(browser, pho
     expect(phone.locator("#total-0")).to_have_text("60")  # 30 meld + 30 counters, not 28
 
 
+def test_undo_goes_from_a_phone_once_another_phone_has_recorded_the_next_hand(browser, phone, other_phone,
+                                                                             live_server):
+    """"Hand 1 recorded … Undo" offers to take back the last hand; once the other phone records hand 2, the poll's
+    sheet ends with that hand and the offer goes (Scorepad would refuse it); the words stay."""
+    start_game(phone, live_server)
+    other_phone.goto(phone.url)
+    type_hand(phone)
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#saved .undo-button")).to_have_count(1)
+    expect(other_phone.locator("#expected")).to_have_value("2")  # its poll brought hand 1
+    type_hand(other_phone, bid="60", counters=("30", "20"))
+    other_phone.locator("button.save-button").click()
+    expect(other_phone.locator("#saved .undo-button")).to_have_count(1)
+    expect(phone.locator("#expected")).to_have_value("3")  # the poll brought hand 2
+    expect(phone.locator("#saved .undo-button")).to_have_count(0)
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded")
+    expect(other_phone.locator("#saved .undo-button")).to_have_count(1)  # hand 2 is still the last: its Undo stays
+
+
 def test_mine_is_right_after_the_other_phone_undid_its_hand_keeps_what_was_typed(browser, phone, other_phone,
                                                                                   live_server):
     start_game(phone, live_server)
@@ -220,6 +239,8 @@ def test_hands_saved_with_the_network_cut_land_once_and_in_order_when_it_comes_b
     phone.context.set_offline(False)
     expect(phone.locator("#outbox")).to_have_count(0, timeout=20_000)
     expect(phone.locator("#sheet .waiting-hand")).to_have_count(0)
+    # the kept card went and the totals changed: the phone says why, as it says a save
+    expect(phone.locator("#saved")).to_have_text("Hand 3 is saved: it was kept on this phone, and is on the sheet now.")
     hands = stored_hands(browser, phone.url)
     assert [h.split("\n")[0] for h in hands] == ["3", "2", "1"]
     assert ["65" in hands[0], "60" in hands[1], "55" in hands[2]] == [True] * 3
