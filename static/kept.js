@@ -207,12 +207,22 @@
     }
   });
 
-  // A kept hand of this game landed: the sheet has it, whatever the form was last told by the server.
+  // A kept hand of this game landed: the sheet has it, whatever the form was last told by the server; and the
+  // phone says so, where a save is said (the kept card just goes, and the totals change: say why).
   outbox.on("on-sheet", (effect) => {
     const f = record.form();
     if (f && f.dataset.game === effect.game && Number(f.dataset.sheetNext) <= effect.hand) {
       f.dataset.sheetNext = String(effect.hand + 1);
     }
+    const slot = document.querySelector("[data-kept-slot]");
+    if (effect.game !== record.gameOf() || !slot) return;
+    const toast = Object.assign(document.createElement("div"), { id: "saved", className: "saved-toast no-print" });
+    toast.setAttribute("role", "status");
+    toast.append(Object.assign(document.createElement("p"), {
+      textContent: "Hand " + effect.hand + " is saved: it was kept on this phone, and is on the sheet now." }));
+    const old = document.getElementById("saved");
+    if (old) old.replaceWith(toast);
+    else slot.before(toast);
   });
 
   outbox.on("question-gone", (effect) => {
