@@ -198,3 +198,17 @@ def test_without_javascript_the_line_waits_to_be_copied_and_the_picture_is_a_lin
     assert answer.headers["content-type"].startswith("image/svg+xml") and "attachment" in \
         answer.headers["content-disposition"]
     context.close()
+
+
+def test_the_result_to_copy_is_in_view_whole_at_320_however_long(context_for, live_server):
+    """A cutthroat night's line ("Grandpa −120 : Ann 340 : Ben 1,640 — Ben won, 6 hands, …") was cut off after
+    two lines at 320 px: the box grows with its line."""
+    page = context_for({"width": 320, "height": 640})
+    start_game(page, live_server)
+    win(page)
+    box = page.locator(".winner-card [data-share] textarea")
+    box.evaluate("(el, line) => { el.value = line; }", "Grandpa −120 : Ann 340 : Ben 1,640 — Ben won, 6 hands, "
+                 "Fri 27 Nov, and the longest names a family gives its players")
+    assert box.evaluate("el => el.scrollHeight <= el.clientHeight + 1"), box.evaluate(
+        "el => [el.scrollHeight, el.clientHeight]")
+    no_sideways_scroll(page)
