@@ -186,6 +186,6 @@ def test_the_bid_chips_offer_the_bids_this_game_was_played_at(client):
     for bid in ("65", "70"):
         record(client, game_id, **{**HAND, "bid": bid, "meld_0": "40", "counters_0": "40", "counters_1": "10"})
     assert chips(parse(client.get(f"/games/{game_id}"))) == [50, 51, 52, 65, 70]
-    # the edit of the first hand offers what was bid before it: nothing yet
+    # the edit of a hand offers what was bid before it and its own bid (the one in its field), not what came after
     first = parse(client.get(f"/games/{game_id}")).select(".hands details")[-1]["id"].split("-")[1]
-    assert chips(parse(client.get(f"/games/{game_id}/hands/{first}/edit"))) == [50, 51, 52, 55, 60]
+    assert chips(parse(client.get(f"/games/{game_id}/hands/{first}/edit"))) == [50, 51, 52, 55, 65]
