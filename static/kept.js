@@ -6,8 +6,12 @@
 (function () {
   "use strict";
 
-  const S = window.Scorepad, M = window.ScorepadSave, outbox = S.outbox, record = S.record;
+  const S = window.Scorepad, M = window.ScorepadSave, outbox = S.outbox;
+  let record = S.record; // (a page whose record.js ran after this file: taken when first needed)
   const el = (tag, props) => Object.assign(document.createElement(tag), props);
+  // What is done to the record form and the question, on a game's page only: the home page lists kept hands too,
+  // and a hand sent from there lands there, with no form (a throw here would stop the sending of the next one).
+  const onGamePage = (doer) => (effect, model) => ((record = record || S.record) ? doer(effect, model) : undefined);
   // What a held hand waits for, in the phone's words where Scorepad's were written for a form being typed in.
   const WORDS = {
     clash: (e) => "hand " + e.hand + " was recorded on another phone meanwhile.",
@@ -51,7 +55,7 @@
     outbox.act("kept", { entry: entryOf(f) });
   }
 
-  outbox.on("clear-form", (effect, model) => {
+  outbox.on("clear-form", onGamePage((effect, model) => {
     const f = record.form();
     if (!f) return;
     record.clear(f);
@@ -70,7 +74,7 @@
     // the next hand starts at its bidder; the page stays where it is, with the card saying the hand is kept
     const first = f.querySelector(record.DOM.firstField);
     if (first) first.focus({ preventScroll: true });
-  });
+  }));
 
   function handsWords(list) {
     const n = list.map((e) => e.hand);
@@ -180,7 +184,7 @@
 
   // Fix: the kept hand goes into the form, its number and token first (a draft saved while filling is then this
   // hand's), then what was typed for it; the cursor on the first field Scorepad named.
-  outbox.on("fill", (effect, model) => {
+  outbox.on("fill", onGamePage((effect, model) => {
     const f = record.form(), entry = model.kept.find((e) => e.id === effect.id);
     if (!f || !entry) return;
     record.setNumber(f, entry.hand);
@@ -196,20 +200,20 @@
     wrong.forEach((el) => el.setAttribute("aria-invalid", "true"));
     f.scrollIntoView({ block: "start" });
     record.focusOn(wrong[0] || f.querySelector(record.DOM.firstField));
-  });
+  }));
 
-  outbox.on("ask", (effect, model) => {
+  outbox.on("ask", onGamePage((effect, model) => {
     const f = record.form(), entry = model.kept.find((e) => e.id === effect.id);
     // where the form is being typed in, the card offers the question instead
     if (entry && entry.game === record.gameOf() && (!f || (f.hasAttribute("data-fresh") && f.dataset.typed !== "1"))) {
       record.ask({ id: entry.id, game: entry.game, hand: entry.hand, token: entry.token, values: entry.body,
         url: entry.compare });
     }
-  });
+  }));
 
   // A kept hand of this game landed: the sheet has it, whatever the form was last told by the server; and the
   // phone says so, where a save is said (the kept card just goes, and the totals change: say why).
-  outbox.on("on-sheet", (effect) => {
+  outbox.on("on-sheet", onGamePage((effect) => {
     const f = record.form();
     if (f && f.dataset.game === effect.game && Number(f.dataset.sheetNext) <= effect.hand) {
       f.dataset.sheetNext = String(effect.hand + 1);
@@ -223,14 +227,14 @@
     const old = document.getElementById("saved");
     if (old) old.replaceWith(toast);
     else slot.before(toast);
-  });
+  }));
 
-  outbox.on("question-gone", (effect) => {
+  outbox.on("question-gone", onGamePage((effect) => {
     const question = document.querySelector(record.DOM.question);
     if (question && question.dataset.clash === String(effect.hand) && effect.game === record.gameOf()) {
       location.reload();
     }
-  });
+  }));
 
   document.addEventListener("scorepad:kept", (event) => show(event.detail));
   S.part("kept", { afterSettle: () => show(outbox.load()) });

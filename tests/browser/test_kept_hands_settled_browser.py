@@ -271,3 +271,24 @@ def test_the_answer_to_a_question_about_a_kept_hand_discarded_meanwhile_is_not_s
     expect(phone.locator("#record[data-clash]")).to_have_count(0)
     expect(phone.locator("#hand-form")).to_be_visible()
     assert len(stored(browser, game)) == 2
+
+
+def test_hands_kept_on_a_game_page_land_from_the_home_page_with_no_error(browser, phone, live_server):
+    """The phone goes to the home page with two hands kept (the saves got no answer): opening it sends them, and
+    they land there, where there is no record form (its landing once threw, and the next hand waited)."""
+    start_game(phone, live_server)
+    game = phone.url
+    phone.route("**/hands", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    record(phone, ("20", "12"), "30", kept=True)
+    record(phone, ("24", "12"), "34", kept=True)
+    phone.unroute("**/hands")
+    thrown: list[str] = []  # (the console's words on the saves refused above are not what is asked here)
+    phone.on("pageerror", lambda exc: thrown.append(str(exc)))
+    phone.goto(live_server)
+    expect(phone.locator("#outbox")).to_have_count(0, timeout=SETTLED_MS)  # (the home page lists a game's gone)
+    waited = 0
+    while len(stored(browser, game)) < 2 and waited < SETTLED_MS:
+        phone.wait_for_timeout(250)
+        waited += 250
+    assert [line.split(" ")[0] for line in stored(browser, game)] == ["1", "2"]
+    assert thrown == []
