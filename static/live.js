@@ -134,11 +134,15 @@
     }, NOTICE_MS);
   }
 
-  // "Hand 2 recorded … Undo" offers to take back the last hand: once the fresh sheet ends with another hand (one
-  // recorded after it on another phone, or it was taken back there), the offer goes; Scorepad would refuse it.
+  // "Hand 2 recorded … Undo" offers to take back the last hand: once the fresh sheet has a hand after it (recorded
+  // on another phone), the offer goes; Scorepad would refuse it. A sheet without it says nothing: it may be an
+  // answer older than the page (a poll sent before this phone's save, answered after it). The button keeps its
+  // place (the toast leaves by itself): nothing below it moves under a finger on its way to it.
   function undoneElsewhere(page) {
-    const undo = document.querySelector("#saved form[action$='/undo']"), last = page.querySelector("#sheet details.hand");
-    if (undo && !(last && undo.getAttribute("action").endsWith("/hands/" + last.id.slice(5) + "/undo"))) undo.remove();
+    const undo = document.querySelector("#saved form[action$='/undo']");
+    const hand = undo && /\/hands\/(\d+)\/undo$/.exec(undo.getAttribute("action"));
+    const row = hand && page.getElementById("hand-" + hand[1]), last = page.querySelector("#sheet details.hand");
+    if (row && row !== last) undo.style.visibility = "hidden";
   }
 
   // The poll's news (a 200), and after a question that could not be asked, any answer from Scorepad.

@@ -120,9 +120,9 @@ def test_undo_goes_from_a_phone_once_another_phone_has_recorded_the_next_hand(br
     other_phone.locator("button.save-button").click()
     expect(other_phone.locator("#saved .undo-button")).to_have_count(1)
     expect(phone.locator("#expected")).to_have_value("3")  # the poll brought hand 2
-    expect(phone.locator("#saved .undo-button")).to_have_count(0)
+    expect(phone.locator("#saved .undo-button")).to_be_hidden()
     expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded")
-    expect(other_phone.locator("#saved .undo-button")).to_have_count(1)  # hand 2 is still the last: its Undo stays
+    expect(other_phone.locator("#saved .undo-button")).to_be_visible()  # hand 2 is still the last: its Undo stays
 
 
 def test_mine_is_right_after_the_other_phone_undid_its_hand_keeps_what_was_typed(browser, phone, other_phone,
