@@ -321,7 +321,7 @@ def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | N
     else:
         result, problems = _scored(game, hand, dealer)
     notes = list(_counter_notes(game.rules, hand, typed_counters, problems))
-    notes += [("warn", words) for words in _unlikely_melds(game, hand, problems)]
+    notes += [("warn", words) for words in _unlikely_melds(game, hand)]
     if result is None:
         notes[:0] = _typed_mistakes(problems, unreadable or {}, typed, counters_judged=typed_counters is not None)
         reason = _early_throw_in(game.rules, hand)
@@ -518,9 +518,9 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
             f"change was NOT saved. Make it again if it is still needed.")
 
 
-def _unlikely_melds(game: Game, hand: Hand, refused: Collection[str] = ()) -> list[str]:
-    """A sentence for each side whose meld is more than one hand can meld under the game's meld table; none for a
-    side whose meld field is in `refused` (more than any meld at all: that is said, with its own most)."""
+def _unlikely_melds(game: Game, hand: Hand) -> list[str]:
+    """A sentence for each side whose meld is more than one hand can meld under the game's meld table; none past
+    the most any meld field takes (`rules.max_value`): that is refused, in words with its own most."""
     if hand.kind == "redeal":
         return []
     most = most_one_hand_melds(game.rules)
@@ -528,7 +528,7 @@ def _unlikely_melds(game: Game, hand: Hand, refused: Collection[str] = ()) -> li
     return [f"{game.teams[side]} meld {number(meld)} is more than any one hand can meld under the {table} (at most "
             f"{number(most)}). Check it was typed right."
             for side, meld in enumerate(hand.meld) if isinstance(meld, int) and not isinstance(meld, bool)
-            and meld > most and f"meld_{side}" not in refused]
+            and most < meld <= game.rules.max_value]
 
 
 def _meld_likely(game: Game, hand: Hand) -> None:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorepad import services
-from scorepad.core.rules import PRESETS
+from scorepad.core.rules import PRESETS, most_one_hand_melds
 from scorepad.core.scoring import Hand, play_game
 from scorepad.store import connection, games
 from tests.services.helpers import everything, hand_ids, record, start
@@ -290,6 +290,18 @@ def test_a_meld_past_every_limit_is_told_its_one_most_not_two(db, meld, said):
                                     typed={"bidder", "bid", "meld_0", "meld_1", "counters_0", "counters_1"})
     warned = [words for kind, words in preview.notes if kind == "warn"]
     assert warned == [said]
+
+
+def test_a_meld_off_its_step_and_past_what_a_hand_melds_is_told_both(db):
+    """Scores ×10 (the Bicycle book): meld 9,555 is off the step of 10 and more than a hand melds; both are said
+    (only a meld past what the field takes at all is told that one thing)."""
+    rules = PRESETS["double-pack-bicycle"]
+    meld = (most_one_hand_melds(rules) // 10 + 1) * 10 + 5
+    assert meld < rules.max_value
+    game = games.load_game(db, start(db, rules))
+    preview = services.preview_hand(game, Hand(0, rules.min_bid, (meld, 0)), typed={"bidder", "bid", "meld_0"})
+    warned = " ".join(words for kind, words in preview.notes if kind == "warn")
+    assert "steps of 10" in warned and "more than any one hand can meld" in warned, warned
 
 
 def test_a_finished_game_has_no_preview(db):
