@@ -333,12 +333,8 @@ def test_the_field_typed_in_stays_clear_of_the_record_bar_as_its_result_line_com
     assert in_view(page, "#counters_0")
 
 
-@pytest.mark.parametrize("viewport", [{"width": 320, "height": 640}, PHONE])
-def test_the_same_hand_again_asks_its_question_on_the_screen(context_for, live_server, viewport):
-    """The question whether a hand alike the last is the next one sits at the foot of the form; at 320×640 it
-    was 800 px below the screen after the tap on Record, which then seemed to do nothing."""
-    page = context_for(viewport)
-    start_game(page, live_server)
+def the_same_hand_twice(page):
+    """Us 60, meld 20, counters 40, recorded; then typed again and Record tapped: the second is asked about."""
     for _ in range(2):
         page.locator("#field-bidder .choice", has_text="Us").click()
         page.fill("#bid", "60")
@@ -346,6 +342,15 @@ def test_the_same_hand_again_asks_its_question_on_the_screen(context_for, live_s
         page.fill("#counters_0", "40")
         page.evaluate("() => scrollTo(0, 0)")  # as the last hand's answer leaves the page, at its top
         page.locator("button.save-button").click()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 320, "height": 640}, PHONE])
+def test_the_same_hand_again_asks_its_question_on_the_screen(context_for, live_server, viewport):
+    """The question whether a hand alike the last is the next one sits at the foot of the form; at 320×640 it
+    was 800 px below the screen after the tap on Record, which then seemed to do nothing."""
+    page = context_for(viewport)
+    start_game(page, live_server)
+    the_same_hand_twice(page)
     question = page.locator("#repeat-question")
     expect(question).to_contain_text("This looks like hand 1 again")
     expect(question.get_by_role("button", name="Yes, record it as hand 2")).to_be_focused()
@@ -360,12 +365,7 @@ def test_no_it_was_the_same_hand_clears_the_form_and_its_draft(context_for, live
     back from the phone's draft of hand 2 (it was, and one tap on Record then saved the hand a second time)."""
     page = context_for(PHONE)
     start_game(page, live_server)
-    for _ in range(2):
-        page.locator("#field-bidder .choice", has_text="Us").click()
-        page.fill("#bid", "60")
-        page.fill("#meld_0", "20")
-        page.fill("#counters_0", "40")
-        page.locator("button.save-button").click()
+    the_same_hand_twice(page)
     page.locator("#repeat-question").get_by_role("link", name="No, it was hand 1: clear the form").click()
     expect(page.locator("#repeat-question")).to_have_count(0)
     expect(page.locator("#expected")).to_have_value("2")
