@@ -89,6 +89,12 @@ def versions(db, page: GamePage) -> tuple:
     return (connection.database_file(db), page.game.id, page.game.uid, page.game.version)
 
 
+def versions_now(db, game_id: int) -> tuple | None:
+    """`versions` of the game's page as the game is now, read without reading the game; None for no such game."""
+    stamp = games.game_stamp(db, game_id)
+    return (connection.database_file(db), game_id, *stamp) if stamp else None
+
+
 def keep(db, page: GamePage) -> None:
     """Keep `page` for the next look at its game's version."""
     key = (connection.database_file(db), page.game.id, (page.game.uid, page.game.version))

@@ -202,3 +202,34 @@ def test_no_more_builds_run_at_once_than_there_are_turns_and_a_kept_page_waits_f
     finally:
         for _ in holders:
             kept_pages._BUILDING.release()
+
+
+def test_a_game_page_looked_at_again_is_found_before_the_game_is_read(app, monkeypatch):
+    from scorepad.services import pages
+
+    phone, other = app.test_client(), app.test_client()
+    game_id, _, _ = a_game_with_a_hand(phone)
+    first = other.get(f"/games/{game_id}").get_data(as_text=True)
+
+    def unread(*_):
+        raise AssertionError("the game was read for a page kept under its version")
+
+    monkeypatch.setattr(pages, "game_page", unread)
+    again = other.get(f"/games/{game_id}").get_data(as_text=True)
+    assert without_tokens(again) == without_tokens(first)
+    assert form_of(other, game_id)["token"] != form_of(other, game_id)["token"]  # a new form token at each look
+    monkeypatch.undo()
+    # the next hand moves the version: the look after it reads the game again, and shows the hand
+    assert record(phone, game_id, **{**HAND, "bid": "60"}).status_code == 303
+    assert "60" in parse(other.get(f"/games/{game_id}")).select(".hands details")[0].get_text()
+    assert_fresh(other, f"/games/{game_id}", {})
+
+
+def test_what_this_phone_just_saved_is_said_on_it_though_another_phone_looked_first(app):
+    phone, other = app.test_client(), app.test_client()
+    game_id = new_game(phone)
+    assert record(phone, game_id, **HAND).status_code == 303  # "saved" waits in this phone's session
+    assert "Hand 1 recorded" not in other.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Hand 1 recorded" not in other.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Hand 1 recorded" in phone.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Hand 1 recorded" not in phone.get(f"/games/{game_id}").get_data(as_text=True)  # said once

@@ -17,3 +17,13 @@ def test_a_kept_address_is_the_one_flask_builds(app):
         for _ in range(2):  # built, then kept
             for endpoint, values in asked:
                 assert urls.url_for(endpoint, **values) == flask_url_for(endpoint, **values), (endpoint, values)
+
+
+def test_a_kept_asset_address_is_the_one_flask_builds_wherever_the_app_is_mounted(app):
+    from scorepad.web.shell.assets import _HASHES, asset_url
+
+    for root in ("/", "/scorepad/", "/"):  # kept at the root, then under a prefix, then at the root again
+        with app.test_request_context("/", base_url=f"http://localhost{root}"):
+            for name in ("app.css", "record.js", "app.css"):
+                assert asset_url(name) == flask_url_for("static", filename=name, v=_HASHES[name])
+                assert asset_url(name).startswith(f"{root}static/{name}?v=")

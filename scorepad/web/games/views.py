@@ -145,14 +145,16 @@ def _page(game_id: int) -> pages.GamePage:
 
 
 def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
-               clash=None, repeat=None, carried=False, behind=False, unlikely=None, answer=None):
+               clash=None, repeat=None, carried=False, behind=False, unlikely=None, answer=None, plain=False):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
     (the form asks whether to record it anyway); `unlikely`: why a meld typed is more than a hand can meld (asked
     the same way); `carried`: `values` are a change to a hand deleted meanwhile,
     kept in the form for the next hand (nothing typed is lost); `behind`: the form was started for a later hand
     than the sheet now takes (a hand was deleted on another phone), which a phone keeping it waits out.
-    `answer`: the kind of answer the page is to a change (see `shell.answers`), said in its header."""
+    `answer`: the kind of answer the page is to a change (see `shell.answers`), said in its header. `plain`: the
+    page answers a plain look (see `show`), which finds it again before reading the game, unless the game is a
+    club table's (what its round did is not the game's version)."""
     game, sheet = page.game, page.sheet
     values = values if values is not None else _blank_hand(game, request.args)
     club = _club_table(game, sheet)
@@ -168,7 +170,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     else:
         response = vary_on_htmx(kept_pages.render("games/game.html", versions=pages.versions(get_db(), page),
                                                   covered=GAME_COVERED, slots={"token": token}, clash=None,
-                                                  **context), status)
+                                                  plain=plain and club is None, **context), status)
     return answered(response, answer) if answer else response
 
 
@@ -257,6 +259,16 @@ def _blank_hand(game, args) -> dict:
 
 @bp.get("/<int:game_id>")
 def show(game_id: int):
+    # a plain look (no Undo taken back, no rematch followed, nothing just saved on this phone to say) is found kept
+    # before the game is read, when it was looked at so since it last changed
+    plain = not ({"followed", "undone"} & request.args.keys()) and "saved" not in session
+    if plain:
+        versions = pages.versions_now(get_db(), game_id)
+        if versions is None:
+            abort(404)
+        found = kept_pages.found("games/game.html", versions=versions, slots={"token": secrets.token_urlsafe(16)})
+        if found is not None:
+            return vary_on_htmx(found)
     page = _page(game_id)
     followed = record_id(request.args.get("followed"))
     if followed is not None:  # a phone that followed the rematch another phone started: said once, then a plain page
@@ -264,7 +276,8 @@ def show(game_id: int):
             same = "Same teams" if page.game.rules.players_per_side > 1 else "Same players"
             flash(f"The rematch was started on another phone: this is it. {same}, next dealer.")
         return redirect(url_for("games.show", game_id=game_id), 303)
-    return _game_page(page, values=_taken_back(page, request.args.get("undone")), saved=session.pop("saved", None))
+    return _game_page(page, values=_taken_back(page, request.args.get("undone")), saved=session.pop("saved", None),
+                      plain=plain)
 
 
 def _taken_back(page, undone) -> dict | None:

@@ -28,12 +28,13 @@ def about():
     backups = _backups()
     status, now = backups.status(), datetime.now(UTC)
     age = retention.age_in_words(status.succeeded_at, now) if status.succeeded_at else None
-    # everything it shows is in its context (nothing read from the database): kept under all of it
+    # everything it shows is in its context (nothing read from the database): kept under all of it, the house's
+    # clock to the minute it shows
     return kept_pages.render("shell/about.html", versions=(), title="About", status=status, age=age,
                              warning=backups.warning(), folders=backups.folders, kept=backups.keep_last,
                              future=backups.in_future(), database=current_app.config["DATABASE"],
                              instance=current_app.instance_path, replica=replica_setup.facts(now),
-                             house=house_time.house(), house_now=house_time.local(now),
+                             house=house_time.house(), house_clock=house_time.local(now).strftime("%H:%M on %a %-d %b"),
                              evening_starts=EVENING_STARTS, version=version())
 
 

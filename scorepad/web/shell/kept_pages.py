@@ -17,6 +17,11 @@ A page is kept under everything that can change it, so it can never be shown sta
   another page), the path and the query, and what the context processors give every template (whether this
   phone is locked, the backup's and the replica's warnings).
 
+A view may also find a page before it builds anything (`found`): a plain look at a page (no form sent back, nothing
+said to this phone, nothing of the session shown) is a function of `versions` and the address alone, and the last
+page such a look was answered with is found under those, so a game's page looked at again costs neither its
+sheet nor its reads. The view says which looks are plain (`plain=True` when it renders one).
+
 What differs from one request to the next is put in after, never kept: the CSRF token (in the page's meta tag,
 htmx's headers and each form), and the `slots` a view names (a form's one-time token). They are rendered as
 markers that nobody can type, and each marker is replaced by this request's value. A request with flashed
@@ -59,7 +64,7 @@ _SKIPPED = ("g", "request", "session", "csrf_token", "csrf_meta_tag")
 
 
 # Values that are keys as they are: immutable, and equal exactly when they show the same
-_AS_THEY_ARE = (str, int, float, bool, datetime.date, datetime.time, datetime.timedelta, PurePath)
+_AS_THEY_ARE = (str, int, float, bool, datetime.date, datetime.time, datetime.timedelta, datetime.tzinfo, PurePath)
 
 
 class _Unkeyable(Exception):
@@ -67,6 +72,8 @@ class _Unkeyable(Exception):
 
 
 _PAGES: OrderedDict[tuple, tuple[bytes, tuple[str, ...]]] = OrderedDict()  # key -> (page with markers, its slots)
+_PLAIN: OrderedDict[tuple, tuple] = OrderedDict()  # a plain look (`_plain_key`) -> the key of the page it was shown
+PLAIN_KEPT = 4096
 _LOCK = threading.Lock()
 _held = 0  # bytes kept
 _counts = {"kept": 0, "rendered": 0, "unkeyable": 0}
@@ -92,7 +99,7 @@ _HELPERS = {"csrf_token": csrf_token, "csrf_meta_tag": csrf_meta_tag}
 
 
 def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots: dict[str, str] | None = None,
-           build: Callable[[], dict] | None = None, **context) -> str:
+           build: Callable[[], dict] | None = None, plain: bool = False, **context) -> str:
     """`template` rendered with `context`, or the page kept under the same key with this request's CSRF token and
     `slots` put in. See the module's docstring for what the key holds. `build`, when given, makes the rest of the
     context only when the page must be rendered: everything in it is a function of `versions` and the address (a
@@ -103,11 +110,17 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
     except _Unkeyable:
         _counts["unkeyable"] += 1
         return render_template(template, **context, **_built(build), **slots)
+    short = _plain_key(template, versions) if plain else None
     with _LOCK:
         found = _PAGES.get(key)
         if found is not None:
             _PAGES.move_to_end(key)
             _counts["kept"] += 1
+        if short is not None:  # the next plain look finds this page before building anything
+            _PLAIN[short] = key
+            _PLAIN.move_to_end(short)
+            while len(_PLAIN) > PLAIN_KEPT:
+                _PLAIN.popitem(last=False)
     if found is not None:
         page, used = zlib.decompress(found[0]).decode(), found[1]
     else:
@@ -115,6 +128,30 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
         _keep(key, (zlib.compress(page.encode(), 1), used))
         _counts["rendered"] += 1
     return _filled(page, used, slots)
+
+
+def found(template: str, *, versions: tuple, slots: dict[str, str] | None = None) -> str | None:
+    """The page the last plain look at `template` for `versions` and this address was shown, with this request's
+    CSRF token and `slots` put in; None when there is none kept (the view builds and renders it, `plain=True`).
+    Only for a look the view knows is plain: nothing it shows comes from the session or the request but the
+    address."""
+    if "_flashes" in session:
+        return None
+    short = _plain_key(template, versions)
+    with _LOCK:
+        key = _PLAIN.get(short)
+        page = _PAGES.get(key) if key is not None else None
+        if page is None:
+            return None
+        _PLAIN.move_to_end(short)
+        _PAGES.move_to_end(key)
+        _counts["kept"] += 1
+    return _filled(zlib.decompress(page[0]).decode(), page[1], slots or {})
+
+
+def _plain_key(template: str, versions: tuple) -> tuple:
+    return (template, versions, request.script_root, request.path, tuple(sorted(request.args.items(multi=True))),
+            _processed())
 
 
 def _built(build: Callable[[], dict] | None) -> dict:
@@ -206,6 +243,7 @@ def forget() -> None:
     global _held
     with _LOCK:
         _PAGES.clear()
+        _PLAIN.clear()
         _held = 0
 
 

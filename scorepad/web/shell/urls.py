@@ -18,6 +18,8 @@ _AN_ID = object()
 def url_for(endpoint: str, **values) -> str:
     if endpoint.startswith(".") or not has_request_context() or any(name.startswith("_") for name in values):
         return build(endpoint, **values)  # relative to the blueprint, outside a request, external, anchored
+    if not values:  # the shell's own links, a dozen on every page: one look
+        return built(("plain", request.script_root, endpoint), lambda: build(endpoint))
     ids = sorted(name for name, value in values.items() if type(value) is int and 0 <= value < STAND_IN)
     try:
         shape = (request.script_root, endpoint,
@@ -35,3 +37,15 @@ def url_for(endpoint: str, **values) -> str:
     for n, name in enumerate(ids):
         pattern = pattern.replace(str(STAND_IN + n), str(values[name]))
     return pattern
+
+
+def built(shape: tuple, make) -> str:
+    """The address kept under `shape`, made by `make` the first time (for one app, wherever it is mounted:
+    `shape` holds the mount point)."""
+    kept = current_app.extensions.setdefault("scorepad_urls", {})
+    found = kept.get(shape)
+    if found is None:
+        if len(kept) >= KEPT:
+            kept.clear()
+        found = kept[shape] = make()
+    return found
