@@ -153,7 +153,13 @@ def name_key(name: str) -> str:
     makes them one picture, and a different one from the two side by side."""
     text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     text = _SELECTORS.sub("", text)
-    kept = [char for at, char in enumerate(text)
-            if (char == _JOINER and _joins_emoji(text, at))
-            or (char != _JOINER and unicodedata.category(char) not in ("Cc", "Cf"))]
-    return " ".join("".join(kept).split())
+    if not (text.isascii() and text.isprintable()):  # else nothing unseen to drop: ten megabytes in a moment
+        text = _seen(text)
+    return " ".join(text.split())
+
+
+def _seen(text: str) -> str:
+    """`text` without its control and format characters, but a joiner that makes two emoji one picture."""
+    return "".join(char for at, char in enumerate(text)
+                   if (char == _JOINER and _joins_emoji(text, at))
+                   or (char != _JOINER and unicodedata.category(char) not in ("Cc", "Cf")))

@@ -8,6 +8,7 @@ from scorepad.core.inputs import (
     MAX_ID,
     MAX_NAME,
     NotANumber,
+    _seen,
     clean_name,
     name_key,
     name_problem,
@@ -133,3 +134,13 @@ def test_a_joiner_inside_an_emoji_or_after_a_virama_passes(name):
 
 def test_the_key_of_a_long_run_of_joiners_takes_no_time():
     assert name_key("a" + "\ufe0f\u200d" * 100_000) == "a"
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=60))
+def test_a_printable_ascii_name_has_nothing_unseen_to_drop(text):
+    """name_key takes such a name as it is (the ten-megabyte name of a hostile form took 17 s letter by letter)."""
+    assert _seen(text) == text
+
+
+def test_the_key_of_ten_megabytes_of_letters_takes_no_time():
+    assert name_key("Ann " * 2_500_000) == " ".join(["ann"] * 2_500_000)

@@ -326,7 +326,7 @@ def parse_new_game(form) -> NewGame:
     else:
         teams = tuple(names[f"team_{t}"] or TEAM_PLACEHOLDERS[t] for t in range(sides))
     _different_names(teams, per_side, errors)
-    named = [name_key(p) for p in players if p]
+    named = [name_key(p) for seat, p in enumerate(players) if p and f"player_{seat}" not in errors]
     if len(named) != len(set(named)):
         errors["players"] = "Each player sits in one seat only: two seats have the same name."
     _empty_seats_names_free(players, errors)
@@ -343,8 +343,12 @@ def parse_new_game(form) -> NewGame:
 
 
 def _different_names(teams: tuple[str, ...], per_side: int, errors: dict[str, str]) -> None:
+    """Two teams of one name are refused; a name already refused beside its field is not looked at again (it may
+    be megabytes long)."""
     seen = set()
     for t, team in enumerate(teams):
+        if f"team_{t}" in errors:
+            continue
         if name_key(team) in seen and per_side > 1:
             errors.setdefault(f"team_{t}", "The two teams need different names." if len(teams) == 2 else
                               "Each team needs a name of its own.")
@@ -357,7 +361,7 @@ def _empty_seats_names_free(players: tuple[str | None, ...], errors: dict[str, s
     defaults = seat_names(len(players))
     empty = {name_key(defaults[seat]): seat for seat, name in enumerate(players) if not name}
     for seat, name in enumerate(players):
-        if name and name_key(name) in empty:
+        if name and f"player_{seat}" not in errors and name_key(name) in empty:
             errors.setdefault(f"player_{seat}", f"An empty seat is called {defaults[empty[name_key(name)]]}: "
                                                 "name that seat's player too, or choose another name.")
 
