@@ -37,6 +37,34 @@ def test_a_game_of_family_double_deck_to_a_win(phone, live_server):
     assert phone.js_errors == []
 
 
+def test_a_preview_still_on_its_way_when_the_winning_hand_is_saved_is_called_off(phone, live_server):
+    """The preview asked while the counters were typed came back after the winner's card had taken the form's
+    place, and htmx said in the console that the result line it brought had nowhere to go (a fresh clone's run)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    start_game(phone, live_server)
+    held = []
+    phone.route("**/preview?*", lambda route: held.append(route))  # each preview waits for the test
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    for field, value in (("#bid", "50"), ("#meld_0", "460"), ("#meld_1", "0"), ("#counters_0", "50")):
+        phone.fill(field, value)
+    for _ in range(50):  # the preview is asked 300 ms after the last key
+        if held:
+            break
+        phone.wait_for_timeout(100)
+    assert held, "no preview was asked"
+    phone.locator("button.save-button").click()
+    expect(phone.locator(".winner-card h2")).to_have_text("We won the game")
+    for route in held:  # the server's answers, late
+        try:
+            route.fulfill(response=route.fetch())
+        except PlaywrightError:
+            pass
+    phone.unroute("**/preview?*")
+    phone.wait_for_timeout(300)  # time for a late answer to be put in (or not)
+    assert phone.js_errors == []
+
+
 def test_a_single_deck_game_to_1500_then_an_edit_takes_the_win_away(phone, live_server):
     start_game(phone, live_server, preset="single-deck")
     for i in range(3):
