@@ -22,7 +22,15 @@ PRESET_MIX = [PRESETS["double-deck"]] * 6 + [PRESETS["double-deck-shg"], PRESETS
                                              PRESETS["three-handed"], replace(PRESETS["double-deck"], sides=3,
                                                                               players_per_side=2)]
 TEAM_NAMES = ("Us", "Them", "Others")
-FIRST_EVENING = datetime(2023, 1, 6, 19, 0, tzinfo=UTC)
+EVENINGS_APART = 1.1  # days; three games an evening
+
+
+def first_evening(games: int, now: datetime | None = None) -> datetime:
+    """The evening the history starts on: so many years back that its last evening was the day before it is
+    written. (A history running into the years ahead put every game the load finishes in the middle of the
+    records, where no real game ends.)"""
+    today = (now or datetime.now(UTC)).replace(hour=19, minute=0, second=0, microsecond=0)
+    return today - timedelta(days=1 + (games - 1) // 3 * EVENINGS_APART)
 
 
 def random_hand(rng: random.Random, rules) -> Hand:
@@ -58,6 +66,7 @@ def generate(path: str, games: int = 10_000, seed: int = 1, open_games: int = 20
     schema.migrate(path)
     rng = random.Random(seed)
     total_games = games + open_games
+    first = first_evening(total_games)
     hands = 0
     db = connection.connect(path)
     try:
@@ -65,7 +74,7 @@ def generate(path: str, games: int = 10_000, seed: int = 1, open_games: int = 20
             for name in NAMES:  # the players' ids in the order of their names
                 players.player_for(db, name)
             for number in range(1, total_games + 1):
-                hands += _write_game(db, rng, number, finished=number <= games, first_hand=hands + 1)
+                hands += _write_game(db, rng, number, first, finished=number <= games, first_hand=hands + 1)
         connection.analyze(db)
     finally:
         db.close()
@@ -73,12 +82,12 @@ def generate(path: str, games: int = 10_000, seed: int = 1, open_games: int = 20
             "open_games": list(range(games + 1, total_games + 1))}
 
 
-def _write_game(db, rng: random.Random, number: int, finished: bool, first_hand: int) -> int:
+def _write_game(db, rng: random.Random, number: int, first: datetime, finished: bool, first_hand: int) -> int:
     """Game `number` of the history, played to its end (or a few hands into it) and stored; returns its hands."""
     rules = rng.choice(PRESET_MIX)
     if not finished:  # the games the load records into: family rules, and no end during the benchmark
         rules = replace(PRESETS["double-deck"], target=100_000)  # the longest game the rules allow
-    evening = FIRST_EVENING + timedelta(days=(number - 1) // 3 * 1.1, hours=(number - 1) % 3 * 1.3)
+    evening = first + timedelta(days=(number - 1) // 3 * EVENINGS_APART, hours=(number - 1) % 3 * 1.3)
     seats = rng.sample(NAMES, rules.players)
     teams = tuple(seats) if rules.players_per_side == 1 else TEAM_NAMES[:rules.sides]
     game_id = store_games.create_game(db, rules, teams, seats, (number - 1) % rules.players,

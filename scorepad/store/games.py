@@ -403,6 +403,12 @@ def in_finished_order(db, game_ids: Sequence[int]) -> list[int]:
                                          "ORDER BY finished_at, id", [json.dumps(list(game_ids))])]
 
 
+def versions_of(db, game_ids: Sequence[int]) -> dict[int, int]:
+    """Each of `game_ids`' version (moved by the database's triggers at every change to the game)."""
+    return dict(db.execute("SELECT id, version FROM games WHERE id IN (SELECT value FROM json_each(?))",
+                           [json.dumps(list(game_ids))]).fetchall())
+
+
 def games_with_hands(db, game_ids: Sequence[int]) -> dict[int, tuple[Game, list[StoredHand]]]:
     """The readable games of `game_ids`, by id, each with its live hands (their edits not counted): two queries
     however many games, for figures over a player's thousands of games (a query a game cost more than the

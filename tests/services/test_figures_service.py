@@ -79,3 +79,42 @@ def test_a_kept_answer_is_shared_until_the_records_change(db):
     first = store_games.live_hands(db, game_id)[0]
     services.edit_hand(db, game_id, first.id, replace(first.hand, trump="S"))
     assert figures.figures(db, [ann]) is not kept
+
+
+def test_a_game_that_ends_is_folded_onto_the_figures_of_the_games_before_it(db, monkeypatch):
+    finished_game(db)
+    finished_game(db)
+    ann, cat = (players.player_for(db, name) for name in ("Ann", "Cat"))
+    for side in ([ann], [ann, cat]):
+        figures.figures(db, side)
+    read = []
+    games_with_hands = store_games.games_with_hands
+    monkeypatch.setattr(store_games, "games_with_hands", lambda db, ids: read.extend(ids) or games_with_hands(db, ids))
+    third = finished_game(db)
+    for side in ([ann], [ann, cat]):
+        assert figures.figures(db, side) == folded(db, side)
+        assert figures.figures(db, side).games == 3
+    assert set(read) == {third}  # the games before it were not read again
+
+
+def test_a_change_to_an_earlier_game_folds_every_game_afresh(db):
+    first = finished_game(db)
+    finished_game(db)
+    ann = players.player_for(db, "Ann")
+    figures.figures(db, [ann])
+    hand = store_games.live_hands(db, first)[0]
+    services.edit_hand(db, first, hand.id, replace(hand.hand, trump="D"))
+    finished_game(db)  # and a game after it: the kept fold's games are no longer the first of the games now
+    assert figures.figures(db, [ann]) == folded(db, [ann])
+    figures.forget_folds()
+    assert figures.figures(db, [ann]) == folded(db, [ann])
+
+
+def test_a_kept_fold_gone_on_from_leaves_the_figures_shown_before_as_they_were(db):
+    finished_game(db)
+    ann = players.player_for(db, "Ann")
+    shown = figures.figures(db, [ann])
+    before = (shown.games, shown.all_bids.bid, list(shown.best))
+    finished_game(db)
+    assert figures.figures(db, [ann]).games == 2
+    assert (shown.games, shown.all_bids.bid, list(shown.best)) == before
