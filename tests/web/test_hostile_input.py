@@ -248,3 +248,19 @@ def test_a_game_kept_from_before_the_ranges_and_its_long_names_still_open_everyw
         assert len(response.data) < 200_000, url
     assert "999,999" in parse(client.get(f"/games/{game_id}")).get_text()
     assert re.search(r"T{5000}", client.get("/").get_data(as_text=True))  # shown as kept, escaped, whole
+
+
+@pytest.mark.parametrize(("seating", "preset", "field"), [("3x1", "three-handed", "player_0"),
+                                                          ("2x2", "double-deck", "team_1"),
+                                                          ("2x2", "double-deck", "player_2")])
+def test_a_name_refused_beside_its_field_is_not_compared_with_the_others(monkeypatch, seating, preset, field):
+    """A name refused for its length is not looked at again letter by letter (a name of ten megabytes not in plain
+    ASCII took seconds of CPU for each comparison)."""
+    from scorepad.web.games import forms
+
+    looked_at = []
+    key = forms.name_key
+    monkeypatch.setattr(forms, "name_key", lambda name: looked_at.append(len(name)) or key(name))
+    game = forms.parse_new_game({"seating": seating, "preset": preset, field: "é" * 200_000})
+    assert list(game.errors) == [field]
+    assert all(length < 1000 for length in looked_at)

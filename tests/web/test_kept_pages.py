@@ -233,3 +233,26 @@ def test_what_this_phone_just_saved_is_said_on_it_though_another_phone_looked_fi
     assert "Hand 1 recorded" not in other.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Hand 1 recorded" in phone.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Hand 1 recorded" not in phone.get(f"/games/{game_id}").get_data(as_text=True)  # said once
+
+
+def test_a_page_is_kept_as_rendered_with_the_warnings_it_is_kept_under(app):
+    """A warning that comes or goes while a page renders: the page kept under "no warning" must not show one, nor
+    the other way round (the context processors were asked once for the key and again for the page)."""
+    phone = app.test_client()
+    game_id = new_game(phone)
+    warning = "⚠ The last backup failed."
+    # asked by the plain look (none yet), for the page's key (one now), by the page's rendering (gone again)
+    said = iter([None, warning, None])
+    app.template_context_processors[None].append(lambda: {"backup_warning": next(said, warning)})
+    kept_pages.forget()
+    assert "The last backup failed" in phone.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "The last backup failed" in phone.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_zones_and_moments_are_keys_as_they_are_shown():
+    from datetime import UTC, datetime, timedelta, timezone
+
+    assert kept_pages._frozen(UTC) != kept_pages._frozen(timezone(timedelta(0), "GMT"))
+    noon = datetime(2026, 11, 27, 12, tzinfo=UTC)
+    assert kept_pages._frozen(noon) != kept_pages._frozen(noon.astimezone(timezone(timedelta(hours=1))))
+    assert kept_pages._frozen(noon) == kept_pages._frozen(datetime(2026, 11, 27, 12, tzinfo=UTC))

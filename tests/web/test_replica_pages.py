@@ -217,3 +217,14 @@ def test_how_often_the_replica_is_drilled_is_a_setting_with_an_hour_by_default(s
     from scorepad.web.shell.replica import drill_every
 
     assert drill_every({"REPLICA_DRILL_MINUTES": setting}) == timedelta(minutes=minutes)
+
+
+@pytest.mark.app_config(REPLICA_URL="/mnt/nas")
+def test_about_with_a_running_replica_is_not_kept_its_seconds_behind_move_every_second(app, client):
+    from scorepad.web.shell import kept_pages
+
+    _started(app)
+    kept_pages.forget()
+    for _ in range(3):
+        assert "of changes" in parse(client.get("/about")).select_one("#replica-reached").text
+    assert kept_pages.census()["pages"] == 0  # none kept, to push the game pages out

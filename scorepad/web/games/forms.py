@@ -345,11 +345,13 @@ def parse_new_game(form) -> NewGame:
 def _different_names(teams: tuple[str, ...], per_side: int, errors: dict[str, str]) -> None:
     """Two teams of one name are refused; a name already refused beside its field is not looked at again (it may
     be megabytes long)."""
+    if per_side == 1:  # each plays alone: the teams are the players, whose names are checked as players'
+        return
     seen = set()
     for t, team in enumerate(teams):
         if f"team_{t}" in errors:
             continue
-        if name_key(team) in seen and per_side > 1:
+        if name_key(team) in seen:
             errors.setdefault(f"team_{t}", "The two teams need different names." if len(teams) == 2 else
                               "Each team needs a name of its own.")
         seen.add(name_key(team))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, render_template
 
 from ...core import house_time, retention
 from ...core.evenings import EVENING_STARTS
@@ -28,14 +28,18 @@ def about():
     backups = _backups()
     status, now = backups.status(), datetime.now(UTC)
     age = retention.age_in_words(status.succeeded_at, now) if status.succeeded_at else None
+    context = dict(title="About", status=status, age=age, warning=backups.warning(), folders=backups.folders,
+                   kept=backups.keep_last, future=backups.in_future(), database=current_app.config["DATABASE"],
+                   instance=current_app.instance_path, replica=replica_setup.facts(now), house=house_time.house(),
+                   house_clock=house_time.local(now).strftime("%H:%M on %a %-d %b"), evening_starts=EVENING_STARTS,
+                   version=version())
+    if context["replica"] is not None and context["replica"]["started"]:
+        # "it may lack the last 3 s of changes": a page of its own every second, not one to keep (it would only
+        # push the kept game pages out)
+        return render_template("shell/about.html", **context)
     # everything it shows is in its context (nothing read from the database): kept under all of it, the house's
     # clock to the minute it shows
-    return kept_pages.render("shell/about.html", versions=(), title="About", status=status, age=age,
-                             warning=backups.warning(), folders=backups.folders, kept=backups.keep_last,
-                             future=backups.in_future(), database=current_app.config["DATABASE"],
-                             instance=current_app.instance_path, replica=replica_setup.facts(now),
-                             house=house_time.house(), house_clock=house_time.local(now).strftime("%H:%M on %a %-d %b"),
-                             evening_starts=EVENING_STARTS, version=version())
+    return kept_pages.render("shell/about.html", versions=(), **context)
 
 
 @bp.get("/healthz")

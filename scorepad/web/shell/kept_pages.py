@@ -64,7 +64,7 @@ _SKIPPED = ("g", "request", "session", "csrf_token", "csrf_meta_tag")
 
 
 # Values that are keys as they are: immutable, and equal exactly when they show the same
-_AS_THEY_ARE = (str, int, float, bool, datetime.date, datetime.time, datetime.timedelta, datetime.tzinfo, PurePath)
+_AS_THEY_ARE = (str, int, float, bool, datetime.date, datetime.time, datetime.timedelta, PurePath)
 
 
 class _Unkeyable(Exception):
@@ -105,12 +105,13 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
     context only when the page must be rendered: everything in it is a function of `versions` and the address (a
     list read from the database), so none of it is keyed."""
     slots = slots or {}
+    given = _given()  # once: the page kept is rendered with the very values it is kept under
     try:
-        key = _key(template, versions, set(covered) | set(slots), context)
+        key = _key(template, versions, set(covered) | set(slots), context, given)
     except _Unkeyable:
         _counts["unkeyable"] += 1
         return render_template(template, **context, **_built(build), **slots)
-    short = _plain_key(template, versions) if plain else None
+    short = _plain_key(template, versions, given) if plain else None
     with _LOCK:
         found = _PAGES.get(key)
         if found is not None:
@@ -124,7 +125,7 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
     if found is not None:
         page, used = zlib.decompress(found[0]).decode(), found[1]
     else:
-        page, used = _render(template, slots, {**context, **_built(build)})
+        page, used = _render(template, slots, {**given, **context, **_built(build)})
         _keep(key, (zlib.compress(page.encode(), 1), used))
         _counts["rendered"] += 1
     return _filled(page, used, slots)
@@ -137,7 +138,10 @@ def found(template: str, *, versions: tuple, slots: dict[str, str] | None = None
     address."""
     if "_flashes" in session:
         return None
-    short = _plain_key(template, versions)
+    try:
+        short = _plain_key(template, versions, _given())
+    except _Unkeyable:
+        return None
     with _LOCK:
         key = _PLAIN.get(short)
         page = _PAGES.get(key) if key is not None else None
@@ -149,9 +153,9 @@ def found(template: str, *, versions: tuple, slots: dict[str, str] | None = None
     return _filled(zlib.decompress(page[0]).decode(), page[1], slots or {})
 
 
-def _plain_key(template: str, versions: tuple) -> tuple:
+def _plain_key(template: str, versions: tuple, given: dict) -> tuple:
     return (template, versions, request.script_root, request.path, tuple(sorted(request.args.items(multi=True))),
-            _processed())
+            _frozen(given))
 
 
 def _built(build: Callable[[], dict] | None) -> dict:
@@ -197,27 +201,30 @@ def _keep(key: tuple, found: tuple[bytes, tuple[str, ...]]) -> None:
             _held -= len(dropped)
 
 
-def _key(template: str, versions: tuple, covered: set[str], context: dict) -> tuple:
+def _key(template: str, versions: tuple, covered: set[str], context: dict, given: dict) -> tuple:
     if "_flashes" in session:  # said once, to this phone: not a page to keep
         raise _Unkeyable
     shown = tuple(sorted((name, _frozen(value)) for name, value in context.items() if name not in covered))
     return (template, versions, request.script_root, request.path, tuple(sorted(request.args.items(multi=True))),
-            _processed(), shown)
+            _frozen(given), shown)
 
 
-def _processed() -> tuple:
-    """What the app's context processors give every template now (whether this phone is locked, the warnings)."""
-    found = []
+def _given() -> dict:
+    """What the app's context processors give every template now (whether this phone is locked, the warnings: a
+    warning may come or go while a page renders, so they are asked once and the page is rendered with these)."""
+    found = {}
     for processor in current_app.template_context_processors[None]:
-        for name, value in processor().items():
-            if name not in _SKIPPED:
-                found.append((name, _frozen(value)))
-    return tuple(sorted(found))
+        found.update((name, value) for name, value in processor().items() if name not in _SKIPPED)
+    return found
 
 
 def _frozen(value):
     """`value` as a key: itself when it is one; a dict, list or set as a tuple of its items, a dataclass as its
     fields. Anything else raises _Unkeyable."""
+    if isinstance(value, datetime.tzinfo):  # equal zones may be named apart (UTC and GMT): keyed as shown
+        return ("tz", type(value).__qualname__, str(value))
+    if isinstance(value, datetime.datetime) and value.tzinfo is not None:  # 12:00 UTC == 13:00+01:00
+        return ("at", value.isoformat(), _frozen(value.tzinfo))
     if value is None or isinstance(value, _AS_THEY_ARE):
         return value
     if isinstance(value, dict):
