@@ -384,6 +384,9 @@ def kind_asker(kind: str, table: Table):
             landed = session.request("GET", response.getheader("Location"),
                                      headers={"HX-Request": "true", "HX-Boosted": "true"})[0]
             return int(landed == 200)
+        # the ETags a phone's page had are its own, kept from one turn's connection to the next: with each turn's
+        # new connection forgetting them, every poll of a turn's first round was a whole sheet, not a 304
+        session.etags = state.setdefault("etags", {})
         status = one_request(pick(rng) if kind == "the mix" else kind, table, session, rng)
         return int(status in (200, 303, 304))
     return ask
