@@ -123,11 +123,10 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
             while len(_PLAIN) > PLAIN_KEPT:
                 _PLAIN.popitem(last=False)
     if found is not None:
-        page, used = zlib.decompress(found[0]).decode(), found[1]
-    else:
-        page, used = _render(template, slots, {**given, **context, **_built(build)})
-        _keep(key, (zlib.compress(page.encode(), 1), used))
-        _counts["rendered"] += 1
+        return _unpacked(found, slots)
+    page, used = _render(template, slots, {**given, **context, **_built(build)})
+    _keep(key, (zlib.compress(page.encode(), 1), used))
+    _counts["rendered"] += 1
     return _filled(page, used, slots)
 
 
@@ -150,7 +149,12 @@ def found(template: str, *, versions: tuple, slots: dict[str, str] | None = None
         _PLAIN.move_to_end(short)
         _PAGES.move_to_end(key)
         _counts["kept"] += 1
-    return _filled(zlib.decompress(page[0]).decode(), page[1], slots or {})
+    return _unpacked(page, slots or {})
+
+
+def _unpacked(kept: tuple[bytes, tuple[str, ...]], slots: dict) -> str:
+    """A kept page as this request is given it: its CSRF token and `slots` put in."""
+    return _filled(zlib.decompress(kept[0]).decode(), kept[1], slots)
 
 
 def _plain_key(template: str, versions: tuple, given: dict) -> tuple:
@@ -205,8 +209,7 @@ def _key(template: str, versions: tuple, covered: set[str], context: dict, given
     if "_flashes" in session:  # said once, to this phone: not a page to keep
         raise _Unkeyable
     shown = tuple(sorted((name, _frozen(value)) for name, value in context.items() if name not in covered))
-    return (template, versions, request.script_root, request.path, tuple(sorted(request.args.items(multi=True))),
-            _frozen(given), shown)
+    return (*_plain_key(template, versions, given), shown)  # a plain look's key, and the rest of the context
 
 
 def _given() -> dict:
