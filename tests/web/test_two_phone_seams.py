@@ -199,3 +199,17 @@ def test_the_kinds_of_answer_are_the_ones_the_phone_knows():
     machine = (ROOT / "static" / "save_machine.js").read_text()
     for kind in KINDS:
         assert f'"{kind}"' in machine or f"{kind}:" in machine, kind
+
+
+def test_a_hand_sent_to_a_game_that_is_gone_is_told_so_in_words_and_saved_nowhere(client):
+    """A hand kept on a phone through a restore of a backup from before its game: the phone shows these words."""
+    from tests.helpers import parse
+    from tests.web.helpers import csrf
+
+    response = client.post("/games/4242/hands", data={"csrf_token": csrf(client), "token": "t", "expected": "2",
+                                                      "bidder": "t0", "bid": "51", "meld_0": "21", "meld_1": "12",
+                                                      "counters_0": "31", "counters_1": "19"})
+    assert response.status_code == 404
+    said = parse(response).select_one(".error-message").get_text()
+    assert "not on this Scorepad" in said and "Nothing was saved" in said
+    assert "no page at this address" in client.get("/no/such/page").get_data(as_text=True)

@@ -128,11 +128,16 @@ def create_game():
 
 # --- the game page ------------------------------------------------------------------------------------------
 
+# What a phone is told of a game that is not there: a hand kept on it through a restore of an older backup says so
+GAME_GONE = ("This game is not on this Scorepad (any more): it may have been put back from a backup taken before "
+             "it. Nothing was saved to it.")
+
+
 def _load(game_id: int):
     """The game as it is now, to read a form by its rules; 404 when there is none."""
     game = pages.current_game(get_db(), game_id)
     if game is None:
-        abort(404)
+        abort(404, description=GAME_GONE)
     return game
 
 
@@ -140,7 +145,7 @@ def _page(game_id: int) -> pages.GamePage:
     """The game and its sheet as they are now (built once per version of the game: see `services.pages`)."""
     page = pages.game_page(get_db(), game_id)
     if page is None:
-        abort(404)
+        abort(404, description=GAME_GONE)
     return page
 
 

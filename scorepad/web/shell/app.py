@@ -9,6 +9,7 @@ from pathlib import Path
 
 from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import NotFound
 
 from ...core import house_time, words
 from ...core.bids import bid_chips
@@ -259,8 +260,11 @@ def _security_headers(response):
 
 
 def _not_found(error):
-    return render_template("error.html", title="Not found",
-                           message="There is no page at this address."), 404
+    # a view's own words when it gave some (a game that is gone), else the general ones
+    said = getattr(error, "description", None)
+    if not isinstance(error, NotFound) or said == NotFound.description:
+        said = "There is no page at this address."
+    return render_template("error.html", title="Not found", message=said), 404
 
 
 def _not_allowed(error):
