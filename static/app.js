@@ -93,6 +93,7 @@
   function failed(failure) {
     return (req) => {
       if (req.keptOnPhone) { offlineMark().hidden = false; return; } // the outbox keeps the hand and says so
+      if (req.kind === "poll" && req.answer === "gone") { gone(req); return; }
       const verb = ((req.detail.requestConfig && req.detail.requestConfig.verb) || "get").toLowerCase();
       if (!req.detail.boosted && verb === "get") { offlineMark().hidden = false; return; } // the poll, a preview
       const said = failure === "responseError" && serverWords(req.xhr);
@@ -106,6 +107,12 @@
           ((form && form.dataset.retry) || "Send it again") + " — it will be saved once, never twice.");
       }
     };
+  }
+
+  // This page's game is gone (an older backup put back): said, and the poll's element goes (htmx stops its poll).
+  function gone(req) {
+    showAlert(serverWords(req.xhr));
+    req.elt.remove();
   }
 
   S.part("banner", {

@@ -125,6 +125,33 @@ def test_a_hand_typed_for_a_game_a_restore_took_away_never_lands_in_the_game_now
     assert record(client, other_family, **THEIRS).status_code == 303
 
 
+def poll_of(client, game_id) -> str:
+    """The address a phone's game page polls, as the page gives it."""
+    return parse(client.get(f"/games/{game_id}")).select_one("#live")["hx-get"]
+
+
+def test_a_phone_polling_a_game_a_restore_took_away_is_told_so_even_when_its_number_went_to_another_game(
+        app, client, tmp_path):
+    """Else the phone took the new game's scoreboard into the old game's page, or called itself offline."""
+    live = app.config["DATABASE"]
+    new_game(client)
+    older = tmp_path / "older.db"
+    with connection.connect(live) as db:
+        db.execute("VACUUM INTO ?", [str(older)])
+    taken_away = new_game(client)
+    polled = poll_of(client, taken_away)
+    assert client.get(polled, headers={"HX-Request": "true"}).status_code == 200
+    backups.restore(str(older), live)
+    for _ in range(2):  # gone; then its number given to another game
+        answer = client.get(polled, headers={"HX-Request": "true"})
+        assert answer.status_code == 404 and answer.headers["Scorepad-Answer"] == "gone"
+        said = parse(answer).select_one(".error-message").get_text()
+        assert "not on this Scorepad any more" in said and "cannot be saved to it" in said
+        assert new_game(client, team_0="Grands", team_1="Kids") > 0
+    # the phones of the game that has the number now poll it as usual
+    assert client.get(poll_of(client, taken_away), headers={"HX-Request": "true"}).status_code == 200
+
+
 def test_the_compare_of_a_hand_typed_for_another_game_says_the_game_is_gone(client):
     game_id = new_game(client)
     record(client, game_id, **THEIRS)

@@ -131,6 +131,9 @@ def create_game():
 # What a phone is told of a game that is not there: a hand kept on it through a restore of an older backup says so
 GAME_GONE = ("This game is not on this Scorepad (any more): it may have been put back from a backup taken before "
              "it. Nothing was saved to it.")
+# ... and a phone whose open page of it asks for news
+GAME_GONE_HERE = ("This game is not on this Scorepad any more: a backup taken before it was put back. The sheet "
+                  "below is how it stood; a hand typed here cannot be saved to it.")
 
 
 def _load(game_id: int):
@@ -300,9 +303,9 @@ def live(game_id: int):
     """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments, the
     record card as a fresh page has it, and a notice: news from another phone, or that the hand of the form the
     poll names (`X-Hand-Token`) is saved."""
-    etag = lookups.game_etag(get_db(), game_id)
-    if etag is None:
-        abort(404)
+    etag = lookups.game_etag(get_db(), game_id, request.args.get("game", "")[:64] or None)
+    if etag is None:  # said on the page, and the page stops asking (app.js)
+        return answered((render_template("error.html", title="This game is gone", message=GAME_GONE_HERE), 404), "gone")
     if request.headers.get("If-None-Match") == etag:
         response = current_app.response_class(status=304)
         response.headers["ETag"] = etag
