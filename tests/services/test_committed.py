@@ -40,6 +40,16 @@ def test_a_change_that_moves_a_games_end_warms_its_players_records(db, warmed):
     assert warmed == [players, players]
 
 
+def test_a_game_no_one_is_named_in_warms_nothing(db, warmed):
+    """It has no records, figures or place on a ladder: warming everyone's ladder after it was 0.7 s of CPU at
+    10,000 games beside the phones, after every such game."""
+    game_id = services.start_game(db, TO_100, ("Us", "Them"), (None, None, None, None), 0)
+    record(db, game_id, MADE)
+    record(db, game_id, MADE)  # won
+    assert games.load_game(db, game_id).winner == 0
+    assert warmed == []
+
+
 def test_a_club_round_ended_by_the_director_warms_its_players_records(db, warmed):
     night = club.create_night(db, name="Club", kind="progressive", rules=PRESETS["double-deck"], round_end="time",
                               round_size=50, rounds=2, tie_breaks=("wins", "points"))
