@@ -21,6 +21,7 @@ from collections import OrderedDict
 from ..core.figures import Figures, FiguresFold, SideGame
 from ..core.scoring import HandResult, play_game
 from ..store import connection, games, records
+from . import courtesy
 
 _MADE = {"made": True, "set": False}
 _COMPUTING: dict[tuple, threading.Lock] = {}  # (database, player) -> the lock of its computation
@@ -33,23 +34,34 @@ def figures(db, player_ids: list[int]) -> Figures:
     return of_player(db, ids[0], [ids[1:]] if len(ids) > 1 else [])[ids]
 
 
-def of_player(db, player_id: int, partnerships: list[tuple] = ()) -> dict[tuple, Figures]:
+def of_player(db, player_id: int, partnerships: list[tuple] = (), pause=None) -> dict[tuple, Figures]:
     """{(player_id,): their figures, (player_id, *mates): each partnership's} for the `partnerships` given (each
-    a tuple of the player's mates on one team)."""
+    a tuple of the player's mates on one team). `pause`: called between pieces of the work (warming's
+    `courtesy.step_aside`)."""
     keys = [(player_id,)] + [(player_id, *mates) for mates in partnerships]
     found = _cached(db, keys)
     if len(found) == len(keys):
         return found
-    with _COMPUTING.setdefault((connection.database_path(db), player_id), threading.Lock()):
+    lock = _COMPUTING.setdefault((connection.database_path(db), player_id), threading.Lock())
+    if not lock.acquire(blocking=False):
+        with courtesy.awaited():  # the work waited for may be warming's: it must not wait for this request
+            lock.acquire()
+    try:
         found = _cached(db, keys)  # computed meanwhile by the look that held the lock
         missing = [key for key in keys if key not in found]
         if missing:
             marks = {key: records.records_mark(db, key) for key in missing}  # before reading: never newer
-            computed = _compute(db, player_id, missing)
+            computed = _compute(db, player_id, missing, pause or _go_on)
             for key in missing:
                 records.keep_answer(db, "figures", key, marks[key], computed[key])
             found.update(computed)
+    finally:
+        lock.release()
     return found
+
+
+def _go_on() -> None:
+    pass
 
 
 def _cached(db, keys) -> dict[tuple, Figures]:
@@ -74,7 +86,7 @@ _FOLDS_LOCK = threading.Lock()
 CHUNK = 200
 
 
-def _compute(db, player_id: int, keys: list[tuple]) -> dict[tuple, Figures]:
+def _compute(db, player_id: int, keys: list[tuple], pause) -> dict[tuple, Figures]:
     where = connection.database_file(db)
     with connection.snapshot(db):  # the games and their hands as of one moment
         seats = {key: records.finished_seats(db, list(key)) for key in keys}
@@ -93,6 +105,7 @@ def _compute(db, player_id: int, keys: list[tuple]) -> dict[tuple, Figures]:
         order = games.in_finished_order(db, [g for g in sides if any(g in new[key] for key, _ in sides[g])])
         for start in range(0, len(order), CHUNK):
             connection.writes_first()  # a courtesy, on a thread of its own: the phones' saves go first
+            pause()
             read = games.games_with_hands(db, order[start:start + CHUNK])
             for game_id in order[start:start + CHUNK]:
                 if game_id not in read:
@@ -144,14 +157,16 @@ def _results(game, stored) -> list[HandResult]:
     return play_game(game.rules, [s.hand for s in stored], names=game.teams).results
 
 
-def warm(path: str, player_ids: list[int] | None = None) -> None:
+def warm(path: str, player_ids: list[int] | None = None, pause=_go_on) -> None:
     """Compute and keep the figures a player's page shows (theirs, and each partnership's), ahead of the first
-    look: everyone's at start-up, a game's players' when it ends. With a connection of its own."""
+    look: everyone's at start-up, a game's players' when it ends. With a connection of its own; `pause` between
+    pieces of the work."""
     db = connection.connect(path)
     try:
         ids = player_ids if player_ids is not None else [p["id"] for p in records.players(db)]
         for player_id in ids:
-            of_player(db, player_id, [(mate["id"],) for mate in records.partners(db, player_id)])
+            pause()
+            of_player(db, player_id, [(mate["id"],) for mate in records.partners(db, player_id)], pause)
     except sqlite3.Error:
         pass  # warming is a courtesy: the page computes what it needs itself
     finally:

@@ -3,7 +3,8 @@ when its end moves, on one thread a database.
 
 Asks that come while that thread works are merged and done once after it: a club's twenty tables ending within a
 minute warm their eighty players in one or two passes, not sixty threads folding the same games side by side and
-taking the server's CPU from the phones. A pass that fails is a courtesy lost: the page computes what it needs.
+taking the server's CPU from the phones; and between two pieces of its work the thread steps aside while the server
+answers someone (`courtesy`). A pass that fails is a courtesy lost: the page computes what it needs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 from collections.abc import Iterable
 
 from ..store import records
-from . import figures, ratings
+from . import courtesy, figures, ratings
 
 _logger = logging.getLogger(__name__)
 
@@ -60,9 +61,10 @@ def _run(path: str) -> None:
                 return
             wanted = _WANTED.pop(path)
         ids = None if wanted is None else sorted(wanted)
-        try:
-            records.warm_records(path, ids)
+        try:  # each piece of the work waits for a quiet moment (see `courtesy`)
+            records.warm_records(path, ids, courtesy.step_aside)
+            courtesy.step_aside()
             ratings.warm(path)
-            figures.warm(path, ids)
+            figures.warm(path, ids, courtesy.step_aside)
         except Exception as error:  # noqa: BLE001 - a courtesy: never the end of the server's thread
             _logger.warning("Warming the records of %s failed: %s", path, error)

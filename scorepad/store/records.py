@@ -250,14 +250,15 @@ def _head_to_head(db, side_a, side_b) -> dict:
     return row
 
 
-def warm_records(path: str, player_ids: list[int] | None = None) -> None:
+def warm_records(path: str, player_ids: list[int] | None = None, pause=lambda: None) -> None:
     """Compute and cache records ahead of the first look: everyone's at start-up, a game's four players' when it
-    finishes. Run on a thread of its own, with a connection of its own."""
+    finishes. Run on a thread of its own, with a connection of its own; `pause` between players."""
     db = connect(path)
     try:
         players(db)
         ids = player_ids if player_ids is not None else [p["id"] for p in player_choices(db)]
         for player_id in ids:
+            pause()
             side_record(db, [player_id])
             partners(db, player_id)
     except sqlite3.Error:

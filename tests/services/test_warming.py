@@ -15,14 +15,14 @@ def passes(monkeypatch):
     """The passes each warmer made: (what, players); the first records pass held until `release` is set."""
     made, started, release = [], threading.Event(), threading.Event()
 
-    def held_records(path, ids):
+    def held_records(path, ids, pause):
         made.append(("records", ids))
         if not started.is_set():
             started.set()
             release.wait(10)
     monkeypatch.setattr(records, "warm_records", held_records)
     monkeypatch.setattr(ratings, "warm", lambda path: made.append(("ratings", None)))
-    monkeypatch.setattr(figures, "warm", lambda path, ids: made.append(("figures", ids)))
+    monkeypatch.setattr(figures, "warm", lambda path, ids, pause: made.append(("figures", ids)))
     return made, started, release
 
 
@@ -55,12 +55,12 @@ def test_everyone_asked_for_meanwhile_warms_everyone(passes, tmp_path):
 def test_a_pass_that_fails_ends_neither_the_thread_nor_the_next_ask(monkeypatch, tmp_path):
     made = []
 
-    def broken(path, ids):
+    def broken(path, ids, pause):
         made.append(ids)
         raise OSError("the disk went away")
     monkeypatch.setattr(records, "warm_records", broken)
     monkeypatch.setattr(ratings, "warm", lambda path: None)
-    monkeypatch.setattr(figures, "warm", lambda path, ids: None)
+    monkeypatch.setattr(figures, "warm", lambda path, ids, pause: None)
     path = str(tmp_path / "live.db")
     warming.warm(path, [1])
     warming.wait()

@@ -18,6 +18,7 @@ from ...core.evenings import played_words
 from ...core.rules import can_be_stuck
 from ...core.scoring import dix_value
 from ...core.seats import seats_of
+from ...services import courtesy
 from ..cli.club import club_group
 from ..cli.rules import rules_command
 from ..club import corrections, entrants, results, season_pages
@@ -71,6 +72,18 @@ class Scorepad(Flask):
             return super().ensure_sync(func)
 
 
+class _Answering:
+    """WSGI middleware: each request is counted while it is answered, and warming steps aside meanwhile (see
+    `services.courtesy`)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        with courtesy.answering():
+            return self.app(environ, start_response)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     app = Scorepad(
         "scorepad",
@@ -101,6 +114,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         proxies.init_app(app, os.environ.get("SCOREPAD_TRUSTED_PROXIES"))
     except proxies.ProxySettingRefused as refused:
         raise startup.CannotStart(str(refused)) from None
+
+    app.wsgi_app = _Answering(app.wsgi_app)
 
     app.session_interface = sessions.KeptSessions()  # a phone's cookie checked once, not at every poll
     init_guards(app)  # first: a stranger's Host or another site's POST reaches no other check
