@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Iterable
 
 from ..store import records
@@ -23,6 +24,7 @@ EVERYONE = None
 _LOCK = threading.Lock()
 _WANTED: dict[str, set[int] | None] = {}  # database path -> the players to warm next (None: everyone)
 _THREADS: dict[str, threading.Thread] = {}  # database path -> the thread warming it
+_PASSES: dict = {"passes": 0, "last": None}  # for /healthz and `make bench`
 
 
 def warm(path: str, player_ids: Iterable[int] | None = EVERYONE) -> None:
@@ -61,6 +63,7 @@ def _run(path: str) -> None:
                 return
             wanted = _WANTED.pop(path)
         ids = None if wanted is None else sorted(wanted)
+        began, cpu = time.monotonic(), time.thread_time()
         try:  # each piece of the work waits for a quiet moment (see `courtesy`)
             records.warm_records(path, ids, courtesy.step_aside)
             courtesy.step_aside()
@@ -68,3 +71,14 @@ def _run(path: str) -> None:
             figures.warm(path, ids, courtesy.step_aside)
         except Exception as error:  # noqa: BLE001 - a courtesy: never the end of the server's thread
             _logger.warning("Warming the records of %s failed: %s", path, error)
+        with _LOCK:
+            _PASSES["passes"] += 1
+            _PASSES["last"] = {"players": "everyone" if ids is None else len(ids),
+                               "seconds": round(time.monotonic() - began, 2),
+                               "cpu seconds": round(time.thread_time() - cpu, 2)}
+
+
+def census() -> dict:
+    """Whether a database is being warmed now, the passes made, and what the last one took."""
+    with _LOCK:
+        return {"warming now": len(_THREADS), **_PASSES}

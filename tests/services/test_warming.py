@@ -79,3 +79,16 @@ def test_a_warming_thread_that_cannot_start_leaves_the_next_ask_to_start_one(pas
     warming.warm(path, [2])
     warming.wait()
     assert ("records", [1, 2]) in made
+
+
+def test_the_census_says_whether_warming_runs_and_what_the_last_pass_took(passes, tmp_path):
+    made, started, release = passes
+    before = warming.census()["passes"]
+    warming.warm(str(tmp_path / "live.db"), [1, 2])
+    assert started.wait(10)
+    assert warming.census()["warming now"] == 1
+    release.set()
+    warming.wait()
+    said = warming.census()
+    assert said["warming now"] == 0 and said["passes"] == before + 1
+    assert said["last"]["players"] == 2 and said["last"]["cpu seconds"] >= 0

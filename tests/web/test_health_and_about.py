@@ -28,6 +28,7 @@ def test_healthz_says_the_database_answers_its_schema_is_current_and_how_old_the
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     said = dict(response.json)
     memory = said.pop("memory")
+    assert set(said.pop("warming")) == {"warming now", "passes", "last"}  # (tests/services/test_warming.py)
     assert said == {"ok": True, "database": "ok", "migrations": "current",
                     "last_backup_age_seconds": None, "last_backup_failed": False, "replica": "off"}
     assert memory["peak_mib"] >= memory["now_mib"] > 0

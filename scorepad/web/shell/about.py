@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, jsonify, render_template
 
 from ...core import house_time, retention
 from ...core.evenings import EVENING_STARTS
+from ...services import warming
 from ...store import schema
 from . import kept_pages, memory
 from . import replica as replica_setup
@@ -57,7 +58,7 @@ def healthz():
     body = {"ok": not pending, "database": "ok",
             "migrations": f"pending: {', '.join(pending)}" if pending else "current",
             "last_backup_age_seconds": age, "last_backup_failed": bool(status.problem),
-            **replica_setup.health(datetime.now(UTC)), "memory": memory.report()}
+            **replica_setup.health(datetime.now(UTC)), "memory": memory.report(), "warming": warming.census()}
     return _health(body, 503 if pending else 200)
 
 
