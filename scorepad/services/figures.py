@@ -60,7 +60,7 @@ def of_player(db, player_id: int, partnerships: list[tuple] = (), pause=None) ->
     return found
 
 
-def _go_on() -> None:
+def _go_on(patience: float | None = None) -> None:
     pass
 
 
@@ -84,6 +84,9 @@ _FOLDS_LOCK = threading.Lock()
 # Games read and folded at a time: a player's games are never all in memory at once (3,500 games and their 77,000
 # hands took a hundred MiB at the peak of warming everyone's figures)
 CHUNK = 200
+# Between two chunks warming waits for a quiet moment this long at most: it holds a snapshot of the database
+# meanwhile, and a snapshot held keeps the log from being folded into the database behind it
+IN_A_SNAPSHOT = 0.25
 
 
 def _compute(db, player_id: int, keys: list[tuple], pause) -> dict[tuple, Figures]:
@@ -166,7 +169,8 @@ def warm(path: str, player_ids: list[int] | None = None, pause=_go_on) -> None:
         ids = player_ids if player_ids is not None else [p["id"] for p in records.players(db)]
         for player_id in ids:
             pause()
-            of_player(db, player_id, [(mate["id"],) for mate in records.partners(db, player_id)], pause)
+            of_player(db, player_id, [(mate["id"],) for mate in records.partners(db, player_id)],
+                      lambda: pause(IN_A_SNAPSHOT))
     except sqlite3.Error:
         pass  # warming is a courtesy: the page computes what it needs itself
     finally:

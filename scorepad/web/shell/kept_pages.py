@@ -43,10 +43,10 @@ from collections.abc import Callable, Iterable
 from pathlib import PurePath
 
 from flask import current_app, g, render_template, request, session
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
 from ...store import connection
+from . import csrf_tokens
 
 PAGES_BYTES = 4 * 2**20  # compressed: some 700 game pages
 # A view's `build` run at once (a player's figures folded from every game of theirs, a history's lists): one holds
@@ -87,7 +87,7 @@ def csrf_token() -> str:
     """The template global `csrf_token()`: this request's token, or its marker while a page is being kept."""
     if g.get("kept_rendering"):
         return marker(_CSRF)
-    return generate_csrf()
+    return csrf_tokens.token()
 
 
 def csrf_meta_tag() -> Markup:
@@ -189,7 +189,7 @@ def _render(template: str, slots: dict, context: dict) -> tuple[str, tuple[str, 
 
 def _filled(page: str, used: tuple[str, ...], slots: dict) -> str:
     for name in used:
-        value = generate_csrf() if name == _CSRF else slots[name]
+        value = csrf_tokens.token() if name == _CSRF else slots[name]
         page = page.replace(marker(name), str(escape(value)))
     return page
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import current_app
 
 from ... import services
-from . import compression, kept_pages
+from . import compression, csrf_tokens, kept_pages
 
 
 def _status_mib(field: str) -> float | None:
@@ -26,4 +26,4 @@ def report() -> dict:
             "kept": {"rendered pages": kept_pages.census(), **services.kept.census(),
                      "sessions": current_app.session_interface.census(),
                      "addresses": len(current_app.extensions.get("scorepad_urls", {})),
-                     "gzipped files": compression.census()}}
+                     "gzipped files": compression.census(), "signed forms' tokens": csrf_tokens.census()}}
