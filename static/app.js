@@ -109,9 +109,9 @@
     };
   }
 
-  // This page's game is gone (an older backup put back): said, and the poll's element goes (htmx stops its poll).
+  // Its game gone (an older backup put back): said; the poll's element goes, and htmx stops polling.
   function gone(req) {
-    showAlert(serverWords(req.xhr));
+    showAlert(serverWords(req.xhr) || "This game is gone.");
     req.elt.remove();
   }
 

@@ -25,6 +25,7 @@ from . import courtesy
 
 _MADE = {"made": True, "set": False}
 _COMPUTING: dict[tuple, threading.Lock] = {}  # (database, player) -> the lock of its computation
+_WARMING: set[tuple] = set()  # of those, the ones the warming thread holds (it is the one given a `pause`)
 
 
 def figures(db, player_ids: list[int]) -> Figures:
@@ -42,10 +43,16 @@ def of_player(db, player_id: int, partnerships: list[tuple] = (), pause=None) ->
     found = _cached(db, keys)
     if len(found) == len(keys):
         return found
-    lock = _COMPUTING.setdefault((connection.database_path(db), player_id), threading.Lock())
+    where = (connection.database_path(db), player_id)
+    lock = _COMPUTING.setdefault(where, threading.Lock())
     if not lock.acquire(blocking=False):
-        with courtesy.awaited():  # the work waited for may be warming's: it must not wait for this request
+        if where in _WARMING:
+            with courtesy.awaited():  # the work waited for is warming's: it must not wait for this request
+                lock.acquire()
+        else:
             lock.acquire()
+    if pause is not None:
+        _WARMING.add(where)
     try:
         found = _cached(db, keys)  # computed meanwhile by the look that held the lock
         missing = [key for key in keys if key not in found]
@@ -56,6 +63,7 @@ def of_player(db, player_id: int, partnerships: list[tuple] = (), pause=None) ->
                 records.keep_answer(db, "figures", key, marks[key], computed[key])
             found.update(computed)
     finally:
+        _WARMING.discard(where)
         lock.release()
     return found
 

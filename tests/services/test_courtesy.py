@@ -84,3 +84,31 @@ def test_a_look_at_figures_warming_is_computing_is_not_kept_waiting_by_warming_s
         assert time.monotonic() - began < 10
     warmer.join(10)
     assert found[(ann,)].games == 1
+
+
+def test_a_look_waiting_for_another_looks_computation_does_not_call_warming_back(db):
+    """Only warming's own work, waited for, stops it stepping aside: a page waiting for another page's
+    computation of the same figures would otherwise have warming compete with the very work it waits for."""
+    game_id = start(db, replace(DD, target=100), players=("Ann", "Bob", "Cat", "Dan"))
+    record(db, game_id)
+    record(db, game_id)
+    ann = store_players.player_for(db, "Ann")
+    path = connection.database_path(db)
+    lock = figures._COMPUTING.setdefault((path, ann), threading.Lock())
+    lock.acquire()  # another look is computing Ann's figures
+    seen = []
+
+    def look():
+        own = connection.connect(path)
+        try:
+            figures.of_player(own, ann)
+        finally:
+            own.close()
+    waiting = threading.Thread(target=look)
+    waiting.start()
+    for _ in range(20):
+        time.sleep(0.01)
+        seen.append(courtesy.census()["awaiting warming"])
+    lock.release()
+    waiting.join(10)
+    assert seen == [0] * 20

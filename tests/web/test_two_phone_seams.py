@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from scorepad.services import lookups
 from scorepad.store import backups, connection
 from scorepad.store import games as store_games
 from tests.helpers import parse
@@ -131,7 +132,7 @@ def poll_of(client, game_id) -> str:
 
 
 def test_a_phone_polling_a_game_a_restore_took_away_is_told_so_even_when_its_number_went_to_another_game(
-        app, client, tmp_path):
+        app, client, tmp_path, monkeypatch):
     """Else the phone took the new game's scoreboard into the old game's page, or called itself offline."""
     live = app.config["DATABASE"]
     new_game(client)
@@ -148,6 +149,13 @@ def test_a_phone_polling_a_game_a_restore_took_away_is_told_so_even_when_its_num
         said = parse(answer).select_one(".error-message").get_text()
         assert "not on this Scorepad any more" in said and "cannot be saved to it" in said
         assert new_game(client, team_0="Grands", team_1="Kids") > 0
+    # the moment between the identity's check and the page's reading: a page of the game as it is then is never
+    # brought to a phone that asked for another
+    original = lookups.game_etag
+    with monkeypatch.context() as patched:
+        patched.setattr(lookups, "game_etag", lambda db, game_id, uid=None: original(db, game_id))
+        answer = client.get(polled, headers={"HX-Request": "true"})
+    assert answer.status_code == 404 and answer.headers["Scorepad-Answer"] == "gone"
     # the phones of the game that has the number now poll it as usual
     assert client.get(poll_of(client, taken_away), headers={"HX-Request": "true"}).status_code == 200
 

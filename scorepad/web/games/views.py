@@ -303,15 +303,18 @@ def live(game_id: int):
     """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments, the
     record card as a fresh page has it, and a notice: news from another phone, or that the hand of the form the
     poll names (`X-Hand-Token`) is saved."""
-    etag = lookups.game_etag(get_db(), game_id, request.args.get("game", "")[:64] or None)
-    if etag is None:  # said on the page, and the page stops asking (app.js)
-        return answered((render_template("error.html", title="This game is gone", message=GAME_GONE_HERE), 404), "gone")
+    asked_for = request.args.get("game", "")[:64] or None
+    etag = lookups.game_etag(get_db(), game_id, asked_for)
+    if etag is None:
+        return _gone_from_here()
     if request.headers.get("If-None-Match") == etag:
         response = current_app.response_class(status=304)
         response.headers["ETag"] = etag
         return response
     page = _page(game_id)
     game, sheet = page.game, page.sheet
+    if asked_for is not None and game.uid != asked_for:  # put back from a backup that moment
+        return _gone_from_here()
     saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
     news = session.get("wrote") != [game_id, game.version] and saved_here is None
@@ -327,6 +330,12 @@ def live(game_id: int):
     response.headers["ETag"] = game.etag
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _gone_from_here():
+    """The poll of a page whose game is not on this Scorepad any more: said on the page, and the page stops asking
+    (app.js)."""
+    return answered((render_template("error.html", title="This game is gone", message=GAME_GONE_HERE), 404), "gone")
 
 
 def _saved_from_here(sheet, token: str) -> int | None:

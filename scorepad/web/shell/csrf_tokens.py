@@ -27,6 +27,8 @@ def token() -> str:
     if raw is not None and field not in g:
         with _LOCK:
             found = _SIGNED.get((secret, raw))
+            if found is not None:
+                _SIGNED.move_to_end((secret, raw))
         if found is not None:
             setattr(g, field, found)  # where generate_csrf finds this request's token
             return found
