@@ -11,7 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorepad.store import games
-from tests.browser.helpers import PHONE, saved_and_unanswered, start_game
+from tests.browser.helpers import PHONE, POLL, saved_and_unanswered, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -101,7 +101,7 @@ def test_a_save_with_no_answer_is_kept_on_the_phone_and_lands_once_by_itself(pho
     fill_hand(phone)
     # the poll would find the hand the server did store (and say so) while the save still waits: another story,
     # told in test_at_the_table_live; here the phone hears nothing until its save gives up
-    phone.route("**/live", lambda route: route.abort("internetdisconnected"))
+    phone.route(POLL, lambda route: route.abort("internetdisconnected"))
     phone.route("**/hands", handler)
     tap_record(phone)
     kept = phone.locator("#outbox")
@@ -113,7 +113,7 @@ def test_a_save_with_no_answer_is_kept_on_the_phone_and_lands_once_by_itself(pho
     expect(phone.locator("#bid")).to_have_value("")
     expect(phone.get_by_role("alert").filter(has_text="may not have been saved")).to_have_count(0)
     phone.unroute("**/hands")
-    phone.unroute("**/live")
+    phone.unroute(POLL)
     expect(kept).to_have_count(0, timeout=15_000)  # sent again by itself
     expect(phone.locator(".hands details")).to_have_count(1)
     expect(phone.locator("#total-0")).to_have_text("58")
@@ -169,14 +169,14 @@ PREVIEW = re.compile(r"/preview\?")
 
 def test_a_failing_poll_shows_a_quiet_mark_that_clears_itself_and_never_the_banner(phone, live_server):
     start_game(phone, live_server)
-    phone.route("**/live", lambda route: route.abort("internetdisconnected"))
+    phone.route(POLL, lambda route: route.abort("internetdisconnected"))
     phone.route(PREVIEW, lambda route: route.abort("internetdisconnected"))
     phone.fill("#bid", "60")  # the preview asks too, and fails the same way
     mark = phone.get_by_role("status").filter(has_text="Offline")
     expect(mark).to_be_visible()
     phone.wait_for_timeout(1500)  # another poll fails meanwhile (the test server polls every second)
     expect(phone.locator("#alert")).to_be_hidden()
-    phone.unroute("**/live")
+    phone.unroute(POLL)
     phone.unroute(PREVIEW)
     expect(mark).to_be_hidden()
     expect(phone.locator("#bid")).to_have_value("60")
