@@ -4,6 +4,7 @@ game, and "mine is right" from a half-typed form changes only what was typed."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -126,9 +127,11 @@ def test_a_hand_typed_for_a_game_a_restore_took_away_never_lands_in_the_game_now
     assert record(client, other_family, **THEIRS).status_code == 303
 
 
-def poll_of(client, game_id) -> str:
-    """The address a phone's game page polls, as the page gives it."""
-    return parse(client.get(f"/games/{game_id}")).select_one("#live")["hx-get"]
+def poll_of(client, game_id) -> tuple[str, dict]:
+    """The address a phone's game page polls and what it sends with it, as the page gives them."""
+    poller = parse(client.get(f"/games/{game_id}")).select_one("#live")
+    sent = json.loads(poller["hx-headers"])
+    return poller["hx-get"], {"HX-Request": "true", "X-Game": sent["X-Game"]}
 
 
 def test_a_phone_polling_a_game_a_restore_took_away_is_told_so_even_when_its_number_went_to_another_game(
@@ -140,11 +143,11 @@ def test_a_phone_polling_a_game_a_restore_took_away_is_told_so_even_when_its_num
     with connection.connect(live) as db:
         db.execute("VACUUM INTO ?", [str(older)])
     taken_away = new_game(client)
-    polled = poll_of(client, taken_away)
-    assert client.get(polled, headers={"HX-Request": "true"}).status_code == 200
+    polled, sent = poll_of(client, taken_away)
+    assert client.get(polled, headers=sent).status_code == 200
     backups.restore(str(older), live)
     for _ in range(2):  # gone; then its number given to another game
-        answer = client.get(polled, headers={"HX-Request": "true"})
+        answer = client.get(polled, headers=sent)
         assert answer.status_code == 404 and answer.headers["Scorepad-Answer"] == "gone"
         said = parse(answer).select_one(".error-message").get_text()
         assert "not on this Scorepad any more" in said and "cannot be saved to it" in said
@@ -154,10 +157,11 @@ def test_a_phone_polling_a_game_a_restore_took_away_is_told_so_even_when_its_num
     original = lookups.game_etag
     with monkeypatch.context() as patched:
         patched.setattr(lookups, "game_etag", lambda db, game_id, uid=None: original(db, game_id))
-        answer = client.get(polled, headers={"HX-Request": "true"})
+        answer = client.get(polled, headers=sent)
     assert answer.status_code == 404 and answer.headers["Scorepad-Answer"] == "gone"
     # the phones of the game that has the number now poll it as usual
-    assert client.get(poll_of(client, taken_away), headers={"HX-Request": "true"}).status_code == 200
+    polled, sent = poll_of(client, taken_away)
+    assert client.get(polled, headers=sent).status_code == 200
 
 
 def test_the_compare_of_a_hand_typed_for_another_game_says_the_game_is_gone(client):
@@ -248,3 +252,15 @@ def test_a_hand_sent_to_a_game_that_is_gone_is_told_so_in_words_and_saved_nowher
     said = parse(response).select_one(".error-message").get_text()
     assert "not on this Scorepad" in said and "Nothing was saved" in said
     assert "no page at this address" in client.get("/no/such/page").get_data(as_text=True)
+
+
+def test_the_form_a_poll_brings_is_a_fresh_one_as_a_fresh_page_has_it(client):
+    """Else live.js took the other phone's untouched form for one being typed in, and asked the two-phone question
+    about it at the next hand (it did, once the poll named its game in the address)."""
+    game_id = new_game(client)
+    polled, sent = poll_of(client, game_id)
+    record(client, game_id, **THEIRS)
+    answer = client.get(polled, headers={**sent, "If-None-Match": '"stale"'})
+    assert answer.status_code == 200
+    fresh = parse(answer).select_one("template#fresh-record")
+    assert fresh is not None and "data-fresh" in str(fresh)

@@ -303,7 +303,9 @@ def live(game_id: int):
     """The phones' poll: 304 while nothing changed, else the fresh scoreboard and sheet as htmx fragments, the
     record card as a fresh page has it, and a notice: news from another phone, or that the hand of the form the
     poll names (`X-Hand-Token`) is saved."""
-    asked_for = request.args.get("game", "")[:64] or None
+    # the game the page was made for (X-Game; a header, not the address: a form's freshness and a kept page's
+    # key read the address's query)
+    asked_for = request.headers.get("X-Game", "")[:64] or None
     etag = lookups.game_etag(get_db(), game_id, asked_for)
     if etag is None:
         return _gone_from_here()
