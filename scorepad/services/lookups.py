@@ -14,14 +14,10 @@ def game(db, game_id: int) -> Game | None:
     return games.load_game(db, game_id)
 
 
-def game_etag(db, game_id: int, uid: str | None = None) -> str | None:
-    """The game's ETag as it is now (its identity and version); None for a game that is not there, or (`uid`
-    given) when the game at that number is another one than the page asking was made for: put back from a
-    backup taken before it, the number went to a game made since."""
+def game_etag(db, game_id: int) -> str | None:
+    """The game's ETag as it is now (its identity and version); None for a game that is not there."""
     stamp = games.game_stamp(db, game_id)
-    if stamp is None or (uid is not None and stamp[0] != uid):
-        return None
-    return games.game_etag(game_id, *stamp)
+    return games.game_etag(game_id, *stamp) if stamp else None
 
 
 def listed_games(db, finished: bool, limit: int = 20) -> list[Game]:

@@ -306,7 +306,7 @@ def live(game_id: int):
     # the game the page was made for (X-Game; a header, not the address: a form's freshness and a kept page's
     # key read the address's query)
     asked_for = request.headers.get("X-Game", "")[:64] or None
-    etag = lookups.game_etag(get_db(), game_id, asked_for)
+    etag = lookups.game_etag(get_db(), game_id)  # (another game's ETag is another: it names its identity)
     if etag is None:
         return _gone_from_here()
     if request.headers.get("If-None-Match") == etag:
@@ -315,7 +315,7 @@ def live(game_id: int):
         return response
     page = _page(game_id)
     game, sheet = page.game, page.sheet
-    if asked_for is not None and game.uid != asked_for:  # put back from a backup that moment
+    if asked_for is not None and game.uid != asked_for:  # another game, given its number after a restore
         return _gone_from_here()
     saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
