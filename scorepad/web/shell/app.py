@@ -23,12 +23,25 @@ from ..cli.club import club_group
 from ..cli.rules import rules_command
 from ..club import corrections, entrants, results, season_pages
 from ..club import views as club
-from ..games import meld, rules
+from ..games import meld, rules, unchanged_polls
 from ..games import views as games
 from ..games.forms import kind_choices, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
-from . import about, compression, database, kept_pages, passcode, proxies, request_log, restore, sessions, startup, urls
+from . import (
+    about,
+    compression,
+    database,
+    kept_pages,
+    passcode,
+    proxies,
+    request_log,
+    restore,
+    security_headers,
+    sessions,
+    startup,
+    urls,
+)
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
@@ -110,6 +123,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if os.environ.get(f"SCOREPAD_{name}") and name not in (test_config or {}):
             app.config[name] = os.environ[f"SCOREPAD_{name}"]
     _house_zone(app)
+    unchanged_polls.init_app(app)  # a poll of a game that has not changed: 304 before Flask (inside the proxy fix)
     try:  # a request from a proxy the owner named says where the browser is; from anyone else, nothing
         proxies.init_app(app, os.environ.get("SCOREPAD_TRUSTED_PROXIES"))
     except proxies.ProxySettingRefused as refused:
@@ -238,19 +252,6 @@ def _secret_key(path: Path) -> str:
     return startup.secret_key(path)
 
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-
-
-# Home Assistant shows an add-on's pages in a frame of its own page, on its own origin: through its ingress (and only
-# there) a page of ours may be framed by a page of the same origin.
-FRAMED_BY_HOME_ASSISTANT = CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
-SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
-                    ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"))
-INGRESS_HEADERS = (("Content-Security-Policy", FRAMED_BY_HOME_ASSISTANT), ("X-Content-Type-Options", "nosniff"),
-                   ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "SAMEORIGIN"))
-
-
 def _check_csrf_by_method(app) -> None:
     """flask-wtf's own check looks up whether a view is exempt before it looks at the method: 50 µs of every GET
     (a phone's poll, every 3 s) to find nothing to check. The same check, asked only of the methods it checks."""
@@ -269,8 +270,8 @@ def _security_headers(response):
     # each header a view did not set itself (one look at the headers: werkzeug's own lookup of a missing name
     # raises and catches an exception, four times an answer)
     present = {name.lower() for name, _ in response.headers}
-    headers = INGRESS_HEADERS if request.environ.get(proxies.INGRESS, False) else SECURITY_HEADERS
-    response.headers.extend([(name, value) for name, value in headers if name.lower() not in present])
+    response.headers.extend([(name, value) for name, value in security_headers.for_request(request.environ)
+                             if name.lower() not in present])
     return response
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -18,6 +19,17 @@ def get_db():
     if "db" not in g:
         g.db = connection.pooled(current_app.config["DATABASE"])
     return g.db
+
+
+@contextmanager
+def borrowed(app):
+    """This thread's connection outside a request's context (the quick answer to an unchanged poll), handed back
+    as `close_db` hands it back."""
+    db = connection.pooled(app.config["DATABASE"])
+    try:
+        yield db
+    finally:
+        connection.release(db)
 
 
 def close_db(_error=None) -> None:

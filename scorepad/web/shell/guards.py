@@ -132,17 +132,24 @@ def cross_site() -> bool:
     return origin is not None and origin.lower() != own_origin()
 
 
+def addressed_here(environ, hosts: OwnHosts) -> bool:
+    """Whether a request (its WSGI environ) was addressed to this server. A request naming no Host at all
+    (HTTP/1.0, never a browser) was."""
+    host = environ.get("HTTP_HOST")
+    if host is None or hosts.accepts(host):
+        return True
+    # Home Assistant's ingress, from a proxy the owner named: it lets through only people signed in to Home
+    # Assistant, under whatever name they open it by (homeassistant.local, an address, its remote name), so a
+    # page of a stranger's name cannot reach Scorepad through it
+    return bool(environ.get(INGRESS))
+
+
 def refuse_other_hosts():
     """Before every request: one addressed to a name or address this server is not gets a page in words (400)
-    and nothing else runs. A request naming no Host at all (HTTP/1.0, never a browser) goes on."""
-    host = request.headers.get("Host")
-    if host is None or current_app.extensions["scorepad_hosts"].accepts(host):
+    and nothing else runs."""
+    if addressed_here(request.environ, current_app.extensions["scorepad_hosts"]):
         return None
-    if request.environ.get(INGRESS):
-        # Home Assistant's ingress, from a proxy the owner named: it lets through only people signed in to Home
-        # Assistant, under whatever name they open it by (homeassistant.local, an address, its remote name), so
-        # a page of a stranger's name cannot reach Scorepad through it
-        return None
+    host = request.headers.get("Host", "")
     current_app.logger.warning("Refused a request addressed to %r", host)
     return render_template("error.html", title="Not this address", message=(
         f"Scorepad does not answer to the address “{host[:100]}”. If it should (a name you gave this machine, "

@@ -27,11 +27,15 @@ def _start() -> None:
     g.request_started = time.monotonic()
 
 
+def note(address: str | None, method: str, path: str, status: int, seconds: float) -> None:
+    """The line for one answered request, when it is worth one."""
+    if worth_a_line(method, status, seconds):
+        logger.info("%s %s %s -> %s in %d ms", address or "-", method, path, status, seconds * 1000)
+
+
 def _log(response):
     seconds = time.monotonic() - g.get("request_started", time.monotonic())
-    if worth_a_line(request.method, response.status_code, seconds):
-        logger.info("%s %s %s -> %s in %d ms", request.remote_addr or "-", request.method, request.path,
-                    response.status_code, seconds * 1000)
+    note(request.remote_addr, request.method, request.path, response.status_code, seconds)
     return response
 
 
