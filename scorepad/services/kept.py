@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..store import records
-from . import pages, ratings
+from . import game_etags, pages, ratings
 
 
 def census() -> dict:
-    return {"game pages": pages.census(), "ratings": ratings.census(), "records": records.census()}
+    return {"game pages": pages.census(), "ratings": ratings.census(), "records": records.census(),
+            "polled games' ETags": game_etags.census()}

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sqlite3
 import threading
+import time
 import weakref
 from datetime import UTC, datetime
 from pathlib import Path
@@ -160,6 +162,7 @@ def write_lock(db: sqlite_utils.Database):
     with a dozen phones saving at once, one save waited seconds. Another process (a backup, the command line)
     is still waited for by SQLite's busy timeout. While a writer waits or writes, pages about to be built step
     aside (`writes_first`)."""
+    global _writes_ended
     with _announced(), _queue_of(db):
         _fold_as_told(db)
         db.conn.execute("BEGIN IMMEDIATE")
@@ -171,6 +174,37 @@ def write_lock(db: sqlite_utils.Database):
             if db.conn.in_transaction:
                 db.conn.rollback()
             raise
+        finally:
+            _writes_ended = next(_WRITE_COUNT)
+
+
+# Whether anything was written since a moment, asked without a query (`change_mark`): every write of this process
+# is counted as it ends, and another process's write (the command line) goes through the log file
+_WRITE_COUNT = itertools.count(1)
+_writes_ended = 0
+# The log file is looked at once in this long, not at every ask: a look is a system call, and a call that lets the
+# interpreter go costs a poll under load what the query did (another process's write is seen this much later)
+LOOK_AGAIN_SECONDS = 0.05
+_LOOKED: dict[str, tuple[float, tuple | None, str]] = {}  # a path -> (when, how its log looked, the log's path)
+
+
+def change_mark(path: str) -> tuple:
+    """What moves whenever anything is written to the database at `path`: the writes this process ended, and its
+    log file (SQLite in WAL mode appends every commit to it, whichever process makes it). Equal marks say nothing
+    was written in between: at once for this process's writes, within LOOK_AGAIN_SECONDS and the file system's
+    clock for another's (whoever keeps an answer under a mark asks again after a while too). Taken before what it
+    vouches for is read."""
+    looked = _LOOKED.get(path)
+    now = time.monotonic()
+    if looked is None or now - looked[0] >= LOOK_AGAIN_SECONDS:
+        log = _key(path) + "-wal" if looked is None else looked[2]
+        try:
+            found = os.stat(log)
+            seen = (found.st_ino, found.st_size, found.st_mtime_ns)
+        except OSError:
+            seen = None
+        looked = _LOOKED[path] = (now, seen, log)
+    return (_writes_ended, looked[1])
 
 
 # Writes first. A save holds the write lock across a dozen calls into SQLite, and each call lets Python's other

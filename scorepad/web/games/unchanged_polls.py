@@ -10,7 +10,7 @@ import re
 import sqlite3
 import time
 
-from ...services import lookups
+from ...services import game_etags, lookups
 from ..shell import database, request_log, security_headers
 from ..shell.guards import addressed_here
 
@@ -46,9 +46,11 @@ class UnchangedPolls:
                 and addressed_here(environ, hosts))
 
     def _etag(self, game_id: int) -> str | None:
-        try:
+        def read():
             with database.borrowed(self.flask_app) as db:
                 return lookups.game_etag(db, game_id)
+        try:
+            return game_etags.game_etag(self.flask_app.config["DATABASE"], game_id, read)
         except sqlite3.Error:
             return None  # the view meets it again and answers it in words
 

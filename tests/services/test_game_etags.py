@@ -1,0 +1,110 @@
+"""A game's ETag kept for the phones' polls (`services.game_etags`): read again whenever anything was written, by
+this process or by another, and after MAX_AGE whatever the database's mark says."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scorepad.services import game_etags, lookups
+from scorepad.store import connection
+from tests.services.helpers import record, start
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept():
+    game_etags.forget()
+    yield
+    game_etags.forget()
+
+
+class Reads:
+    """`read` for a game, counting the queries made."""
+
+    def __init__(self, db, game_id):
+        self.db, self.game_id, self.count = db, game_id, 0
+
+    def __call__(self):
+        self.count += 1
+        return lookups.game_etag(self.db, self.game_id)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_an_etag_is_read_once_while_nothing_is_written(db, live):
+    game_id = start(db)
+    reads = Reads(db, game_id)
+    first = game_etags.game_etag(str(live), game_id, reads)
+    assert first == lookups.game_etag(db, game_id)
+    assert [game_etags.game_etag(str(live), game_id, reads) for _ in range(5)] == [first] * 5
+    assert reads.count == 1
+
+
+def test_a_write_of_this_process_is_seen_at_the_next_ask(db, live):
+    game_id = start(db)
+    reads = Reads(db, game_id)
+    before = game_etags.game_etag(str(live), game_id, reads)
+    record(db, game_id)
+    after = game_etags.game_etag(str(live), game_id, reads)
+    assert after != before and after == lookups.game_etag(db, game_id)
+
+
+def test_a_write_of_another_process_is_seen_through_the_log(db, live, monkeypatch):
+    monkeypatch.setattr(connection, "LOOK_AGAIN_SECONDS", 0)  # the log looked at again at once (see below)
+    game_id = start(db)
+    reads = Reads(db, game_id)
+    before = game_etags.game_etag(str(live), game_id, reads)
+    other = sqlite3.connect(live)  # not this process's writers' queue: as the command line writes
+    with other:
+        other.execute("UPDATE games SET team_0 = 'Grands' WHERE id = ?", [game_id])
+    other.close()
+    after = game_etags.game_etag(str(live), game_id, reads)
+    assert after != before and after == lookups.game_etag(db, game_id)
+
+
+def test_what_is_kept_is_read_again_after_max_age_whatever_the_mark(db, live):
+    game_id = start(db)
+    reads, clock = Reads(db, game_id), Clock()
+    game_etags.game_etag(str(live), game_id, reads, clock=clock)
+    clock.now += game_etags.MAX_AGE - 0.01
+    game_etags.game_etag(str(live), game_id, reads, clock=clock)
+    assert reads.count == 1
+    clock.now += 0.02
+    game_etags.game_etag(str(live), game_id, reads, clock=clock)
+    assert reads.count == 2
+
+
+def test_a_game_that_is_not_there_is_none_and_games_are_kept_apart(db, live):
+    first, second = start(db), start(db)
+    assert game_etags.game_etag(str(live), 999_999, Reads(db, 999_999)) is None
+    one, two = (game_etags.game_etag(str(live), g, Reads(db, g)) for g in (first, second))
+    assert one != two
+    assert game_etags.census() == {"games": 3}
+
+
+def test_the_log_is_looked_at_once_in_a_while_and_this_processs_writes_move_the_mark_at_once(db, live, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(connection.time, "monotonic", clock)
+    looks = []
+    real_stat = connection.os.stat
+    monkeypatch.setattr(connection.os, "stat", lambda path, *a, **k: looks.append(path) or real_stat(path, *a, **k))
+    game_id = start(db)
+    first = connection.change_mark(str(live))
+    other = sqlite3.connect(live)
+    with other:
+        other.execute("UPDATE games SET team_0 = 'Grands' WHERE id = ?", [game_id])
+    other.close()
+    assert connection.change_mark(str(live)) == first  # within LOOK_AGAIN_SECONDS: the look before is used
+    clock.now += 2 * connection.LOOK_AGAIN_SECONDS
+    assert connection.change_mark(str(live)) != first  # and then the log is looked at again
+    assert len([p for p in looks if str(p).endswith("-wal")]) == 2
+    moved = connection.change_mark(str(live))
+    record(db, game_id)  # this process's own write: no look needed
+    assert connection.change_mark(str(live)) != moved
