@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..store import clubs, connection, games, players, readable, records
 from ..store.clubs import Night
 from ..store.games import Game, StoredHand
+from . import marked
 
 # --- games and their hands -----------------------------------------------------------------------------------
 
@@ -105,5 +106,7 @@ def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
 
 def lists_versions(db) -> tuple:
     """What every list (home, history, the players' pages) is built from, as a key for a page kept rendered: the
-    database file, the lists counter and the records counter, each moved by the database's own triggers."""
-    return (connection.database_file(db), games.lists_version(db), records.records_version(db))
+    database file, the lists counter and the records counter, each moved by the database's own triggers (kept
+    while nothing is written: `marked`)."""
+    return marked.kept(connection.database_path(db), "lists", lambda: (
+        connection.database_file(db), games.lists_version(db), records.records_version(db)))

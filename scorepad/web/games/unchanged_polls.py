@@ -10,7 +10,7 @@ import re
 import sqlite3
 import time
 
-from ...services import game_etags, lookups
+from ...services import lookups, marked
 from ..shell import database, request_log, security_headers
 from ..shell.guards import addressed_here
 
@@ -50,7 +50,7 @@ class UnchangedPolls:
             with database.borrowed(self.flask_app) as db:
                 return lookups.game_etag(db, game_id)
         try:
-            return game_etags.game_etag(self.flask_app.config["DATABASE"], game_id, read)
+            return marked.kept(self.flask_app.config["DATABASE"], ("etag", game_id), read)
         except sqlite3.Error:
             return None  # the view meets it again and answers it in words
 

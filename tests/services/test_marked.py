@@ -1,5 +1,5 @@
-"""A game's ETag kept for the phones' polls (`services.game_etags`): read again whenever anything was written, by
-this process or by another, and after MAX_AGE whatever the database's mark says."""
+"""What is read at every request, kept while nothing is written (`services.marked`; a game's ETag here): read
+again whenever anything was written, by this process or by another, and after MAX_AGE whatever the mark says."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ import sqlite3
 
 import pytest
 
-from scorepad.services import game_etags, lookups
+from scorepad.services import lookups, marked
 from scorepad.store import connection
 from tests.services.helpers import record, start
 
 
 @pytest.fixture(autouse=True)
 def _nothing_kept():
-    game_etags.forget()
+    marked.forget()
     yield
-    game_etags.forget()
+    marked.forget()
 
 
 class Reads:
@@ -41,18 +41,18 @@ class Clock:
 def test_an_etag_is_read_once_while_nothing_is_written(db, live):
     game_id = start(db)
     reads = Reads(db, game_id)
-    first = game_etags.game_etag(str(live), game_id, reads)
+    first = marked.kept(str(live), game_id, reads)
     assert first == lookups.game_etag(db, game_id)
-    assert [game_etags.game_etag(str(live), game_id, reads) for _ in range(5)] == [first] * 5
+    assert [marked.kept(str(live), game_id, reads) for _ in range(5)] == [first] * 5
     assert reads.count == 1
 
 
 def test_a_write_of_this_process_is_seen_at_the_next_ask(db, live):
     game_id = start(db)
     reads = Reads(db, game_id)
-    before = game_etags.game_etag(str(live), game_id, reads)
+    before = marked.kept(str(live), game_id, reads)
     record(db, game_id)
-    after = game_etags.game_etag(str(live), game_id, reads)
+    after = marked.kept(str(live), game_id, reads)
     assert after != before and after == lookups.game_etag(db, game_id)
 
 
@@ -60,33 +60,33 @@ def test_a_write_of_another_process_is_seen_through_the_log(db, live, monkeypatc
     monkeypatch.setattr(connection, "LOOK_AGAIN_SECONDS", 0)  # the log looked at again at once (see below)
     game_id = start(db)
     reads = Reads(db, game_id)
-    before = game_etags.game_etag(str(live), game_id, reads)
+    before = marked.kept(str(live), game_id, reads)
     other = sqlite3.connect(live)  # not this process's writers' queue: as the command line writes
     with other:
         other.execute("UPDATE games SET team_0 = 'Grands' WHERE id = ?", [game_id])
     other.close()
-    after = game_etags.game_etag(str(live), game_id, reads)
+    after = marked.kept(str(live), game_id, reads)
     assert after != before and after == lookups.game_etag(db, game_id)
 
 
 def test_what_is_kept_is_read_again_after_max_age_whatever_the_mark(db, live):
     game_id = start(db)
     reads, clock = Reads(db, game_id), Clock()
-    game_etags.game_etag(str(live), game_id, reads, clock=clock)
-    clock.now += game_etags.MAX_AGE - 0.01
-    game_etags.game_etag(str(live), game_id, reads, clock=clock)
+    marked.kept(str(live), game_id, reads, clock=clock)
+    clock.now += marked.MAX_AGE - 0.01
+    marked.kept(str(live), game_id, reads, clock=clock)
     assert reads.count == 1
     clock.now += 0.02
-    game_etags.game_etag(str(live), game_id, reads, clock=clock)
+    marked.kept(str(live), game_id, reads, clock=clock)
     assert reads.count == 2
 
 
 def test_a_game_that_is_not_there_is_none_and_games_are_kept_apart(db, live):
     first, second = start(db), start(db)
-    assert game_etags.game_etag(str(live), 999_999, Reads(db, 999_999)) is None
-    one, two = (game_etags.game_etag(str(live), g, Reads(db, g)) for g in (first, second))
+    assert marked.kept(str(live), 999_999, Reads(db, 999_999)) is None
+    one, two = (marked.kept(str(live), g, Reads(db, g)) for g in (first, second))
     assert one != two
-    assert game_etags.census() == {"games": 3}
+    assert marked.census() == {"answers": 3}
 
 
 def test_the_log_is_looked_at_once_in_a_while_and_this_processs_writes_move_the_mark_at_once(db, live, monkeypatch):
@@ -108,3 +108,13 @@ def test_the_log_is_looked_at_once_in_a_while_and_this_processs_writes_move_the_
     moved = connection.change_mark(str(live))
     record(db, game_id)  # this process's own write: no look needed
     assert connection.change_mark(str(live)) != moved
+
+
+def test_the_lists_versions_are_kept_and_moved_by_a_write(db, live, monkeypatch):
+    asked = []
+    real = lookups.games.lists_version
+    monkeypatch.setattr(lookups.games, "lists_version", lambda d: asked.append(1) or real(d))
+    before = lookups.lists_versions(db)
+    assert lookups.lists_versions(db) == before and len(asked) == 1
+    start(db)
+    assert lookups.lists_versions(db) != before and len(asked) == 2
