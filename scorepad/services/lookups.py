@@ -67,7 +67,10 @@ def nights_between(db, start: str | None = None, end: str | None = None) -> list
 # --- players and their records -------------------------------------------------------------------------------
 
 def player(db, player_id: int) -> dict | None:
-    return players.player(db, player_id)
+    """A player's id and name (None: no such player), kept while nothing is written (`marked`): asked at every
+    look at their page."""
+    found = marked.kept(connection.database_path(db), ("player", player_id), lambda: players.player(db, player_id))
+    return dict(found) if found is not None else None
 
 
 def player_names(db) -> list[str]:

@@ -18,6 +18,7 @@ from functools import cached_property
 from ..core.scoring import GameState
 from ..store import connection, games
 from ..store.games import Game, StoredHand
+from . import marked
 from .sheet import Sheet, build_sheet
 
 # Pages kept in this process: the games being played tonight and a few looked back at. A page of a long game
@@ -47,10 +48,18 @@ class GamePage:
         return build_sheet(self.game, self.hands, self.history, self.deleted, self.state)
 
 
+def stamp_now(db, game_id: int) -> tuple[str, int] | None:
+    """The game's (identity, version) now, None for no such game: asked at every look at a game, so kept while
+    nothing is written (`marked`); inside a transaction, read (it may have written the game)."""
+    if db.conn.in_transaction:
+        return games.game_stamp(db, game_id)
+    return marked.kept(connection.database_path(db), ("stamp", game_id), lambda: games.game_stamp(db, game_id))
+
+
 def game_page(db, game_id: int) -> GamePage | None:
     """The game's page data as it is now; None when there is no such game. Raises `store.UnreadableGame` for a
     game whose stored rules do not read."""
-    stamp = games.game_stamp(db, game_id)
+    stamp = stamp_now(db, game_id)
     if stamp is None:
         return None
     found = _cached(db, game_id, stamp)
@@ -67,7 +76,7 @@ def game_page(db, game_id: int) -> GamePage | None:
 
 def current_game(db, game_id: int) -> Game | None:
     """The game as it is now (from its kept page when that is current): for reading a form by its rules."""
-    stamp = games.game_stamp(db, game_id)
+    stamp = stamp_now(db, game_id)
     if stamp is None:
         return None
     found = _cached(db, game_id, stamp)
@@ -91,7 +100,7 @@ def versions(db, page: GamePage) -> tuple:
 
 def versions_now(db, game_id: int) -> tuple | None:
     """`versions` of the game's page as the game is now, read without reading the game; None for no such game."""
-    stamp = games.game_stamp(db, game_id)
+    stamp = stamp_now(db, game_id)
     return (connection.database_file(db), game_id, *stamp) if stamp else None
 
 

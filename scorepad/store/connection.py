@@ -182,29 +182,27 @@ def write_lock(db: sqlite_utils.Database):
 # is counted as it ends, and another process's write (the command line) goes through the log file
 _WRITE_COUNT = itertools.count(1)
 _writes_ended = 0
-# The log file is looked at once in this long, not at every ask: a look is a system call, and a call that lets the
-# interpreter go costs a poll under load what the query did (another process's write is seen this much later)
+_LOGS: dict[str, str] = {}  # a database's path as given -> its log's (the WAL's) path
+# The database file's identity is looked at once in this long, while this process writes nothing: a look is a system
+# call, and each lets the interpreter go to another thread (a file is put in the database's place only by a restore,
+# which writes, or with no server running)
 LOOK_AGAIN_SECONDS = 0.05
-_LOOKED: dict[str, tuple[float, tuple | None, str]] = {}  # a path -> (when, how its log looked, the log's path)
 
 
 def change_mark(path: str) -> tuple:
     """What moves whenever anything is written to the database at `path`: the writes this process ended, and its
     log file (SQLite in WAL mode appends every commit to it, whichever process makes it). Equal marks say nothing
-    was written in between: at once for this process's writes, within LOOK_AGAIN_SECONDS and the file system's
-    clock for another's (whoever keeps an answer under a mark asks again after a while too). Taken before what it
+    was written in between: at once for this process's writes through `write_lock`, to within the file system's
+    clock for any other (whoever keeps an answer under a mark asks again after a while too). Taken before what it
     vouches for is read."""
-    looked = _LOOKED.get(path)
-    now = time.monotonic()
-    if looked is None or now - looked[0] >= LOOK_AGAIN_SECONDS:
-        log = _key(path) + "-wal" if looked is None else looked[2]
-        try:
-            found = os.stat(log)
-            seen = (found.st_ino, found.st_size, found.st_mtime_ns)
-        except OSError:
-            seen = None
-        looked = _LOOKED[path] = (now, seen, log)
-    return (_writes_ended, looked[1])
+    log = _LOGS.get(path)
+    if log is None:
+        log = _LOGS[path] = _key(path) + "-wal"
+    try:
+        found = os.stat(log)
+    except OSError:
+        return (_writes_ended, None)
+    return (_writes_ended, found.st_ino, found.st_size, found.st_mtime_ns)
 
 
 # Writes first. A save holds the write lock across a dozen calls into SQLite, and each call lets Python's other
@@ -256,11 +254,19 @@ def database_file(db) -> tuple:
     """Which database file `db` is connected to, as a key for what is kept in memory about it: its path, and the
     file's identity on disk (a file put in the path's place is another database, whatever its versions say)."""
     path = database_path(db)
+    looked, now = _FILES.get(path), time.monotonic()
+    if looked is not None and now - looked[0] < LOOK_AGAIN_SECONDS and looked[1] == _writes_ended:
+        return looked[2]  # looked at a moment ago, and nothing written here since (a restore writes)
     try:
         found = os.stat(path)
+        named = (path, found.st_dev, found.st_ino)
     except OSError:  # a database with no file (in memory): its path alone
-        return (path,)
-    return (path, found.st_dev, found.st_ino)
+        named = (path,)
+    _FILES[path] = (now, _writes_ended, named)
+    return named
+
+
+_FILES: dict[str, tuple[float, int, tuple]] = {}  # a path -> (when it was looked at, the writes by then, the answer)
 
 
 def analyze(db) -> None:
