@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from scorepad.services import pages
 from scorepad.store import games
 from tests.browser.helpers import PHONE, POLL, saved_and_unanswered, start_game
 
@@ -186,8 +187,8 @@ def test_a_fault_answered_with_an_error_page_shows_that_pages_words_over_the_for
         phone, live_server, monkeypatch):
     start_game(phone, live_server)
     fill_hand(phone)
-    # the view's first read (the game's version, to read the form by its rules) fails before it reaches its service
-    monkeypatch.setattr(games, "game_stamp", lambda *args: refuse_locked())
+    # the view's first read (the game's stamp, to read the form by its rules) fails before it reaches its service
+    monkeypatch.setattr(pages, "stamp_now", lambda *args: refuse_locked())
     tap_record(phone)
     assert_banner_at_the_top(phone, "Scorepad waited too long for another change to finish (another phone, an "
                                     "import or a backup): that change was NOT saved. Wait a few seconds, then "
