@@ -69,7 +69,7 @@ def nights_between(db, start: str | None = None, end: str | None = None) -> list
 def player(db, player_id: int) -> dict | None:
     """A player's id and name (None: no such player), kept while nothing is written (`marked`): asked at every
     look at their page."""
-    found = marked.kept(connection.database_path(db), ("player", player_id), lambda: players.player(db, player_id))
+    found = marked.kept(db, ("player", player_id), lambda: players.player(db, player_id))
     return dict(found) if found is not None else None
 
 
@@ -111,5 +111,5 @@ def lists_versions(db) -> tuple:
     """What every list (home, history, the players' pages) is built from, as a key for a page kept rendered: the
     database file, the lists counter and the records counter, each moved by the database's own triggers (kept
     while nothing is written: `marked`)."""
-    return marked.kept(connection.database_path(db), "lists", lambda: (
+    return marked.kept(db, "lists", lambda: (
         connection.database_file(db), games.lists_version(db), records.records_version(db)))

@@ -24,9 +24,14 @@ _SEEN: dict[tuple[str, object], tuple[tuple, float, object]] = {}
 _LOCK = threading.Lock()  # only around the dict's upkeep; the reads themselves go on side by side
 
 
-def kept(path: str, what: object, read: Callable[[], T], clock=time.monotonic) -> T:
-    """`read()`, the answer to `what` about the database at `path`: kept from the last time while nothing was
-    written since, and not for longer than MAX_AGE. `read` must read only that database."""
+def kept(db, what: object, read: Callable[[], T], clock=time.monotonic) -> T:
+    """`read()`, the answer to `what` about the database `db` is connected to: kept from the last time while
+    nothing was written since, and not for longer than MAX_AGE. `read` must read only through `db`. Inside a
+    transaction it is read, and not kept: a writer's own answer is not yet anybody else's, and a snapshot's may
+    be older than the mark."""
+    if db.conn.in_transaction:
+        return read()
+    path = connection.database_path(db)
     mark = connection.change_mark(path)  # before the read: a write after it moves the mark
     now = clock()
     seen = _SEEN.get((path, what))

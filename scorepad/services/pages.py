@@ -50,10 +50,8 @@ class GamePage:
 
 def stamp_now(db, game_id: int) -> tuple[str, int] | None:
     """The game's (identity, version) now, None for no such game: asked at every look at a game, so kept while
-    nothing is written (`marked`); inside a transaction, read (it may have written the game)."""
-    if db.conn.in_transaction:
-        return games.game_stamp(db, game_id)
-    return marked.kept(connection.database_path(db), ("stamp", game_id), lambda: games.game_stamp(db, game_id))
+    nothing is written (`marked`)."""
+    return marked.kept(db, ("stamp", game_id), lambda: games.game_stamp(db, game_id))
 
 
 def game_page(db, game_id: int) -> GamePage | None:

@@ -201,7 +201,12 @@ def change_mark(path: str) -> tuple:
     try:
         found = os.stat(log)
     except OSError:
-        return (_writes_ended, None)
+        # no log: a database not in WAL mode (yet) is written in place, so the file itself is what moves
+        try:
+            found = os.stat(path)
+        except OSError:
+            return (_writes_ended, None)
+        return (_writes_ended, "file", found.st_ino, found.st_size, found.st_mtime_ns)
     return (_writes_ended, found.st_ino, found.st_size, found.st_mtime_ns)
 
 

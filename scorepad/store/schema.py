@@ -692,10 +692,19 @@ def migrate(path: str) -> None:
     db = connect(path)
     try:
         apply_migrations(db)
+        _wal_again(db)
         rescore_stale(db)
         key_players(db)
     finally:
         db.close()
+
+
+def _wal_again(db) -> None:
+    """WAL on, whatever the file says: a backup is one file in rollback-journal mode, and one put back as the
+    database file (a database that could not be opened, restored from the command line) carries that mode with
+    it, while m001 is already recorded in it. Without WAL, a hand being written stops every phone reading."""
+    if db.execute("PRAGMA journal_mode").fetchone()[0] == "delete":
+        db.execute("PRAGMA journal_mode=WAL")
 
 
 # The one migration that cannot run inside a transaction: SQLite will not change the journal mode in one. It only

@@ -2,6 +2,7 @@
 record, a migration an earlier Scorepad committed without its record is recognised and recorded, and an
 upgrade that cannot finish names the copy kept before it and the command that puts it back."""
 
+import contextlib
 import os
 import shutil
 import signal
@@ -135,3 +136,16 @@ def test_an_upgrade_that_cannot_finish_names_the_copy_kept_before_it_and_the_com
     assert f"flask --app scorepad restore {copy}" in message
     assert "m002-m004" in message  # what went wrong, in the migration's own words
     assert applied(path) == applied(BEFORE_M010)  # m010 and what follows it were not begun
+
+
+def test_a_database_put_back_as_a_backup_file_is_in_wal_mode_again_once_opened(live, tmp_path):
+    """A backup is one file in rollback-journal mode; put back as the database file, it is switched back to WAL
+    when the database is next brought up to date (a server's start), though m001 is recorded in it."""
+    copied = tmp_path / "copy.db"
+    with contextlib.closing(sqlite3.connect(live)) as source:
+        backups.copy_database(source, copied)
+    with contextlib.closing(sqlite3.connect(copied)) as plain:
+        assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    store_schema.migrate(str(copied))
+    with contextlib.closing(sqlite3.connect(copied)) as opened:
+        assert opened.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -43,6 +43,7 @@ def test_an_unchanged_game_is_answered_304_with_our_headers_without_the_view_or_
         assert answer.status_code == 304 and answer.data == b""
         assert answer.headers["ETag"] == etag
         assert "Set-Cookie" not in answer.headers
+        assert answer.headers["Cache-Control"] == "no-cache" and answer.headers["Vary"] == "HX-Request"
         for name, value in security_headers.SECURITY_HEADERS:
             assert answer.headers[name] == value
     assert views_reached == [game_id]  # only the poll that fetched the ETag
@@ -99,6 +100,7 @@ def test_a_database_error_here_leaves_the_answer_to_the_view(client, views_reach
     monkeypatch.setattr(lookups, "game_etag", fails_once)
     answer = client.get(f"/games/{game_id}/live", headers={"If-None-Match": etag})
     assert answer.status_code == 304 and failed == [game_id]
+    assert answer.headers["Cache-Control"] == "no-cache" and answer.headers["Vary"] == "HX-Request"  # the view's
     assert views_reached == [game_id, game_id]
 
 

@@ -15,6 +15,8 @@ from ..shell import database, request_log, security_headers
 from ..shell.guards import addressed_here
 
 _LIVE = re.compile(r"/games/([1-9][0-9]{0,17})/live")
+# What the poll's 200 says to caches, said by its 304 too (RFC 9110: a 304 carries what the 200 would of these)
+UNCHANGED_HEADERS = (("Cache-Control", "no-cache"), ("Vary", "HX-Request"))
 _READS = ("GET", "HEAD")
 
 
@@ -34,7 +36,8 @@ class UnchangedPolls:
         started = time.monotonic()
         if self._etag(int(found[1])) != asked:
             return self.app(environ, start_response)
-        start_response("304 NOT MODIFIED", [("ETag", asked), *security_headers.for_request(environ)])
+        start_response("304 NOT MODIFIED", [("ETag", asked), *UNCHANGED_HEADERS,
+                                            *security_headers.for_request(environ)])
         request_log.note(environ.get("REMOTE_ADDR"), environ["REQUEST_METHOD"], environ["PATH_INFO"], 304,
                          time.monotonic() - started)
         return []
@@ -46,11 +49,9 @@ class UnchangedPolls:
                 and addressed_here(environ, hosts))
 
     def _etag(self, game_id: int) -> str | None:
-        def read():
-            with database.borrowed(self.flask_app) as db:
-                return lookups.game_etag(db, game_id)
         try:
-            return marked.kept(self.flask_app.config["DATABASE"], ("etag", game_id), read)
+            with database.borrowed(self.flask_app) as db:
+                return marked.kept(db, ("etag", game_id), lambda: lookups.game_etag(db, game_id))
         except sqlite3.Error:
             return None  # the view meets it again and answers it in words
 

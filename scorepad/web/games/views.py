@@ -52,6 +52,7 @@ from .forms import (
     preset_fits,
     seating_of,
 )
+from .unchanged_polls import UNCHANGED_HEADERS
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -310,7 +311,7 @@ def live(game_id: int):
     if etag is None:
         return _gone_from_here()
     if request.headers.get("If-None-Match") == etag:
-        response = current_app.response_class(status=304)
+        response = current_app.response_class(status=304, headers=UNCHANGED_HEADERS)
         response.headers["ETag"] = etag
         return response
     page = _page(game_id)
