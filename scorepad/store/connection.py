@@ -183,10 +183,6 @@ def write_lock(db: sqlite_utils.Database):
 _WRITE_COUNT = itertools.count(1)
 _writes_ended = 0
 _LOGS: dict[str, str] = {}  # a database's path as given -> its log's (the WAL's) path
-# The database file's identity is looked at once in this long, while this process writes nothing: a look is a system
-# call, and each lets the interpreter go to another thread (a file is put in the database's place only by a restore,
-# which writes, or with no server running)
-LOOK_AGAIN_SECONDS = 0.05
 
 
 def change_mark(path: str) -> tuple:
@@ -255,6 +251,13 @@ def database_path(db) -> str:
     return found
 
 
+# The database file's identity is looked at once in this long, while this process writes nothing: a look is a system
+# call, and each lets the interpreter go to another thread (a file is put in the database's place only by a restore,
+# which writes, or with no server running)
+LOOK_AGAIN_SECONDS = 0.05
+_FILES: dict[str, tuple[float, int, tuple]] = {}  # a path -> (when it was looked at, the writes by then, the answer)
+
+
 def database_file(db) -> tuple:
     """Which database file `db` is connected to, as a key for what is kept in memory about it: its path, and the
     file's identity on disk (a file put in the path's place is another database, whatever its versions say)."""
@@ -270,8 +273,6 @@ def database_file(db) -> tuple:
     _FILES[path] = (now, _writes_ended, named)
     return named
 
-
-_FILES: dict[str, tuple[float, int, tuple]] = {}  # a path -> (when it was looked at, the writes by then, the answer)
 
 
 def analyze(db) -> None:

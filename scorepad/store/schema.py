@@ -703,7 +703,7 @@ def _wal_again(db) -> None:
     """WAL on, whatever the file says: a backup is one file in rollback-journal mode, and one put back as the
     database file (a database that could not be opened, restored from the command line) carries that mode with
     it, while m001 is already recorded in it. Without WAL, a hand being written stops every phone reading."""
-    if db.execute("PRAGMA journal_mode").fetchone()[0] == "delete":
+    if db.execute("PRAGMA journal_mode").fetchone()[0] not in ("wal", "memory"):  # (a database in memory: a test)
         db.execute("PRAGMA journal_mode=WAL")
 
 
