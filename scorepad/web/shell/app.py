@@ -45,7 +45,7 @@ from . import (
 from .assets import asset_url
 from .faults import refused
 from .guards import init_guards
-from .lean_scripts import serve_lean
+from .lean_assets import serve_lean
 
 csrf = CSRFProtect()
 

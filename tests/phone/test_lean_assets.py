@@ -1,17 +1,20 @@
-"""Our scripts as phones get them (shell/lean_scripts.py): without comments, still the same programs."""
+"""Our scripts and styles as phones get them (shell/lean_assets.py): without comments, still the same programs and
+the same rules."""
 
 from __future__ import annotations
 
 import gzip
+import re
 
 import pytest
 from py_mini_racer import MiniRacer
 
-from scorepad.web.shell.lean_scripts import lean
+from scorepad.web.shell.lean_assets import lean, lean_style
 from tests.helpers import ROOT
 from tests.phone.protocol_rows import ROWS, run
 
 OURS = sorted(p for p in (ROOT / "static").glob("*.js") if not p.name.startswith("htmx-"))
+STYLES = sorted((ROOT / "static").glob("*.css"))
 
 
 @pytest.mark.parametrize("script", OURS, ids=[p.name for p in OURS])
@@ -65,3 +68,40 @@ def test_the_game_page_brings_at_most_12_25_kib_of_our_scripts_gzipped(client):
         body = client.get(src, headers={"Accept-Encoding": "gzip"}).get_data()
         total += len(body if body[:2] == b"\x1f\x8b" else gzip.compress(body))
     assert total <= 12.25 * 1024, f"{total / 1024:.1f} KiB ({total} bytes)"
+
+
+@pytest.mark.parametrize("sheet", STYLES, ids=[p.name for p in STYLES])
+def test_each_style_sheet_served_lean_loses_only_comments_and_spaces(sheet):
+    """Every character but a comment's and a space is kept, in order (a `;` before a `}` aside): no rule, value or
+    string can change. And a lean sheet made lean again is the same."""
+    source = sheet.read_text()
+    served = lean_style(source)
+    uncommented = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    assert re.sub(r"\s|;(?=\s*})", "", uncommented) == re.sub(r"\s", "", served)
+    assert "/*" not in served
+    assert lean_style(served) == served
+    assert len(served) < 0.8 * len(source)
+
+
+@pytest.mark.parametrize("source, served", [
+    ("a { b: c; }\n", "a{b: c}\n"),
+    ("/* why */\n.x  .y\n{\n  margin:  0  auto;\n}\n", ".x .y{margin: 0 auto}\n"),
+    ("a :hover, b:focus > c {}", "a :hover, b:focus > c{}\n"),  # a space before `:` picks another element
+    ('p::after { content: "  /* kept */ ; }"; }', 'p::after{content: "  /* kept */ ; }"}\n'),
+    ("q { quotes: '\\'' '\\''; }", "q{quotes: '\\'' '\\''}\n"),
+    ("d { width: calc(100% - 2 * var(--tap)); }", "d{width: calc(100% - 2 * var(--tap))}\n"),
+    ("@media (max-width: 360px) {\n  .a { b: c }\n}\n", "@media (max-width: 360px){.a{b: c}}\n"),
+    ("g { grid-area: 1 / 2; }", "g{grid-area: 1 / 2}\n"),
+])
+def test_a_style_sheet_keeps_every_space_that_separates_something(source, served):
+    assert lean_style(source) == served
+
+
+def test_a_style_sheet_is_served_lean_and_compressed(client):
+    from scorepad.web.shell.assets import asset_url
+    with client.application.test_request_context():
+        href = asset_url("app.css")
+    answer = client.get(href, headers={"Accept-Encoding": "gzip"})
+    body = gzip.decompress(answer.get_data())
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "gzip"
+    assert body.decode() == lean_style((ROOT / "static" / "app.css").read_text())
