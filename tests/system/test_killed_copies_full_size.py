@@ -93,6 +93,16 @@ def timed(command: list[str], env: dict) -> float:
     return time.monotonic() - started
 
 
+def _copy_time(database: Path, copy: Path) -> float:
+    """What a copy of `database` takes here. The quicker of two is taken: one timed while another test's burst
+    holds the processor would put the kills after the server's own copy ends, and none would land in it."""
+    started = time.monotonic()
+    backups.backup(str(database), str(copy))
+    took = time.monotonic() - started
+    copy.unlink()
+    return took
+
+
 def ours(folder: Path, *patterns: str) -> list[Path]:
     return sorted(p for pattern in patterns for p in folder.glob(pattern))
 
@@ -133,10 +143,7 @@ def test_a_server_killed_at_random_while_copying_80_mb_before_an_upgrade_leaves_
     env = env_for(data, temp)
     games = eighty_megabytes(data / "scorepad.db", upgrade_pending=True)
     serve = [sys.executable, "-m", "scorepad", "--host", "127.0.0.1", "--port", str(free_port()), "--no-qr"]
-    started = time.monotonic()
-    backups.backup(str(data / "scorepad.db"), str(temp / "timed.db"))
-    took = time.monotonic() - started  # what a copy takes here: the kills land within it
-    (temp / "timed.db").unlink()
+    took = min(_copy_time(data / "scorepad.db", temp / "timed.db") for _ in range(2))  # the kills land within it
     rng = random.Random(9)
     midway = 0
     for _ in range(KILLS):
