@@ -46,7 +46,7 @@ def of_pool(games: Iterable[RatedGame], pool: str) -> list[RatedGame]:
 NO_ONE: frozenset[int] = frozenset()  # a game that leaves nobody unrated (most): one empty set for them all
 
 
-@dataclass(frozen=True, slots=True)  # ten thousand of them are kept with the ratings: no dict each
+@dataclass(frozen=True, slots=True)  # ten thousand of them are read at each fold: no dict each
 class RatedGame:
     """A finished game as the ratings read it: the players of each side (every seat named) and each side's
     place, 0 the best (equal places for a tie)."""

@@ -20,7 +20,9 @@ from ..store import records
 from ..store.connection import connect, database_file, snapshot
 from ..store.players import player_choices
 
-_KEPT: dict[tuple, tuple[int, list, Ratings]] = {}  # (database file, pool) -> (records counter, games folded, ratings)
+# (database file, pool) -> (records counter, how many games were folded, their mark, ratings). The games themselves
+# are not kept (2.9 MiB a pool at 10,000 games): their mark says whether the games read next begin with them.
+_KEPT: dict[tuple, tuple[int, int, int, Ratings]] = {}
 _PLAYERS: dict[tuple, PlayerRating] = {}  # (database file, records counter, player, pool) -> rating and chart
 _LOCK = threading.Lock()
 _FOLDING = threading.Lock()
@@ -53,21 +55,27 @@ def all_ratings(db, pool: str = "all") -> Ratings:
         with snapshot(db):  # the games and the counter they are kept under, read at one moment
             version = records.records_version(db)
             games = core.of_pool(records.rated_games(db), pool)
-        if kept is not None and kept[1] == games[:len(kept[1])]:
-            folded = core.fold(games[len(kept[1]):], kept[2])
+        if kept is not None and kept[1] <= len(games) and _mark(games[:kept[1]]) == kept[2]:
+            folded = core.fold(games[kept[1]:], kept[3])
         else:
             folded = core.fold(games)
         with _LOCK:
             if len(_KEPT) > 16:
                 _KEPT.clear()
-            _KEPT[key] = (version, games, folded)
+            _KEPT[key] = (version, len(games), _mark(games), folded)
         return folded
+
+
+def _mark(games: list[core.RatedGame]) -> int:
+    """What the games folded are, in their order, in one number (a game is frozen, and equal games hash alike):
+    another list with the same mark holds the same games, but for a chance of one in 2**64."""
+    return hash(tuple(games))
 
 
 def _cached(key: tuple, version: int) -> Ratings | None:
     with _LOCK:
         kept = _KEPT.get(key)
-    return kept[2] if kept is not None and kept[0] == version else None
+    return kept[3] if kept is not None and kept[0] == version else None
 
 
 def warm(path: str) -> None:
@@ -88,7 +96,7 @@ def warm(path: str) -> None:
 def census() -> dict:
     """What is kept: each database's fold (its games) and the players' ratings with their charts."""
     with _LOCK:
-        return {"folds": len(_KEPT), "games folded": sum(len(kept[1]) for kept in _KEPT.values()),
+        return {"folds": len(_KEPT), "games folded": sum(kept[1] for kept in _KEPT.values()),
                 "players": len(_PLAYERS)}
 
 
