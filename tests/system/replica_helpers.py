@@ -315,29 +315,18 @@ def readable_by_others(root: Path, secret: str) -> list[str]:
     return found
 
 
-def wipe_folder(folder: Path) -> None:
-    """Delete a replica's folder while Litestream writes into it, as a person emptying it would: a file it writes
-    while the folder is emptied leaves a folder "not empty", so what is left is deleted again (every file there
-    before the wipe is gone after the first pass; what Litestream writes after it is the replica's new start)."""
-    for _ in range(5):
-        shutil.rmtree(folder, ignore_errors=True)
-        if not folder.exists():
-            return
-        time.sleep(0.05)
-
-
 @contextmanager
 def a_place(kind: str, tmp_path: Path):
     """(REPLICA_URL, the settings it needs besides, how to wipe it) for a folder, an SFTP server or a bucket."""
     if kind == "folder":
         folder = tmp_path / "nas" / "scorepad"
-        yield str(folder), {}, lambda: wipe_folder(folder)
+        yield str(folder), {}, lambda: shutil.rmtree(folder)
     elif kind == "sftp":
         with sftp_server(tmp_path / "ssh") as (port, key, host_key):
             remote = tmp_path / "remote" / "scorepad"
             yield (f"sftp://root@127.0.0.1:{port}{remote}",
                    {"SCOREPAD_REPLICA_SSH_KEY": str(key), "SCOREPAD_REPLICA_SSH_HOST_KEY": host_key},
-                   lambda: wipe_folder(remote))
+                   lambda: shutil.rmtree(remote))
     else:
         with s3_server("scorepad") as endpoint:
             yield (f"s3://scorepad/pi?endpoint={endpoint}&region=us-east-1&forcePathStyle=true", S3_CREDENTIALS,
