@@ -315,18 +315,32 @@ def readable_by_others(root: Path, secret: str) -> list[str]:
     return found
 
 
+def wipe(folder: Path) -> None:
+    """Delete a replica's folder at one moment, while Litestream may be writing into it: moved aside first (what
+    Litestream writes by its path from then on starts a new folder, as after `rm -rf` done at once), then
+    deleted. A file Litestream was finishing inside the moved folder can make one pass find it "not empty"."""
+    aside = folder.with_name(f"{folder.name}.wiped-{time.monotonic_ns()}")
+    folder.rename(aside)
+    for _ in range(50):
+        shutil.rmtree(aside, ignore_errors=True)
+        if not aside.exists():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{aside} could not be deleted")
+
+
 @contextmanager
 def a_place(kind: str, tmp_path: Path):
     """(REPLICA_URL, the settings it needs besides, how to wipe it) for a folder, an SFTP server or a bucket."""
     if kind == "folder":
         folder = tmp_path / "nas" / "scorepad"
-        yield str(folder), {}, lambda: shutil.rmtree(folder)
+        yield str(folder), {}, lambda: wipe(folder)
     elif kind == "sftp":
         with sftp_server(tmp_path / "ssh") as (port, key, host_key):
             remote = tmp_path / "remote" / "scorepad"
             yield (f"sftp://root@127.0.0.1:{port}{remote}",
                    {"SCOREPAD_REPLICA_SSH_KEY": str(key), "SCOREPAD_REPLICA_SSH_HOST_KEY": host_key},
-                   lambda: shutil.rmtree(remote))
+                   lambda: wipe(remote))
     else:
         with s3_server("scorepad") as endpoint:
             yield (f"s3://scorepad/pi?endpoint={endpoint}&region=us-east-1&forcePathStyle=true", S3_CREDENTIALS,

@@ -4,7 +4,6 @@ mounted again (a bind mount where this test may mount), a folder replaced and th
 said on the pages within a minute, and restorable again within a minute with every hand acknowledged before.
 (Apart from test_replica_proof.py so that the two halves run on two test workers at once.)"""
 
-import shutil
 import subprocess
 import threading
 import time
@@ -21,6 +20,7 @@ from tests.system.replica_helpers import (
     record,
     replicated_server,
     wait_for,
+    wipe,
 )
 
 pytestmark = pytest.mark.slow
@@ -93,7 +93,7 @@ def test_a_replica_folder_replaced_and_put_back_is_restorable_again_within_a_min
         _, took, _ = wait_for(base, proven_after(replaced + 1), MINUTE)
         answered += record(base, seconds=2, phones=1)
         put_back = time.time()
-        shutil.rmtree(nas)
+        wipe(nas)
         away.rename(nas)
         answered += record(base, seconds=1, phones=1)
         _, took_back, seen = wait_for(base, proven_after(put_back + 1), MINUTE)
@@ -129,7 +129,7 @@ def test_a_replica_started_over_while_phones_record_without_a_pause_is_put_back_
             time.sleep(4)
             for heal in range(HEALS):
                 wiped = time.time()
-                shutil.rmtree(folder)
+                wipe(folder)
                 proven = proven_after(wiped + 1)
                 body, took, _ = wait_for(base, lambda b, proven=proven: proven(b)
                                          or b["replica_state"] == "drill failed", MINUTE)

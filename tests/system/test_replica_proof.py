@@ -6,7 +6,6 @@ while Scorepad runs is test_replica_heals.py's."""
 
 import os
 import re
-import shutil
 import stat
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from tests.system.replica_helpers import (
     sftp_server,
     tokens,
     wait_for,
+    wipe,
 )
 
 pytestmark = pytest.mark.slow
@@ -47,7 +47,7 @@ def test_health_is_never_fine_while_the_replica_cannot_be_put_back(tmp_path):
     with replicated_server(instance, environment(instance, str(nas))) as (base, _):
         wait_for(base, proven_after(0))
         record(base, seconds=1, phones=1)
-        shutil.rmtree(nas / "ltx")
+        wipe(nas / "ltx")
         if not immutable(nas):
             pytest.skip("chattr +i is not supported here")
         try:
