@@ -52,6 +52,10 @@ CHECK_SECONDS = 2  # how often the supervisor looks: Litestream's answers, the s
 PLAN_SECONDS = 20  # how often it asks whether the replica could be put back (a listing: cheap)
 NOTES_SECONDS = 30  # how often it reads the notes other Scorepads left beside the replica
 DRILL_EVERY = timedelta(hours=1)
+# A replica started over is proven once more this soon after its first proof: that proof saw the new snapshot and
+# little after it, and it is the Litestream that carries on from the snapshot (a run of its own) whose writes on
+# top of it the next restore reads. Damage there is then said within minutes, not an hour.
+AGAIN_AFTER_START_OVER = timedelta(minutes=2)
 FIRST_SYNC_SECONDS = 30  # after Litestream starts, the first drill waits this long at most for its first sync
 SETTLE_SECONDS = 5  # ... and at least this long: what a phone saved just before is in it
 QUIET_AFTER_RESTART = timedelta(seconds=30)  # Litestream started again: the replica did not change, no hurry
@@ -526,7 +530,9 @@ class Replication:
     def _drill(self) -> None:
         self._drill_pending = False
         self._drilled_at = self.clock()
-        self._next_drill = self._drilled_at + self.drill_every
+        started_over = self.health().state is State.HEALED
+        self._next_drill = self._drilled_at + (min(self.drill_every, AGAIN_AFTER_START_OVER) if started_over
+                                               else self.drill_every)
         room = replica_drill.room_for_scratch(self.live_path)
         if room:
             _logger.warning("Replica %s: not put back to check it: %s", self.place.shown(), room)

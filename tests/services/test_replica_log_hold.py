@@ -147,3 +147,28 @@ def test_the_log_is_held_before_litestream_is_stopped_and_from_the_servers_start
     monkeypatch.setattr(supervisor, "_supervise", lambda: None)
     supervisor.start()
     assert connection.log_held(supervisor.live_path), "the server's first writes could fold the log"
+
+
+def _drill_passes(monkeypatch, supervisor):
+    from scorepad.core.replica_states import Proof
+    from scorepad.services import replica_drill
+
+    now = supervisor.now["wall"]
+    proof = Proof(at=now, moment=now, games=3, hands=40, last_hand_at=now, seconds=1.5, bytes=4096)
+    monkeypatch.setattr(replica_drill, "room_for_scratch", lambda live: None)
+    monkeypatch.setattr(replica_drill, "drill", lambda place, live, clock: replica_drill.Outcome(
+        Event.DRILL_PASSED, proof=proof))
+
+
+def test_a_replica_started_over_is_proven_again_within_minutes_then_hourly(supervisor, monkeypatch):
+    """The first proof after a start-over saw the new snapshot; what the Litestream carrying on from it writes on
+    top is put back again two minutes later, not an hour."""
+    _drill_passes(monkeypatch, supervisor)
+    supervisor._apply(Event.DRILL_FAILED, "what came back is damaged")  # checking -> healing
+    supervisor._apply(Event.HEALED, "what came back is damaged")
+    supervisor._drill()
+    assert supervisor.health().state.value == "proven"
+    assert supervisor.next_drill == supervisor.now["wall"] + replication.AGAIN_AFTER_START_OVER
+    supervisor.now["wall"] += replication.AGAIN_AFTER_START_OVER
+    supervisor._drill()
+    assert supervisor.next_drill == supervisor.now["wall"] + replication.DRILL_EVERY
