@@ -196,19 +196,35 @@ def _house_clock(seconds: float | None) -> time.struct_time:
 
 
 MEMORY_ARENAS = 2
+# Freed memory glibc hands back to the system: blocks of this size or more are mapped on their own (and unmapped
+# when freed), and a free heap top of this size is returned.
+MEMORY_GIVEN_BACK = 128 * 1024
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8  # mallopt's parameters (malloc.h)
 
 
-def few_memory_arenas() -> None:
-    """glibc gives each thread that allocates its own memory arena (up to eight a core), and each keeps what it
-    once held: sixteen server threads rendering pages held some 50 MiB more than two arenas do, at no cost in
-    speed that the bench can see. A Pi Zero 2 has 512 MB. (MALLOC_ARENA_MAX, set before start, is the same.)"""
-    if os.environ.get("MALLOC_ARENA_MAX") or not sys.platform.startswith("linux"):
+def memory_given_back() -> None:
+    """glibc's allocator keeps what a busy server once held; on a Pi Zero 2 (512 MB) it must give it back.
+
+    - Each thread that allocates gets its own arena (up to eight a core), and each keeps what it once held: sixteen
+      server threads rendering pages held some 50 MiB more than two arenas do.
+    - Its threshold for mapping a large block on its own rises each time such a block is freed (up to 32 MiB), so
+      after one large page (a player's records: lists of thousands of games) every later one is carved from the
+      heap, which fragments and is never returned: a player's records, eight at a time, took the server from 83 to
+      108 MiB; with the threshold held at 128 KiB, to 90.
+    Neither costs a speed the bench can see. (MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_, set before the start,
+    are the same: what is set there is left as it is.)"""
+    if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6").mallopt(-8, MEMORY_ARENAS)  # M_ARENA_MAX; a libc that is not glibc has none
-    except (OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6")
+        if not os.environ.get("MALLOC_ARENA_MAX"):
+            libc.mallopt(_M_ARENA_MAX, MEMORY_ARENAS)
+        if not os.environ.get("MALLOC_MMAP_THRESHOLD_") and not os.environ.get("MALLOC_TRIM_THRESHOLD_"):
+            libc.mallopt(_M_MMAP_THRESHOLD, MEMORY_GIVEN_BACK)
+            libc.mallopt(_M_TRIM_THRESHOLD, MEMORY_GIVEN_BACK)
+    except (OSError, AttributeError):  # a libc that is not glibc has none of these
         pass
 
 
@@ -275,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
     from .startup import CannotStart
 
     setup_logging(args.threads)
-    few_memory_arenas()
+    memory_given_back()
     try:
         app = create_app()
     except (BackupRefused, CannotStart) as refused:  # a sentence, as the rest of the start-up refusals
