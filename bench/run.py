@@ -838,17 +838,22 @@ def main() -> None:
         table = Table(port, history)
         floor_server = start_floor(floor_port, table.typical_page_bytes)
         # a short warm-up, so the first figures are not Python importing templates
+        phases = {"warmed": peak_memory_mb(server.pid)}
         open_loop(table, rate=50, seconds=2)
         club = open_loop(table, rate=args.rate, seconds=args.seconds)
+        phases["open loop"] = peak_memory_mb(server.pid)
         most = closed_loop(table, clients=args.clients, seconds=args.seconds)
+        phases["closed loop"] = peak_memory_mb(server.pid)
         floors = against_floor(table, floor_port, args.floor_seconds)
+        phases["beside the floor"] = peak_memory_mb(server.pid)
         club_night = club_setup(port, args.club_tables)
         club_load(port, club_night, seconds=3)  # a warm-up: every phone's first answer is a whole fragment
         tables_night = club_load(port, club_night, seconds=args.club_seconds)
+        phases["club night"] = peak_memory_mb(server.pid)
         from bench import club as browsers  # it builds on this module's night
 
         at_scale, floor = browsers.measure(port, server.pid, args.scale_tables, args.scale_seconds)
-        memory = peak_memory_mb(server.pid)
+        memory = phases["club night as browsers"] = peak_memory_mb(server.pid)
         said = server_memory(port)
         load = first_load_bytes(table)
         hand = recorded_hand_bytes(table)
@@ -876,6 +881,7 @@ def main() -> None:
         f"< {GOALS['median_ms']} ms, p99 < {GOALS['p99_ms']} ms)", tables_night)
     lines += [""] + browsers.report(args.scale_tables, args.scale_seconds, at_scale, floor)
     lines += [""] + memory_words(memory, said)
+    lines += ["  peak by the end of each phase (MiB): " + ", ".join(f"{k} {v:.0f}" for k, v in phases.items())]
     lines += [f"first load of a game page, gzip ({load['hands_on_sheet']} hands on its sheet): "
               f"{load['total'] / 1024:.1f} KiB = " + " + ".join(f"{k} {v / 1024:.1f}" for k, v in
                                                            load["sizes"].items())
