@@ -112,7 +112,9 @@ def test_a_replica_started_over_while_phones_record_without_a_pause_is_put_back_
     """Before: the new snapshot was written by one Litestream run and read on by the next, started up to 2 s
     later; phones recording in between had the server fold the log into the database and start it over, the next
     Litestream took the new log for the old one, and about one start-over in two put back a damaged database
-    ("wrong # of entries in index hands_live"), left so for ten minutes. Now the log is held between the two."""
+    ("wrong # of entries in index hands_live"), left so for ten minutes. Now the log is held between the two. And
+    after the hand-over, the server's writers folding the log beside Litestream's own folds damaged a transaction
+    now and then (with a second test worker beside it); now Litestream folds it alone while it runs."""
     folder, instance = tmp_path / "nas", tmp_path / "instance"
     url = str(folder)
     with replicated_server(instance, environment(instance, url)) as (base, _):
