@@ -275,8 +275,8 @@ class Replication:
         if self._stop.is_set():
             return
         if self.runs:
-            self._hold()
-            self._held_at = time.monotonic()  # the hold's clock runs from when Litestream was last seen running
+            connection.hold_log(self.live_path)  # the hold's clock runs from when Litestream was last seen running
+            self._held_at = time.monotonic()
         elif self._start_over:
             self._let_go()  # nothing to keep: the next start writes a new snapshot
         elif self._held_at is None:

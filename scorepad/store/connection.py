@@ -102,9 +102,9 @@ def hold_log(path: str) -> None:
     of ours racing its own as the log starts over put a damaged transaction into the replica). While it is stopped
     and is to carry on where it stopped (started again, handing over from the run that wrote a new snapshot), a
     fold followed by the next write starting the log over would take changes it never read out of the log for
-    good; Litestream 0.5 can
-    then take the log of after for the one it knew and carry on, and the replica puts back a damaged database.
-    Unfolded, the log only grows, and SQLite starts a log over only once all of it was folded."""
+    good; Litestream 0.5 can then take the log of after for the one it knew and carry on, and the replica puts
+    back a damaged database. Unfolded, the log only grows, and SQLite starts a log over only once all of it was
+    folded."""
     with _WRITERS_LOCK:
         _HELD.add(_key(path))
 
