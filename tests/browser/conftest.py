@@ -64,6 +64,39 @@ def club_server(tmp_path_factory):
     server.close()
 
 
+# What a phone on https (or on the machine's own address) has and Chromium's headless shell refuses: a screen wake
+# lock. Refused, a game page keeps its screen on the plain-http way, a looping video, decoded by every test for as
+# long as a game is open (an eighth of the renderer's time). test_awake_and_share_browser.py tests both ways itself,
+# with scripts of its own added after this one.
+WAKE_LOCK = """
+Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get() { return {
+  request(type) {
+    const lock = new EventTarget();
+    lock.type = type; lock.released = false;
+    lock.release = () => {
+      if (!lock.released) { lock.released = true; lock.dispatchEvent(new Event("release")); }
+      return Promise.resolve();
+    };
+    return Promise.resolve(lock);
+  }}; }});
+"""
+
+
+class _Phones:
+    """The session's Chromium, every page of which (a phone, a wall) holds a wake lock as a phone's would."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.add_init_script(WAKE_LOCK)
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -74,7 +107,7 @@ def browser():
     expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield browser
+        yield _Phones(browser)
         browser.close()
 
 
@@ -90,8 +123,9 @@ def close(context) -> None:
 
 @pytest.fixture
 def phone(browser, request):
-    """A fresh page at 390×844; on failure its screenshot is kept in test-artifacts/."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    """A fresh page at 390×844; on failure its screenshot is kept in test-artifacts/. Drawn at one device pixel a
+    CSS pixel: what the tests measure is in CSS pixels, and twice the pixels cost Chromium 7% more of its time."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -108,7 +142,7 @@ def phone(browser, request):
 @pytest.fixture
 def other_phone(browser):
     """A second phone at 390×844 on the same game: a browser context of its own (its own cookies and storage)."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     yield page

@@ -15,7 +15,7 @@ SMALLEST_READABLE_PX = 14
 
 @pytest.fixture
 def narrow_phone(browser):
-    context = browser.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport=NARROW, device_scale_factor=1, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     yield page
