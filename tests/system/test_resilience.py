@@ -63,7 +63,12 @@ def test_killing_the_server_mid_hand_loses_no_answered_hand_and_half_writes_none
             stop = threading.Event()
             writer = threading.Thread(target=keep_recording, args=(phone, game_id, stop, answered))
             writer.start()
-            time.sleep(rng.uniform(0.3, 1.2))
+            # killed once a few more hands were answered, then at a random moment of the hands that follow: a
+            # busy machine records fewer hands a second, and a kill after a set time could then fall before any
+            before, deadline = len(answered), time.monotonic() + 30
+            while len(answered) < before + rng.randint(2, 4) and time.monotonic() < deadline and writer.is_alive():
+                time.sleep(0.01)
+            time.sleep(rng.uniform(0, 0.3))
             process.send_signal(signal.SIGKILL)
             process.wait()
             stop.set()
