@@ -163,9 +163,14 @@ def read(raw: bytes | str) -> dict:
     except RecursionError:
         raise ImportRefused("This export is damaged: it is nested deeper than any export is. "
                             "Nothing was imported.") from None
-    except ValueError as exc:  # not JSON, or not text (UnicodeDecodeError is a ValueError)
-        raise ImportRefused(f"This is not a Scorepad export: it is not JSON ({exc.__class__.__name__}). "
-                            "Nothing was imported.") from None
+    except UnicodeDecodeError:  # before ValueError, of which it is one
+        raise ImportRefused("This is not a Scorepad export: it is not JSON, nor text at all (a picture, a zip file "
+                            "or another program's document?). Nothing was imported.") from None
+    except json.JSONDecodeError as exc:
+        raise ImportRefused(f"This is not a Scorepad export: it is not JSON (it stops making sense at line "
+                            f"{exc.lineno}, column {exc.colno}). Nothing was imported.") from None
+    except ValueError:
+        raise ImportRefused("This is not a Scorepad export: it is not JSON. Nothing was imported.") from None
     check_header(document)
     return document
 

@@ -179,7 +179,9 @@ def damaged(document, change):
 
 
 @pytest.mark.parametrize(("what", "raw", "message"), [
-    ("not JSON", b"\x89PNG not json", "not JSON"),
+    ("not text", b"\x89PNG not json", "not JSON, nor text at all"),
+    ("text, not JSON", b'{"format": "scorepad",\n "version": }', r"not JSON \(it stops making sense at line 2, "
+     r"column 13\)"),
     ("JSON of something else", b'{"hello": "world"}', "does not say it is one"),
     ("a newer version", b'{"format": "scorepad", "version": 9, "games": []}', "version 9"),
     ("no games", b'{"format": "scorepad", "version": 1}', "no list of games"),
