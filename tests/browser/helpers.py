@@ -78,6 +78,16 @@ def start_game(page, live_server, preset=None, players=None, seating=None):
     expect(page.locator("#hand-form")).to_be_visible()
 
 
+def kept_script_fetched(page) -> None:
+    """Wait until a game page has all its scripts, the kept-hands one included (fetched ahead once the page is
+    idle), as a phone that has lain on the table a moment has. Cut off from Scorepad before that, a phone cannot
+    keep a hand: the banner says nothing was saved and the hand stays typed in the form, to record again. A test
+    that takes the server away just after the page opened tests that first second, not the keeping (once, under
+    four busy test workers, it did)."""
+    page.wait_for_function("performance.getEntriesByType('resource')"
+                           ".some((e) => /\\/static\\/kept\\.js/.test(e.name) && e.responseEnd > 0)")
+
+
 def record_unless_asked(page):
     """Tap Record on a phone whose hand another phone has just recorded. Its poll (every second here) may ask
     "Hand N was just recorded on another phone" while the finger is on its way: the button then leaves the page

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, PHONE, record_unless_asked, start_game
+from tests.browser.helpers import ARTIFACTS, PHONE, kept_script_fetched, record_unless_asked, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -296,6 +296,7 @@ def rebooting_server(tmp_path):
 def test_hands_saved_while_the_server_is_down_land_once_and_in_order_when_it_is_back(browser, phone,
                                                                                     rebooting_server):
     start_game(phone, rebooting_server.url)
+    kept_script_fetched(phone)
     rebooting_server.stop()
     record_three_while_unreachable(phone)
     rebooting_server.start()
