@@ -66,15 +66,19 @@ def club_server(tmp_path_factory):
 
 # What a phone on https (or on the machine's own address) has and Chromium's headless shell refuses: a screen wake
 # lock. Refused, a game page keeps its screen on the plain-http way, a looping video, decoded by every test for as
-# long as a game is open (an eighth of the renderer's time). test_awake_and_share_browser.py tests both ways itself,
-# with scripts of its own added after this one.
+# long as a game is open (an eighth of the renderer's time). Each request and release is counted in
+# `window.__locks`, which test_awake_and_share_browser.py reads; it tests the video too, with a script of its own
+# added after this one that takes the lock away.
 WAKE_LOCK = """
+window.__locks = {requested: 0, released: 0, held: 0};
 Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get() { return {
   request(type) {
+    __locks.requested++; __locks.held++;
     const lock = new EventTarget();
     lock.type = type; lock.released = false;
     lock.release = () => {
-      if (!lock.released) { lock.released = true; lock.dispatchEvent(new Event("release")); }
+      if (!lock.released) { lock.released = true; __locks.released++; __locks.held--;
+                            lock.dispatchEvent(new Event("release")); }
       return Promise.resolve();
     };
     return Promise.resolve(lock);

@@ -16,22 +16,6 @@ from tests.browser.helpers import ARTIFACTS, no_sideways_scroll, record_played, 
 
 pytestmark = pytest.mark.browser
 
-# The browser's wake lock, as a page sees it: each request and release counted (headless Chromium may refuse one)
-FAKE_WAKE_LOCK = """
-window.__locks = {requested: 0, released: 0, held: 0};
-Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get() { return {
-  request(type) {
-    __locks.requested++; __locks.held++;
-    const lock = new EventTarget();
-    lock.type = type; lock.released = false;
-    lock.release = () => {
-      if (!lock.released) { lock.released = true; __locks.released++; __locks.held--;
-                            lock.dispatchEvent(new Event("release")); }
-      return Promise.resolve();
-    };
-    return Promise.resolve(lock);
-  }}; }});
-"""
 # A plain-http home address: no wake lock, no share sheet, no Clipboard API (each needs a secure page)
 PLAIN_HTTP = """
 delete Navigator.prototype.wakeLock; delete Navigator.prototype.share; delete Navigator.prototype.canShare;
@@ -74,8 +58,7 @@ def win(page):
 
 
 def test_the_screen_stays_on_while_the_game_is_open_and_the_tables_switch_turns_it_off(phone, live_server):
-    phone.add_init_script(FAKE_WAKE_LOCK)
-    start_game(phone, live_server)
+    start_game(phone, live_server)  # the test phones' wake lock counts what is asked of it (browser/conftest.py)
     island = phone.locator("[data-keep-awake]")
     expect(island.locator("[data-keep-awake-state]")).to_have_text("The screen stays on while this game is open.")
     expect(island).to_have_attribute("data-held", "wake-lock")

@@ -210,7 +210,7 @@ def memory_given_back() -> None:
     - Its threshold for mapping a large block on its own rises each time such a block is freed (up to 32 MiB), so
       after one large page (a player's records: lists of thousands of games) every later one is carved from the
       heap, which fragments and is never returned: a player's records, eight at a time, took the server from 83 to
-      108 MiB; with the threshold held at 128 KiB, to 90.
+      108 MiB; with the threshold held at 128 KiB, to 89.
     Neither costs a speed the bench can see. (MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_, set before the start,
     are the same: what is set there is left as it is.)"""
     if not sys.platform.startswith("linux"):
