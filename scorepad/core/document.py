@@ -158,6 +158,8 @@ def _loads(raw: bytes | str):
 
 def read(raw: bytes | str) -> dict:
     """The document in a file, its header checked (ours, our version, a list of games); raises ImportRefused."""
+    if not raw.strip():
+        raise ImportRefused("This file is empty: there is nothing in it to import. Nothing was imported.")
     try:
         document = _loads(raw)
     except RecursionError:

@@ -179,6 +179,7 @@ def damaged(document, change):
 
 
 @pytest.mark.parametrize(("what", "raw", "message"), [
+    ("empty", b" \n", "This file is empty"),
     ("not text", b"\x89PNG not json", "not JSON, nor text at all"),
     ("text, not JSON", b'{"format": "scorepad",\n "version": }', r"not JSON \(it stops making sense at line 2, "
      r"column 13\)"),
