@@ -5,6 +5,12 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
+# Python keeps each module it compiles (__pycache__/, ignored by git) unless PYTHONDONTWRITEBYTECODE says not to, as
+# some machines' shells do (this project's CI machine among them): then every server, command and test worker the
+# suite starts compiles Scorepad again, and pytest rewrites every test module again in each worker (a fifth of the
+# processor time of the tests that start subprocesses). Nothing here depends on it being set.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run test test-fast lint install clean bench chromium systemd-analyze sshd unit verify-service service address
 
 $(BIN)/activate:
