@@ -146,8 +146,9 @@ def test_a_player_and_a_partnership_see_their_bids_points_set_rate_best_hands_an
     expect(figures.locator("#me-best li").first).to_contain_text("+60, hand 1")
     expect(figures.locator("#me-points svg rect")).to_have_count(3)  # the picture: meld, tricks, lost
     # the partnership: Flo's and Hal's bids together
-    phone.locator("details.card summary", has_text="With Hal").click()
+    phone.locator("details.card summary", has_text="With Hal").click()  # its record and figures come when opened
     together = phone.locator("details.card[open] .figures")
+    expect(together.locator("table").first.locator("tbody tr").first).to_be_visible()
     assert [" ".join(r.inner_text().split()) for r in together.locator("table").first.locator("tbody tr").all()] == \
         ["50–59 1 of 1", "60–69 0 of 2"]
     expect(together.locator(".fig-facts")).to_contain_text("50%")

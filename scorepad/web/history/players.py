@@ -12,6 +12,7 @@ from ...services import Declined, lookups, ratings
 from ..shell import kept_pages
 from ..shell.database import get_db
 from ..shell.forms import ECHO
+from ..shell.htmx import is_htmx, vary_on_htmx
 from .forms import parse_player_name
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -69,12 +70,12 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
     me = _player_or_404(player_id)
 
     def built() -> dict:  # read only when the page must be rendered: a function of the lists and the records
-        partners = lookups.partners(db, player_id)
-        figures = services.figures.of_player(db, player_id, [(m["id"],) for m in partners])  # one read of games
-        mates = [{**m, "record": m, "figures": figures[(player_id, m["id"])]} for m in partners]
+        # each partnership's record and figures come when its card is opened (`partnership`): a player of a long
+        # history has a dozen partners, and their cards were four fifths of a 100 KB page
         recent = lookups.history_games(db, player_id, limit=10)
         rated = ratings.of_player(db, player_id)
-        return {"record": lookups.side_record(db, [player_id]), "partners": mates, "figures": figures[(player_id,)],
+        return {"record": lookups.side_record(db, [player_id]), "partners": lookups.partners(db, player_id),
+                "figures": services.figures.figures(db, [player_id]),
                 "rating": rated.rating, "rating_chart": Markup(rated.chart) if rated.chart else None,  # numbers only
                 "teams": lookups.team_records(db, player_id),
                 "others": [p for p in lookups.player_choices(db) if p["id"] != player_id], "recent": recent,
@@ -89,6 +90,21 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
 @bp.get("/<int:player_id>")
 def show(player_id: int):
     return _player_page(player_id)
+
+
+@bp.get("/<int:player_id>/with/<int:mate_id>")
+def partnership(player_id: int, mate_id: int):
+    """A partnership's record and figures: the card a player's page opens in place (htmx), or a page of its own
+    (without JavaScript, the card's link)."""
+    db = get_db()
+    me = _player_or_404(player_id)
+    mate = next((m for m in lookups.partners(db, player_id) if m["id"] == mate_id), None)
+    if mate is None:  # no such player, or one this player never partnered in a finished game
+        abort(404)
+    template = "history/_partnership.html" if is_htmx() else "history/partnership.html"
+    together = [player_id, mate_id]
+    return vary_on_htmx(kept_pages.render(template, versions=lookups.lists_versions(db), player=me, mate=mate,
+                                          build=lambda: {"figures": services.figures.figures(db, together)}))
 
 
 @bp.post("/<int:player_id>/rename")
