@@ -1,5 +1,6 @@
-"""Backups by themselves: one a day, one after every finished game, each into the backup folders (the first one,
-and a second such as a USB stick or a network share), the old ones pruned by the core's retention rules.
+"""Backups by themselves: one a day, one after every finished game (a big database's at most one a minute, taking
+in every game finished meanwhile), each into the backup folders (the first one, and a second such as a USB stick
+or a network share), the old ones pruned by the core's retention rules.
 
 A backup is never the player's problem: it runs beside the save (after its transaction, on a thread of its
 own), and one that fails is recorded in the status the about page and the footer show, never raised. Backups
@@ -31,6 +32,13 @@ RETRY_SECONDS = 600
 # after every game does not compete with the phones for the Pi's CPU. The daily copy is taken as ever.
 BIG_DATABASE_BYTES = 20 * 1024 * 1024
 REPLICATED_AFTER_GAME_SPACING = timedelta(hours=1)
+# Without a replica, a big database's after-game copies are spaced: each begins at least AFTER_GAME_SPACING after
+# the backup before it began, and takes in every game finished meanwhile. Copying the bench's 100 MB costs 0.3 s of
+# processor and half a second of disk; with games ending every few seconds (a hall at the end of a round, the
+# bench's clients) the copies ran back to back, a quarter of a 2-core machine, and recording a hand grew slower as
+# the database grew. Every finished game is still in a backup within the minute, and a server stopping cleanly
+# takes the copy still to come at once (`wait`).
+AFTER_GAME_SPACING = timedelta(minutes=1)
 
 
 def _utc_now() -> datetime:
@@ -52,6 +60,7 @@ class Backups:
         self._threads: list[threading.Thread] = []
         self._waiting = False  # a backup asked for by `take_soon` that has not begun to copy yet
         self._waiting_lock = threading.Lock()
+        self._hurry = threading.Event()  # set while `wait` waits: a spaced copy begins at once
         self._future = self._named_in_future()
         self.replicated: Callable[[], bool] = lambda: False  # the server sets it when a replica runs
 
@@ -96,13 +105,15 @@ class Backups:
         except OSError as exc:
             _logger.warning("Could not prune the safety copies beside %s: %s", self.live_path, exc)
 
-    def take_soon(self, reason: str) -> None:
-        """A backup on a thread of its own: the caller does not wait for it.
+    def take_soon(self, reason: str, after: float = 0.0) -> None:
+        """A backup on a thread of its own, beginning `after` seconds from now (a spaced after-game copy): the
+        caller does not wait for it.
 
         One that has not begun to copy yet already takes in every change committed before it begins: a second is
         not queued behind it. Twenty tables ending their games within a minute then make two copies (the one
         running and the one that follows it), not twenty copies of a club's 100 MB in a row."""
-        thread = threading.Thread(target=self._take_waiting, args=(reason,), name="scorepad-backup", daemon=True)
+        thread = threading.Thread(target=self._take_waiting, args=(reason, after), name="scorepad-backup",
+                                  daemon=True)
         with self._waiting_lock:
             if self._waiting:
                 return
@@ -115,18 +126,38 @@ class Backups:
                 self._threads.remove(thread)
                 raise
 
-    def _take_waiting(self, reason: str) -> None:
+    def _take_waiting(self, reason: str, after: float = 0.0) -> None:
+        if after > 0:
+            self._hurry.wait(after)
         with self._lock:
             with self._waiting_lock:
                 self._waiting = False  # from here on, a change may not be in this copy: it asks for the next
             self._take_holding_lock(reason)
 
     def wait(self, timeout: float = 30) -> None:
-        """Wait for the backups `take_soon` started (a test, or a server stopping cleanly)."""
-        with self._waiting_lock:
-            threads = list(self._threads)
-        for thread in threads:
-            thread.join(timeout)
+        """Wait for the backups `take_soon` started (a test, or a server stopping cleanly), a spaced one begun at
+        once."""
+        self._hurry.set()
+        try:
+            with self._waiting_lock:
+                threads = list(self._threads)
+            for thread in threads:
+                thread.join(timeout)
+        finally:
+            self._hurry.clear()
+
+    def spacing_left(self) -> float:
+        """Seconds before a finished game's copy may begin: none for a small database or a first backup, else what
+        is left of AFTER_GAME_SPACING since the last backup began (never more, whatever the clock did)."""
+        last = self._status.attempted_at
+        try:
+            big = os.path.getsize(self.live_path) > BIG_DATABASE_BYTES
+        except OSError:
+            return 0.0
+        if not big or last is None:
+            return 0.0
+        left = (last + AFTER_GAME_SPACING - self.clock()).total_seconds()
+        return min(max(left, 0.0), AFTER_GAME_SPACING.total_seconds())
 
     def after_game_due(self) -> bool:
         """Whether a finished game is copied now: always, except a big database while a replica runs, which is
@@ -198,7 +229,7 @@ def after_finished_game(db) -> None:
     set up for that database (a script, a test of the service alone)."""
     backups = _BY_DATABASE.get(os.path.realpath(connection.database_path(db)))
     if backups is not None and backups.after_game_due():
-        backups.take_soon(AFTER_GAME)
+        backups.take_soon(AFTER_GAME, after=backups.spacing_left())
 
 
 # --- restoring one, from the browser ------------------------------------------------------------------------------

@@ -283,3 +283,66 @@ def test_a_copy_whose_thread_cannot_start_does_not_stop_the_next_games_copy(db, 
         assert [games.load_game(copy, g).winner for g in (first, second)] == [0, 0]
     finally:
         copy.close()
+
+
+# --- a big database's after-game copies, spaced ------------------------------------------------------------------
+
+@pytest.fixture
+def big(live, monkeypatch):
+    """The database as big as a club's seasons (its size read as over BIG_DATABASE_BYTES)."""
+    import os
+
+    from scorepad.services import backups as backups_service
+
+    real = os.path.getsize
+    monkeypatch.setattr(os.path, "getsize", lambda path: backups_service.BIG_DATABASE_BYTES + 1
+                        if os.path.realpath(path) == os.path.realpath(live) else real(path))
+    return live
+
+
+def test_a_big_databases_copy_after_a_game_begins_a_minute_after_the_last_and_holds_every_game_since(
+        db, big, backups, tmp_path):
+    from scorepad.services.backups import AFTER_GAME_SPACING
+
+    first = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+    record(db, first)
+    assert backups.spacing_left() == 0  # never copied: the first game's copy begins at once
+    record(db, first)  # won
+    backups.wait()
+    assert len(backups_in(tmp_path / "backups")) == 1
+    assert 59 < backups.spacing_left() <= AFTER_GAME_SPACING.total_seconds()
+    won = [first]
+    for _ in range(2):  # two more games won within the minute: one copy, still to come, holds both
+        won.append(services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0))
+        record(db, won[-1])
+        record(db, won[-1])
+    assert len(backups_in(tmp_path / "backups")) == 1
+    assert sum(thread.is_alive() for thread in backups._threads) == 1
+    backups.wait()  # as a server stopping does: the copy still to come is taken now
+    assert len(backups_in(tmp_path / "backups")) == 2
+    copy = connection.connect(backups.status().file)  # the copy just taken
+    try:
+        assert [games.load_game(copy, g).winner for g in won] == [0, 0, 0]
+    finally:
+        copy.close()
+
+
+def test_a_copy_a_clock_put_back_seems_to_have_begun_later_waits_no_more_than_the_minute(big, tmp_path):
+    from scorepad.services.backups import AFTER_GAME_SPACING
+
+    now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+    copies = Backups(str(big), [tmp_path / "b"], clock=lambda: now)
+    copies._status = copies._status.__class__(succeeded_at=now + timedelta(hours=5),
+                                              attempted_at=now + timedelta(hours=5))
+    assert copies.spacing_left() == AFTER_GAME_SPACING.total_seconds()
+    copies._status = copies._status.__class__(succeeded_at=now - timedelta(seconds=45),
+                                              attempted_at=now - timedelta(seconds=45))
+    assert copies.spacing_left() == 15
+
+
+def test_a_small_databases_copy_after_a_game_begins_at_once_however_recent_the_last(db, backups):
+    game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+    record(db, game_id)
+    record(db, game_id)
+    backups.wait()
+    assert backups.spacing_left() == 0
