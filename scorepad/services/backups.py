@@ -61,6 +61,7 @@ class Backups:
         self._waiting = False  # a backup asked for by `take_soon` that has not begun to copy yet
         self._waiting_lock = threading.Lock()
         self._hurry = threading.Event()  # set while `wait` waits: a spaced copy begins at once
+        self._began = self._status.attempted_at  # when the last backup began (its status comes once it is over)
         self._future = self._named_in_future()
         self.replicated: Callable[[], bool] = lambda: False  # the server sets it when a replica runs
 
@@ -83,6 +84,7 @@ class Backups:
             return self._take_holding_lock(reason)
 
     def _take_holding_lock(self, reason: str) -> Status:
+        self._began = self.clock()
         try:
             status = autobackup.take(self.live_path, self.folders, keep_last=self.keep_last,
                                      reason=reason, now=self.clock(), previous=self._status)
@@ -149,7 +151,7 @@ class Backups:
     def spacing_left(self) -> float:
         """Seconds before a finished game's copy may begin: none for a small database or a first backup, else what
         is left of AFTER_GAME_SPACING since the last backup began (never more, whatever the clock did)."""
-        last = self._status.attempted_at
+        last = self._began
         try:
             big = os.path.getsize(self.live_path) > BIG_DATABASE_BYTES
         except OSError:

@@ -332,12 +332,29 @@ def test_a_copy_a_clock_put_back_seems_to_have_begun_later_waits_no_more_than_th
 
     now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
     copies = Backups(str(big), [tmp_path / "b"], clock=lambda: now)
-    copies._status = copies._status.__class__(succeeded_at=now + timedelta(hours=5),
-                                              attempted_at=now + timedelta(hours=5))
+    copies._began = now + timedelta(hours=5)
     assert copies.spacing_left() == AFTER_GAME_SPACING.total_seconds()
-    copies._status = copies._status.__class__(succeeded_at=now - timedelta(seconds=45),
-                                              attempted_at=now - timedelta(seconds=45))
+    copies._began = now - timedelta(seconds=45)
     assert copies.spacing_left() == 15
+
+
+def test_a_game_finished_while_a_copy_is_under_way_waits_for_the_minute_from_when_that_copy_began(
+        big, tmp_path, monkeypatch):
+    """The copy's status comes once it is over: the minute is counted from when it began, or a game finished
+    during a copy would have its own copy at once behind it."""
+    from scorepad.services.backups import AFTER_GAME_SPACING
+
+    copies = Backups(str(big), [tmp_path / "b"])
+    said = []
+    real_take = autobackup.take
+
+    def take(*args, **kwargs):
+        said.append(copies.spacing_left())  # a game finished now, while this copy runs
+        return real_take(*args, **kwargs)
+
+    monkeypatch.setattr(autobackup, "take", take)
+    copies.take(AFTER_GAME)
+    assert said and said[0] > AFTER_GAME_SPACING.total_seconds() - 5
 
 
 def test_a_small_databases_copy_after_a_game_begins_at_once_however_recent_the_last(db, backups):
