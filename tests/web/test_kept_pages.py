@@ -256,3 +256,21 @@ def test_zones_and_moments_are_keys_as_they_are_shown():
     noon = datetime(2026, 11, 27, 12, tzinfo=UTC)
     assert kept_pages._frozen(noon) != kept_pages._frozen(noon.astimezone(timezone(timedelta(hours=1))))
     assert kept_pages._frozen(noon) == kept_pages._frozen(datetime(2026, 11, 27, 12, tzinfo=UTC))
+
+
+def test_a_small_page_is_kept_as_it_is_and_a_large_one_compressed_and_each_comes_back_whole(app):
+    """/about is looked at again and again: unpacking it cost a tenth of each look, for the few KB compression
+    saved. A game's page stays compressed."""
+    phone = app.test_client()
+    game_id = new_game(phone)
+    kept_pages.forget()
+    for path in ("/about", f"/games/{game_id}"):
+        first = assert_fresh(phone, path, {})
+        again = assert_fresh(phone, path, {})
+        assert without_tokens(again) == without_tokens(first)
+    for path in ("/about", f"/games/{game_id}"):  # (each fresh look above forgot what was kept)
+        phone.get(path)
+    kinds = {type(page).__name__ for page, _ in kept_pages._PAGES.values()}
+    assert kinds == {"str", "bytes"}
+    small = [page for page, _ in kept_pages._PAGES.values() if isinstance(page, str)]
+    assert small and all(len(page) < kept_pages.SMALL_PAGE for page in small)

@@ -27,8 +27,8 @@ htmx's headers and each form), and the `slots` a view names (a form's one-time t
 markers that nobody can type, and each marker is replaced by this request's value. A request with flashed
 messages waiting is rendered and not kept (what a change just said is said once, to one phone).
 
-Pages are kept compressed (a game page's 36 KB in 6), up to PAGES_BYTES, least recently used first out: a club
-night's tables and hundreds of games looked back at fit in a few MiB.
+Pages are kept compressed (a game page's 36 KB in 6; one under SMALL_PAGE as it is), up to PAGES_BYTES, least
+recently used first out: a club night's tables and hundreds of games looked back at fit in a few MiB.
 """
 
 from __future__ import annotations
@@ -49,6 +49,9 @@ from ...store import connection
 from . import csrf_tokens
 
 PAGES_BYTES = 4 * 2**20  # compressed: some 700 game pages
+# A page smaller than this is kept as it is: compressed it would save a few KB, and every look at it would pay
+# for unpacking it (a look at /about, 4.7 KB, spent a tenth of its time in zlib).
+SMALL_PAGE = 8 * 1024
 # A view's `build` run at once (a player's figures folded from every game of theirs, a history's lists): one holds
 # megabytes of passing objects for seconds, and with one interpreter lock more than two at once finish no sooner.
 # Sixteen server threads folding players' figures side by side took the server from 79 to 165 MiB; with two turns,
@@ -125,7 +128,7 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
     if found is not None:
         return _unpacked(found, slots)
     page, used = _render(template, slots, {**given, **context, **_built(build)})
-    _keep(key, (zlib.compress(page.encode(), 1), used))
+    _keep(key, (page if len(page) < SMALL_PAGE else zlib.compress(page.encode(), 1), used))
     _counts["rendered"] += 1
     return _filled(page, used, slots)
 
@@ -152,9 +155,10 @@ def found(template: str, *, versions: tuple, slots: dict[str, str] | None = None
     return _unpacked(page, slots or {})
 
 
-def _unpacked(kept: tuple[bytes, tuple[str, ...]], slots: dict) -> str:
+def _unpacked(kept: tuple[bytes | str, tuple[str, ...]], slots: dict) -> str:
     """A kept page as this request is given it: its CSRF token and `slots` put in."""
-    return _filled(zlib.decompress(kept[0]).decode(), kept[1], slots)
+    page = kept[0] if isinstance(kept[0], str) else zlib.decompress(kept[0]).decode()
+    return _filled(page, kept[1], slots)
 
 
 def _plain_key(template: str, versions: tuple, given: dict) -> tuple:
@@ -194,7 +198,7 @@ def _filled(page: str, used: tuple[str, ...], slots: dict) -> str:
     return page
 
 
-def _keep(key: tuple, found: tuple[bytes, tuple[str, ...]]) -> None:
+def _keep(key: tuple, found: tuple[bytes | str, tuple[str, ...]]) -> None:
     global _held
     with _LOCK:
         if key not in _PAGES:
