@@ -270,7 +270,8 @@ def test_a_small_page_is_kept_as_it_is_and_a_large_one_compressed_and_each_comes
         assert without_tokens(again) == without_tokens(first)
     for path in ("/about", f"/games/{game_id}"):  # (each fresh look above forgot what was kept)
         phone.get(path)
-    kinds = {type(page).__name__ for page, _ in kept_pages._PAGES.values()}
-    assert kinds == {"str", "bytes"}
-    small = [page for page, _ in kept_pages._PAGES.values() if isinstance(page, str)]
-    assert small and all(len(page) < kept_pages.SMALL_PAGE for page in small)
+    compressed = {packed for _, _, packed in kept_pages._PAGES.values()}
+    assert compressed == {False, True}
+    small = [data for data, _, packed in kept_pages._PAGES.values() if not packed]
+    assert small and all(len(data) < kept_pages.SMALL_PAGE for data in small)
+    assert kept_pages.census()["bytes"] == sum(len(data) for data, _, _ in kept_pages._PAGES.values())

@@ -128,7 +128,7 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
     if found is not None:
         return _unpacked(found, slots)
     page, used = _render(template, slots, {**given, **context, **_built(build)})
-    _keep(key, (page if len(page) < SMALL_PAGE else zlib.compress(page.encode(), 1), used))
+    _keep(key, _packed(page, used))
     _counts["rendered"] += 1
     return _filled(page, used, slots)
 
@@ -155,10 +155,18 @@ def found(template: str, *, versions: tuple, slots: dict[str, str] | None = None
     return _unpacked(page, slots or {})
 
 
-def _unpacked(kept: tuple[bytes | str, tuple[str, ...]], slots: dict) -> str:
+def _packed(page: str, used: tuple[str, ...]) -> tuple[bytes, tuple[str, ...], bool]:
+    """A page as it is kept: its bytes (counted against PAGES_BYTES as they are held), compressed unless small."""
+    data = page.encode()
+    if len(data) < SMALL_PAGE:
+        return data, used, False
+    return zlib.compress(data, 1), used, True
+
+
+def _unpacked(kept: tuple[bytes, tuple[str, ...], bool], slots: dict) -> str:
     """A kept page as this request is given it: its CSRF token and `slots` put in."""
-    page = kept[0] if isinstance(kept[0], str) else zlib.decompress(kept[0]).decode()
-    return _filled(page, kept[1], slots)
+    data, used, compressed = kept
+    return _filled((zlib.decompress(data) if compressed else data).decode(), used, slots)
 
 
 def _plain_key(template: str, versions: tuple, given: dict) -> tuple:
@@ -198,14 +206,14 @@ def _filled(page: str, used: tuple[str, ...], slots: dict) -> str:
     return page
 
 
-def _keep(key: tuple, found: tuple[bytes | str, tuple[str, ...]]) -> None:
+def _keep(key: tuple, found: tuple[bytes, tuple[str, ...], bool]) -> None:
     global _held
     with _LOCK:
         if key not in _PAGES:
             _PAGES[key] = found
             _held += len(found[0])
         while _held > PAGES_BYTES and _PAGES:
-            _, (dropped, _) = _PAGES.popitem(last=False)
+            _, (dropped, *_) = _PAGES.popitem(last=False)
             _held -= len(dropped)
 
 
