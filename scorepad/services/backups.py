@@ -36,8 +36,8 @@ REPLICATED_AFTER_GAME_SPACING = timedelta(hours=1)
 # the backup before it began, and takes in every game finished meanwhile. Copying the bench's 100 MB costs 0.3 s of
 # processor and half a second of disk; with games ending every few seconds (a hall at the end of a round, the
 # bench's clients) the copies ran back to back, a quarter of a 2-core machine, and recording a hand grew slower as
-# the database grew. Every finished game is still in a backup within the minute, and a server stopping cleanly
-# takes the copy still to come at once (`wait`).
+# the database grew. While the server runs, every finished game is in a backup begun within the minute; a server
+# stopping cleanly takes the copy still to come at once (`wait`).
 AFTER_GAME_SPACING = timedelta(minutes=1)
 
 
@@ -133,12 +133,13 @@ class Backups:
             self._hurry.wait(after)
         with self._lock:
             with self._waiting_lock:
+                self._began = self.clock()  # before a change may ask for the next copy, which counts from here
                 self._waiting = False  # from here on, a change may not be in this copy: it asks for the next
             self._take_holding_lock(reason)
 
-    def wait(self, timeout: float = 30) -> None:
+    def wait(self, timeout: float = 30, *, stopping: bool = False) -> None:
         """Wait for the backups `take_soon` started (a test, or a server stopping cleanly), a spaced one begun at
-        once."""
+        once. `stopping`: so is every one asked for from now on (a request still answering as the server stops)."""
         self._hurry.set()
         try:
             with self._waiting_lock:
@@ -146,32 +147,40 @@ class Backups:
             for thread in threads:
                 thread.join(timeout)
         finally:
-            self._hurry.clear()
+            if not stopping:
+                self._hurry.clear()
+
+    def _is_big(self) -> bool:
+        """Whether the database is over BIG_DATABASE_BYTES (one whose size cannot be read is copied as usual)."""
+        try:
+            return os.path.getsize(self.live_path) > BIG_DATABASE_BYTES
+        except OSError:
+            return False
+
+    def _since(self, moment: datetime | None) -> timedelta | None:
+        """How long ago `moment` was by the clock; None for never, or for a time a status file written by hand
+        gives with no zone (the copy then goes as if there had been none before it)."""
+        try:
+            return None if moment is None else self.clock() - moment
+        except TypeError:
+            return None
 
     def spacing_left(self) -> float:
         """Seconds before a finished game's copy may begin: none for a small database or a first backup, else what
         is left of AFTER_GAME_SPACING since the last backup began (never more, whatever the clock did)."""
-        last = self._began
-        try:
-            big = os.path.getsize(self.live_path) > BIG_DATABASE_BYTES
-        except OSError:
+        since = self._since(self._began)
+        if since is None or not self._is_big():
             return 0.0
-        if not big or last is None:
-            return 0.0
-        left = (last + AFTER_GAME_SPACING - self.clock()).total_seconds()
-        return min(max(left, 0.0), AFTER_GAME_SPACING.total_seconds())
+        return min(max((AFTER_GAME_SPACING - since).total_seconds(), 0.0), AFTER_GAME_SPACING.total_seconds())
 
     def after_game_due(self) -> bool:
-        """Whether a finished game is copied now: always, except a big database while a replica runs, which is
-        copied at most once every REPLICATED_AFTER_GAME_SPACING (see BIG_DATABASE_BYTES)."""
-        if not self.replicated():
+        """Whether a finished game is copied (at once, or a big database's once its minute is over: `spacing_left`):
+        always, except a big database while a replica runs, which is copied at most once every
+        REPLICATED_AFTER_GAME_SPACING (see BIG_DATABASE_BYTES)."""
+        if not self.replicated() or not self._is_big():
             return True
-        try:
-            big = os.path.getsize(self.live_path) > BIG_DATABASE_BYTES
-        except OSError:
-            return True
-        last = self._status.succeeded_at
-        return not big or last is None or self.clock() - last >= REPLICATED_AFTER_GAME_SPACING
+        since = self._since(self._status.succeeded_at)
+        return since is None or since >= REPLICATED_AFTER_GAME_SPACING
 
     def take_if_due(self) -> bool:
         """The daily backup, when one is due; True when it was taken (whether or not it worked)."""

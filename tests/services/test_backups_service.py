@@ -363,3 +363,34 @@ def test_a_small_databases_copy_after_a_game_begins_at_once_however_recent_the_l
     record(db, game_id)
     backups.wait()
     assert backups.spacing_left() == 0
+
+
+def test_a_spaced_copy_begins_by_itself_once_its_time_is_over(db, big, backups, tmp_path, monkeypatch):
+    """The path a running server takes: nobody waits for the copy, it begins when its spacing is over."""
+    import time
+
+    from scorepad.services import backups as backups_service
+
+    monkeypatch.setattr(backups_service, "AFTER_GAME_SPACING", timedelta(seconds=0.5))
+    for _ in range(2):
+        game_id = services.start_game(db, TO_100, ("Us", "Them"), (None,) * 4, 0)
+        record(db, game_id)
+        record(db, game_id)  # won: the first copy at once, the second half a second after the first began
+    deadline = time.monotonic() + 10
+    while len(backups_in(tmp_path / "backups")) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(backups_in(tmp_path / "backups")) == 2
+    copy = connection.connect(backups.status().file)
+    try:
+        assert games.load_game(copy, game_id).winner == 0
+    finally:
+        copy.close()
+
+
+def test_a_status_file_with_a_time_of_no_zone_spaces_nothing_and_raises_nothing(big, tmp_path):
+    copies = Backups(str(big), [tmp_path / "b"])
+    copies._began = datetime(2026, 12, 1, 20, 0)  # as a status file edited by hand may say
+    copies._status = copies._status.__class__(succeeded_at=datetime(2026, 12, 1, 20, 0))
+    copies.replicated = lambda: True
+    assert copies.spacing_left() == 0
+    assert copies.after_game_due()

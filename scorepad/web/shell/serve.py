@@ -313,6 +313,8 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as exc:
         sys.exit(f"Could not listen on {args.host}:{args.port}: {exc}. Try another --port.")
     finally:
-        app.extensions["scorepad_backups"].wait()  # a finished game's copy still to come is taken now
-        if replication is not None:
-            replication.stop()  # what is left goes to the replica before the server is gone
+        try:
+            app.extensions["scorepad_backups"].wait(stopping=True)  # a finished game's copy still to come: now
+        finally:
+            if replication is not None:
+                replication.stop()  # what is left goes to the replica before the server is gone
