@@ -1,11 +1,13 @@
 """gzip for the answers that shrink: a game page and its assets arrive in a fraction of the bytes. Static files are
-compressed once and kept (their addresses carry their content's hash), by Zopfli: the same gzip any browser reads,
-searched harder for the shortest one (4% smaller than gzip's best here: htmx 16,873 bytes → 16,380, app.css
-8,741 → 8,378), for a fifth of a second a file once per start. A page is compressed at every answer, quickly."""
+compressed once, at their first request, and kept (their addresses carry their content's hash), by Zopfli: the
+same gzip any browser reads, searched harder for the shortest one (4% smaller than gzip's best here: htmx 16,873
+bytes → 16,380, app.css 8,741 → 8,378), for a fifth of a second a file once per start; phones asking for one at
+once wait for that one compression. A page is compressed at every answer, quickly."""
 
 from __future__ import annotations
 
 import gzip
+import threading
 
 from flask import request
 
@@ -17,6 +19,7 @@ except ImportError:  # a machine zopfli's wheel does not reach, which would buil
 COMPRESSIBLE = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
                 "text/csv", "image/svg+xml", "application/manifest+json"}
 _GZIPPED: dict[tuple[str, str], bytes] = {}
+_COMPRESSING = threading.Lock()  # one static file compressed at a time, each once
 
 
 def compress(response):
@@ -36,9 +39,12 @@ def compress(response):
         data = response.get_data()
         if len(data) < 1024:
             return response
-        body = tightest(data) if static else gzip.compress(data, compresslevel=6, mtime=0)
         if static:
-            _GZIPPED[key] = body
+            with _COMPRESSING:
+                body = _GZIPPED.get(key) or tightest(data)
+                _GZIPPED[key] = body
+        else:
+            body = gzip.compress(data, compresslevel=6, mtime=0)
     if hasattr(original, "close"):
         original.close()  # the file behind a static answer, now that its bytes are not needed
     response.direct_passthrough = False
