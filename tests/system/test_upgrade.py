@@ -1,6 +1,7 @@
 """Every schema Scorepad has shipped upgrades to today's: databases made by each old commit's own code (see
 tests/fixtures/make_historic_databases.py) are opened by today's app and must keep every score and record."""
 
+import contextlib
 import importlib
 import json
 import pkgutil
@@ -56,15 +57,20 @@ def upgraded(old, upgrades):
     folder, done = upgrades
     name = Path(old.path).name
     if name in done:
-        with sqlite3.connect(done[name]) as kept, sqlite3.connect(old.path) as copy:
-            kept.backup(copy)
+        _copy_database(done[name], old.path)
     config = {"TESTING": True, "SECRET_KEY": "test", "DATABASE": old.path}
     app = create_app(config)
     if name not in done:
         done[name] = folder / name
-        with sqlite3.connect(old.path) as upgraded_now, sqlite3.connect(done[name]) as kept:
-            upgraded_now.backup(kept)
+        _copy_database(old.path, done[name])
     return types.SimpleNamespace(old=old, app=app, client=app.test_client())
+
+
+def _copy_database(source, target) -> None:
+    """`source` whole into `target` (SQLite's backup), both connections closed at once: one left to the garbage
+    collector folds its log into the file whenever it goes, under a test comparing the file's bytes."""
+    with contextlib.closing(sqlite3.connect(source)) as reading, contextlib.closing(sqlite3.connect(target)) as copy:
+        reading.backup(copy)
 
 
 @pytest.fixture(scope="module")
