@@ -297,6 +297,21 @@ def mounted(*args: str, target: Path):
         subprocess.run(["umount", "-l", str(target)], capture_output=True)
 
 
+def drop_share(target: Path, within: float = 10) -> None:
+    """The share mounted at `target` gone, as a network share drops: `umount`, tried again while the share is busy
+    (Litestream has a file of it open for the moment it writes one); if it stays busy, detached at once for every
+    new look (`umount -l`), which is what a dropped share is to them."""
+    deadline = time.monotonic() + within
+    while True:
+        done = subprocess.run(["umount", str(target)], capture_output=True, text=True)
+        if done.returncode == 0:
+            return
+        if "busy" not in done.stderr or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    subprocess.run(["umount", "-l", str(target)], check=True)
+
+
 def immutable(*paths: Path, on: bool = True) -> bool:
     """chattr +i (or -i) the paths: not even root can write there then. False where it is not supported."""
     done = subprocess.run(["chattr", "+i" if on else "-i", *map(str, paths)], capture_output=True)

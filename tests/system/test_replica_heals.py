@@ -12,6 +12,7 @@ import pytest
 
 from tests.system.replica_helpers import (
     a_place,
+    drop_share,
     environment,
     every_hand_restorable,
     may_mount,
@@ -62,7 +63,7 @@ def test_a_share_that_drops_and_is_mounted_again_is_not_written_into_meanwhile(t
         with replicated_server(instance, environment(instance, url)) as (base, _):
             wait_for(base, proven_after(0))
             answered = record(base, seconds=2, phones=1)
-            subprocess.run(["umount", str(mount_point)], check=True)
+            drop_share(mount_point)
             body, took, _ = wait_for(base, lambda b: b["replica_state"] == "share not mounted", 10)
             assert "not mounted" in body["replica_warning"] and body["replica_ok"] is False
             written = sorted(str(p) for p in mount_point.rglob("*"))
