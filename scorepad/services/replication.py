@@ -308,7 +308,7 @@ class Replication:
             self._apply(Event.LITESTREAM_EXITED, f"exit status {code}{said}")
             return
         if self._share_missing():
-            self._apply(Event.SHARE_MISSING, self._share_words())
+            self._share_gone()
             return
         if self._folder_changed():
             return
@@ -383,8 +383,9 @@ class Replication:
             elif heard.meaning is not Meaning.NOTHING:
                 self._apply(Event.TROUBLE, heard.words)
 
-    def _halt(self, timeout: float = 15) -> None:
-        """Stop Litestream (SIGTERM: it sends what is left, then exits); killed if it takes too long."""
+    def _halt(self, timeout: float = 15, at_once: bool = False) -> None:
+        """Stop Litestream (SIGTERM: it sends what is left, then exits); killed if it takes too long, or `at_once`
+        where what it would send goes to the wrong place."""
         process, self._halting = self._process, True
         self._process = None
         if process is None:
@@ -392,12 +393,22 @@ class Replication:
         if not self._start_over:
             self._hold()  # before it lets go of the log: what is written from now on stays in it
         if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
+            if not at_once:
+                process.terminate()
+                try:
+                    process.wait(timeout)
+                    return
+                except subprocess.TimeoutExpired:
+                    pass
+            process.kill()
+            process.wait(5)
+
+    def _share_gone(self) -> None:
+        """The share dropped: Litestream is killed before the state says so. Stopped gently it would send what it
+        has left into the mount point, on this machine's own disk (a CI run saw its last file finished there after
+        About said "not mounted"); what it has not sent stays in the held log, for the new copy once it is back."""
+        self._halt(at_once=True)
+        self._apply(Event.SHARE_MISSING, self._share_words())
 
     def _restart(self) -> None:
         """Litestream exited: start it again after 1 s, 2 s, ... up to a minute."""
@@ -436,7 +447,7 @@ class Replication:
             if self._changed is None:
                 self._changed = replica_marks.changed(db)  # what happened before this start is not news
         if self._share_missing():
-            self._apply(Event.SHARE_MISSING, self._share_words())
+            self._share_gone()
             return
         room = replica_drill.room_for_scratch(self.live_path)
         outcome = (replica_drill.Outcome(Event.REPLICA_EMPTY, room) if room else
@@ -570,10 +581,10 @@ class Replication:
         written, then it runs again (and a drill proves it). A folder replica proven this database's has its
         broken files moved aside first (its other levels could never be compacted past the gap)."""
         why = self.health().why
-        self._halt()
         if self._share_missing():
-            self._apply(Event.SHARE_MISSING, self._share_words())
+            self._share_gone()
             return
+        self._halt()
         try:
             self._claim()
             failed = self._new_snapshot()

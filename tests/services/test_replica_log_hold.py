@@ -174,3 +174,40 @@ def test_a_replica_started_over_is_proven_again_within_minutes_then_hourly(super
     supervisor.now["wall"] += replication.AGAIN_AFTER_START_OVER
     supervisor._drill()
     assert supervisor.next_drill == supervisor.now["wall"] + replication.DRILL_EVERY
+
+
+class _Signalled(_Process):
+    """A Litestream that notes each signal it gets, and what the pages said at that moment."""
+
+    def __init__(self, supervisor):
+        super().__init__()
+        self.supervisor, self.signals = supervisor, []
+
+    def terminate(self):
+        self.signals.append(("TERM", self.supervisor.health().state))
+        self.code = -15
+
+    def kill(self):
+        self.signals.append(("KILL", self.supervisor.health().state))
+        self.code = -9
+
+    def wait(self, timeout=None):
+        return self.code
+
+
+def test_litestream_on_a_share_that_dropped_is_killed_before_the_pages_say_so(supervisor, monkeypatch):
+    """Stopped gently, Litestream sends what it has left: into the share's empty mount point, on this machine's own
+    disk (a CI run saw its last file finished there after the pages said "not mounted")."""
+    from scorepad.core.replica_states import State
+
+    supervisor._apply(Event.REPLICA_EMPTY)
+    assert supervisor.health().state in replication.replica_states.RUNS_LITESTREAM
+    litestream = supervisor._process = _Signalled(supervisor)
+    supervisor._launched_at = supervisor.now["wall"]
+    supervisor._share = {"folder": str(supervisor.place.folder), "mount": "/mnt/nas"}
+    monkeypatch.setattr(replication.replica_folder, "still_on", lambda folder, mount: False)
+    supervisor._tick()
+    assert litestream.signals == [("KILL", litestream.signals[0][1])]
+    assert litestream.signals[0][1] is not State.NOT_MOUNTED, "the pages said it before Litestream had stopped"
+    assert supervisor.health().state is State.NOT_MOUNTED and supervisor._process is None
+    assert connection.log_held(supervisor.live_path), "what Litestream had not sent could be folded away"
