@@ -50,6 +50,30 @@ def test_back_from_the_meld_calculator_is_one_press_and_the_cards_counted_come_b
     assert phone.js_errors == []
 
 
+def test_what_is_typed_before_the_pages_scripts_have_run_is_kept_all_the_same(phone, live_server):
+    """A slow Pi or a first visit: the form is on the screen before its scripts run, and the bid and trump typed
+    then were heard by nothing. Before: Count cards and Back (or a reload) gave an empty form (a CI run did)."""
+    start_game(phone, live_server)
+    game = phone.url
+    held = []
+    phone.route("**/static/record.js*", lambda route: held.append(route))  # the scripts wait for the test
+    phone.goto(game, wait_until="commit")
+    expect(phone.locator("#bid")).to_be_visible()
+    phone.fill("#bid", "55")
+    phone.locator("#field-trump .suit-choice", has_text="♥").click()
+    phone.wait_for_function("() => window.Scorepad && window.Scorepad.outbox")
+    assert phone.evaluate("() => !(window.Scorepad && window.Scorepad.record)")  # typed before record.js ran
+    for route in held:
+        route.continue_()
+    phone.unroute("**/static/record.js*")
+    phone.wait_for_function("() => window.Scorepad && window.Scorepad.record")
+    phone.reload()
+    expect(phone.locator("#draft-note")).to_contain_text("What you had typed for hand 1 is back in the form")
+    expect(phone.locator("#bid")).to_have_value("55")
+    expect(phone.locator("#field-trump input[value=H]")).to_be_checked()
+    assert phone.js_errors == []
+
+
 def test_a_second_phone_follows_the_rematch_started_on_the_other(context_for, live_server):
     one, two = at(context_for, 390), at(context_for, 320)
     start_game(one, live_server)
