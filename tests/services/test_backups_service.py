@@ -320,6 +320,7 @@ def test_a_big_databases_copy_after_a_game_begins_a_minute_after_the_last_and_ho
     assert sum(thread.is_alive() for thread in backups._threads) == 1
     backups.wait()  # as a server stopping does: the copy still to come is taken now
     assert len(backups_in(tmp_path / "backups")) == 2
+    backups.wait()  # begun by itself: its file is in place a moment before its status says so
     copy = connection.connect(backups.status().file)  # the copy just taken
     try:
         assert [games.load_game(copy, g).winner for g in won] == [0, 0, 0]
@@ -380,6 +381,7 @@ def test_a_spaced_copy_begins_by_itself_once_its_time_is_over(db, big, backups, 
     while len(backups_in(tmp_path / "backups")) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(backups_in(tmp_path / "backups")) == 2
+    backups.wait()  # begun by itself: its file is in place a moment before its status says so
     copy = connection.connect(backups.status().file)
     try:
         assert games.load_game(copy, game_id).winner == 0
