@@ -107,6 +107,10 @@ def head_to_head(db, side_a: list[int], side_b: list[int]) -> dict:
     return records.head_to_head(db, side_a, side_b)
 
 
+# `lists_versions`' first item (the database file) names what its counters count (`kept_pages.render`'s `line`)
+LISTS_LINE = 1
+
+
 def lists_versions(db) -> tuple:
     """What every list (home, history, the players' pages) is built from, as a key for a page kept rendered: the
     database file, the lists counter and the records counter, each moved by the database's own triggers (kept

@@ -91,6 +91,11 @@ def written(db, game_id: int, hands: list[StoredHand], state: GameState) -> Game
     return _page(db, game, kept, state)
 
 
+# How many first items of `versions` name the game (its database file, id and uid): its version, the last, only
+# grows (a page kept rendered supersedes its game's pages of earlier versions: `kept_pages.render`'s `line`)
+LINE = 3
+
+
 def versions(db, page: GamePage) -> tuple:
     """What every page of the game at `page`'s version is built from, as a key for a page kept rendered."""
     return (connection.database_file(db), page.game.id, page.game.uid, page.game.version)

@@ -275,3 +275,83 @@ def test_a_small_page_is_kept_as_it_is_and_a_large_one_compressed_and_each_comes
     small = [data for data, _, packed in kept_pages._PAGES.values() if not packed]
     assert small and all(len(data) < kept_pages.SMALL_PAGE for data in small)
     assert kept_pages.census()["bytes"] == sum(len(data) for data, _, _ in kept_pages._PAGES.values())
+
+
+def _kept_of(game_id: int) -> set[int]:
+    """The versions of `game_id` whose pages are kept."""
+    return {key[1][3] for key in kept_pages._PAGES if len(key[1]) == 4 and key[1][1] == game_id}
+
+
+def test_a_hand_recorded_drops_its_games_earlier_pages_and_keeps_every_other_games(app):
+    """No look can ask for a game's page at an earlier version: left kept, a club night's recording pushed the games
+    looked back at out of the cache (the bench's game pages were three in eight rendered afresh)."""
+    phone = app.test_client()
+    looked_back, playing = new_game(phone), new_game(phone)
+    kept_pages.forget()
+    for path in (f"/games/{looked_back}", f"/history/games/{looked_back}"):
+        phone.get(path)
+    for _ in range(3):
+        assert record(phone, playing, **HAND).status_code == 303
+        hand_id = int(parse(phone.get(f"/games/{playing}")).select_one(".hands details")["id"].removeprefix("hand-"))
+        phone.get(f"/games/{playing}/hands/{hand_id}/detail", headers={"HX-Request": "true"})
+        phone.get(f"/games/{playing}/live", headers=POLL)
+        assert len(_kept_of(playing)) == 1, "an earlier version's page is still kept"
+    assert len(_kept_of(looked_back)) == 1
+    assert kept_pages.census()["bytes"] == sum(len(data) for data, _, _ in kept_pages._PAGES.values())
+    assert_fresh(phone, f"/games/{playing}", {})
+    assert_fresh(phone, f"/games/{looked_back}", {})
+
+
+def test_a_page_rendered_from_a_version_a_later_one_was_kept_meanwhile_is_not_kept(app):
+    page = (b"<p>a page</p>", (), False)
+
+    def key(version: int, path: str = "/games/7") -> tuple:
+        return ("games/game.html", ("db", 7, "uid", version), "", path, (), (), ())
+
+    kept_pages.forget()
+    kept_pages._keep(key(5), page, line=3)
+    kept_pages._keep(key(5, "/games/7?x=1"), page, line=3)
+    kept_pages._keep(key(6), page, line=3)
+    assert set(kept_pages._PAGES) == {key(6)}
+    kept_pages._keep(key(5), page, line=3)  # a render that began before version 6 was written
+    assert set(kept_pages._PAGES) == {key(6)} and set(kept_pages._LINE_OF) == {key(6)}
+    assert kept_pages.census()["bytes"] == len(page[0])
+
+
+def test_pages_pushed_out_leave_nothing_of_their_lines_behind(app, monkeypatch):
+    monkeypatch.setattr(kept_pages, "PAGES_BYTES", 100)
+    kept_pages.forget()
+    for game in range(50):
+        kept_pages._keep(("games/game.html", ("db", game, "uid", 1), "", f"/games/{game}", (), (), ()),
+                         (b"x" * 40, (), False), line=3)
+    assert len(kept_pages._PAGES) == 2 and len(kept_pages._LINES) == 2 and len(kept_pages._LINE_OF) == 2
+    assert kept_pages.census()["bytes"] == 80
+
+
+def test_a_game_finished_drops_the_lists_of_before_it_and_each_list_shows_it(app):
+    """Home, history and the players' pages are kept under the lists' counters: every game finished moved them and
+    left every list of before it kept (on the bench's club night, more than half of all that was kept)."""
+    phone = app.test_client()
+    game_id = new_game(phone, player_0="Ann", player_1="Bob", player_2="Cat", player_3="Dan")
+    kept_pages.forget()
+    lists = ["/", "/history/", "/players/"]
+
+    def kept_lists() -> int:
+        return sum(1 for key in kept_pages._PAGES if key[0] in ("games/home.html", "history/index.html",
+                                                                  "history/players.html", "history/player.html"))
+    for path in lists:
+        phone.get(path)
+    player_id = int(re.search(r'/players/(\d+)"', phone.get("/players/").get_data(as_text=True))[1])
+    phone.get(f"/players/{player_id}")
+    assert kept_lists() == 4
+    versions = {key[1][-2:] for key in kept_pages._PAGES}
+    for _ in range(3):
+        assert record(phone, game_id, **{**HAND, "meld_0": "200"}).status_code == 303  # 250 a hand: won in 3
+        for path in (*lists, f"/players/{player_id}"):
+            phone.get(path)
+        assert kept_lists() == 4, "a list of before the hand is still kept"
+        versions |= {key[1][-2:] for key in kept_pages._PAGES}
+    assert "We won the game" in phone.get(f"/games/{game_id}").get_data(as_text=True)
+    assert len(versions) >= 2, "the lists' counters never moved: nothing was superseded"
+    for path in (*lists, f"/players/{player_id}"):
+        assert_fresh(phone, path, {})

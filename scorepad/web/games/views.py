@@ -72,7 +72,8 @@ def home():
         return {"playing": lookups.listed_games(db, finished=False), "finished": finished,
                 "club_games": lookups.club_tables_of(db, [g.id for g in finished])}
 
-    return kept_pages.render("games/home.html", versions=lookups.lists_versions(db), build=listed)
+    return kept_pages.render("games/home.html", versions=lookups.lists_versions(db), line=lookups.LISTS_LINE,
+                             build=listed)
 
 
 def manifest():
@@ -178,7 +179,8 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
                                                 clash=_clash(game, sheet, clash, values, token, club)), status)
     else:
         response = vary_on_htmx(kept_pages.render("games/game.html", versions=pages.versions(get_db(), page),
-                                                  covered=GAME_COVERED, slots={"token": token}, clash=None,
+                                                  line=pages.LINE, covered=GAME_COVERED, slots={"token": token},
+                                                  clash=None,
                                                   plain=plain and club is None, **context), status)
     return answered(response, answer) if answer else response
 
@@ -324,7 +326,7 @@ def live(game_id: int):
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
     response = vary_on_htmx(kept_pages.render(
-        "games/_live.html", versions=pages.versions(get_db(), page), covered=GAME_COVERED,
+        "games/_live.html", versions=pages.versions(get_db(), page), line=pages.LINE, covered=GAME_COVERED,
         slots={"token": secrets.token_urlsafe(16)},
         game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here,
         values=values, errors={}, preview=_preview(game, values),
@@ -558,7 +560,8 @@ def hand_detail(game_id: int, hand_id: int):
     game, sheet, row = page.game, page.sheet, _find(page.sheet, hand_id)
     readonly = request.args.get("readonly") == "1" or services.club.game_closed(get_db(), game_id) is not None
     return vary_on_htmx(kept_pages.render("games/_hand_detail.html", versions=pages.versions(get_db(), page),
-                                          covered=GAME_COVERED, game=game, sheet=sheet, row=row, readonly=readonly))
+                                          line=pages.LINE, covered=GAME_COVERED, game=game, sheet=sheet, row=row,
+                                          readonly=readonly))
 
 
 def _delete_page(game, sheet, row, message=None, status=200, fault=None):

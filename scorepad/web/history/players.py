@@ -33,7 +33,8 @@ def records():
                                ladder=ratings.ladder(db, pool=pool), pool=pool, pools=POOLS,
                                unfinished=lookups.unfinished_games(db)), \
             422 if h2h and h2h.get("error") else 200
-    return kept_pages.render("history/players.html", versions=lookups.lists_versions(db), chosen=chosen, h2h=None,
+    return kept_pages.render("history/players.html", versions=lookups.lists_versions(db), line=lookups.LISTS_LINE,
+                             chosen=chosen, h2h=None,
                              pool=pool,
                              build=lambda: {"players": lookups.everyone_with_records(db), "pools": POOLS,
                                             "ladder": ratings.ladder(db, pool=pool),
@@ -83,7 +84,8 @@ def _player_page(player_id: int, errors=None, values=None, status=200):
                 "club_games": lookups.club_tables_of(db, [g.id for g in recent]),
                 "club_places": services.club.places_of_player(db, player_id)}
 
-    return kept_pages.render("history/player.html", versions=lookups.lists_versions(db), build=built, player=me,
+    return kept_pages.render("history/player.html", versions=lookups.lists_versions(db), line=lookups.LISTS_LINE,
+                             build=built, player=me,
                              errors=errors or {}, values=values or {"name": me["name"]}), status
 
 
@@ -103,7 +105,8 @@ def partnership(player_id: int, mate_id: int):
         abort(404)
     template = "history/_partnership.html" if is_htmx() else "history/partnership.html"
     together = [player_id, mate_id]
-    return vary_on_htmx(kept_pages.render(template, versions=lookups.lists_versions(db), player=me, mate=mate,
+    return vary_on_htmx(kept_pages.render(template, versions=lookups.lists_versions(db), line=lookups.LISTS_LINE,
+                                          player=me, mate=mate,
                                           build=lambda: {"figures": services.figures.figures(db, together)}))
 
 

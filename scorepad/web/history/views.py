@@ -64,7 +64,8 @@ def evenings():
                 "older": _older_link(args, games[-1].created_at) if older else None}
 
     # the evenings' bounds are the house's clock: its zone is part of what the page is built from
-    return kept_pages.render("history/index.html", versions=(*lookups.lists_versions(db), str(house_time.zone())),
+    return kept_pages.render("history/index.html", versions=(str(house_time.zone()), *lookups.lists_versions(db)),
+                             line=1 + lookups.LISTS_LINE,
                              build=listed, player_id=player_id, errors=errors,
                              values={"from": args.get("from", ""), "to": args.get("to", "")}), \
         422 if errors else 200
@@ -109,7 +110,7 @@ def game(game_id: int):
     db = get_db()
     page = _page(game_id)
     record, sheet = page.game, page.sheet
-    return kept_pages.render("history/game.html", versions=services.pages.versions(db, page),
+    return kept_pages.render("history/game.html", versions=services.pages.versions(db, page), line=services.pages.LINE,
                              build=lambda: {"chart": chart_for(sheet), "rules_words": describe(record.rules),
                                             "others": services.other_rules.fitting(record)},
                              covered=("game", "sheet"), game=record, sheet=sheet, readonly=True,
@@ -148,7 +149,8 @@ def hand(game_id: int, hand_id: int):
     if row is None:
         abort(404)
     return kept_pages.render(
-        "history/hand.html", versions=services.pages.versions(db, page), covered=("game", "sheet", "row"),
+        "history/hand.html", versions=services.pages.versions(db, page), line=services.pages.LINE,
+        covered=("game", "sheet", "row"),
         build=lambda: {"rules_words": describe(record.rules), "counts": counts_of(row.hand, record),
                        "others": services.other_rules.fitting(record),
                        "edits": [_edit_view(e, record) for e in lookups.edits_of_hand(db, hand_id)]},

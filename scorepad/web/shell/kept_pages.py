@@ -27,8 +27,13 @@ htmx's headers and each form), and the `slots` a view names (a form's one-time t
 markers that nobody can type, and each marker is replaced by this request's value. A request with flashed
 messages waiting is rendered and not kept (what a change just said is said once, to one phone).
 
-Pages are kept compressed (a game page's 36 KB in 6; one under SMALL_PAGE as it is), up to PAGES_BYTES, least
-recently used first out: a club night's tables and hundreds of games looked back at fit in a few MiB.
+Pages are kept compressed (a game page's 36 KB in 5; one under SMALL_PAGE as it is), up to PAGES_BYTES, least
+recently used first out: a club night's tables and hundreds of games looked back at fit in a few MiB. A view
+whose versions end in counters that only grow says so (`line`: how many of its versions' first items name what
+the counters count, a game's database, id and uid): the pages kept under earlier counters of the same line are
+dropped as soon as one under later ones is kept, since no look can ask for them again. Left to be pushed out
+last-used-first, every hand recorded and every game finished left pages behind that pushed out the games looked
+back at (on the bench's club night, 3 pages in 4 kept were of versions gone, and a game page in 3 was rendered).
 """
 
 from __future__ import annotations
@@ -77,6 +82,10 @@ class _Unkeyable(Exception):
 _PAGES: OrderedDict[tuple, tuple[bytes, tuple[str, ...]]] = OrderedDict()  # key -> (page with markers, its slots)
 _PLAIN: OrderedDict[tuple, tuple] = OrderedDict()  # a plain look (`_plain_key`) -> the key of the page it was shown
 PLAIN_KEPT = 4096
+# A line (template, the first items of versions) -> (its latest counters, the keys of pages kept under them), and
+# each such key -> its line: for the views that name a `line`
+_LINES: dict[tuple, tuple[tuple, set[tuple]]] = {}
+_LINE_OF: dict[tuple, tuple] = {}
 _LOCK = threading.Lock()
 _held = 0  # bytes kept
 _counts = {"kept": 0, "rendered": 0, "unkeyable": 0}
@@ -102,11 +111,12 @@ _HELPERS = {"csrf_token": csrf_token, "csrf_meta_tag": csrf_meta_tag}
 
 
 def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots: dict[str, str] | None = None,
-           build: Callable[[], dict] | None = None, plain: bool = False, **context) -> str:
+           build: Callable[[], dict] | None = None, plain: bool = False, line: int = 0, **context) -> str:
     """`template` rendered with `context`, or the page kept under the same key with this request's CSRF token and
     `slots` put in. See the module's docstring for what the key holds. `build`, when given, makes the rest of the
     context only when the page must be rendered: everything in it is a function of `versions` and the address (a
-    list read from the database), so none of it is keyed."""
+    list read from the database), so none of it is keyed. `line`: how many first items of `versions` name what
+    the rest of them (counters that only grow) are versions of; 0, none are."""
     slots = slots or {}
     given = _given()  # once: the page kept is rendered with the very values it is kept under
     try:
@@ -128,7 +138,7 @@ def render(template: str, *, versions: tuple, covered: Iterable[str] = (), slots
     if found is not None:
         return _unpacked(found, slots)
     page, used = _render(template, slots, {**given, **context, **_built(build)})
-    _keep(key, _packed(page, used))
+    _keep(key, _packed(page, used), line)
     _counts["rendered"] += 1
     return _filled(page, used, slots)
 
@@ -160,7 +170,7 @@ def _packed(page: str, used: tuple[str, ...]) -> tuple[bytes, tuple[str, ...], b
     data = page.encode()
     if len(data) < SMALL_PAGE:
         return data, used, False
-    return zlib.compress(data, 1), used, True
+    return zlib.compress(data, 6), used, True  # a sixth smaller than at 1, for half a millisecond once
 
 
 def _unpacked(kept: tuple[bytes, tuple[str, ...], bool], slots: dict) -> str:
@@ -206,15 +216,51 @@ def _filled(page: str, used: tuple[str, ...], slots: dict) -> str:
     return page
 
 
-def _keep(key: tuple, found: tuple[bytes, tuple[str, ...], bool]) -> None:
-    global _held
+def _keep(key: tuple, found: tuple[bytes, tuple[str, ...], bool], line: int = 0) -> None:
     with _LOCK:
+        if line and not _onto_its_line(key, line):
+            return  # rendered from earlier counters than a page kept meanwhile: no look asks for it again
         if key not in _PAGES:
             _PAGES[key] = found
-            _held += len(found[0])
+            _count(len(found[0]))
         while _held > PAGES_BYTES and _PAGES:
-            _, (dropped, *_) = _PAGES.popitem(last=False)
-            _held -= len(dropped)
+            dropped, (data, *_) = _PAGES.popitem(last=False)
+            _count(-len(data))
+            _off_its_line(dropped)
+
+
+def _count(size: int) -> None:
+    global _held
+    _held += size
+
+
+def _onto_its_line(key: tuple, line: int) -> bool:
+    """`key` put on its line (the template and the first `line` items of its versions), dropping the pages kept
+    under earlier counters; False when later ones are kept already."""
+    versions = key[1]
+    name, at = (key[0], versions[:line]), versions[line:]
+    latest, keys = _LINES.get(name, (at, set()))
+    if at < latest:
+        return False
+    if at > latest:
+        for old in keys:
+            del _LINE_OF[old]
+            if old in _PAGES:
+                _count(-len(_PAGES.pop(old)[0]))
+        keys = set()
+    keys.add(key)
+    _LINE_OF[key] = name
+    _LINES[name] = (at, keys)
+    return True
+
+
+def _off_its_line(key: tuple) -> None:
+    name = _LINE_OF.pop(key, None)
+    if name is not None:
+        keys = _LINES[name][1]
+        keys.discard(key)
+        if not keys:
+            del _LINES[name]
 
 
 def _key(template: str, versions: tuple, covered: set[str], context: dict, given: dict) -> tuple:
@@ -266,6 +312,8 @@ def forget() -> None:
     with _LOCK:
         _PAGES.clear()
         _PLAIN.clear()
+        _LINES.clear()
+        _LINE_OF.clear()
         _held = 0
 
 
