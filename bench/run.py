@@ -426,6 +426,8 @@ def against_floor(table: Table, floor_port: int, seconds: float) -> list[dict]:
     and turns see the same drift."""
     found = []
     for kind in FLOOR_KINDS:
+        if kind == "game page":
+            found.append(looked_at_once(table))
         asker, states, floors, rates = kind_asker(kind, table), [{} for _ in range(FLOOR_CLIENTS)], [], []
         for _ in range(FLOOR_TURNS):
             floors.append(served(floor_port, seconds / FLOOR_TURNS, FLOOR_CLIENTS, floor_asker))
@@ -435,12 +437,29 @@ def against_floor(table: Table, floor_port: int, seconds: float) -> list[dict]:
     return found
 
 
+def looked_at_once(table: Table) -> dict:
+    """Each of the games the game page's turns ask for looked at once before them, one after the other, as a server
+    up a while has (as each player's page is, `Table`): the turns measure a look at a game's page, not its first
+    render since the server started. How many were rendered afresh then, and what that took, is said beside."""
+    session, before = table.session(), server_memory(table.port)["kept"]["rendered pages"]["rendered"]
+    began = time.perf_counter()
+    for game_id in table.finished[-500:]:
+        session.request("GET", f"/games/{game_id}")
+    took = time.perf_counter() - began
+    rendered = server_memory(table.port)["kept"]["rendered pages"]["rendered"] - before
+    return {"kind": "first looks", "games": len(table.finished[-500:]), "rendered": rendered, "seconds": took}
+
+
 def floor_report(rows: list[dict], seconds: float, size: int) -> list[str]:
     lines = [f"each kind against the floor: a bare Flask view rendering a compiled template of {size / 1024:.1f} KiB "
              f"(a game page's size) on the same waitress, same threads ({FLOOR_CLIENTS} clients, keep-alive, "
              f"{seconds:.0f} s each, the floor measured just before each kind)",
              f"  {'kind':<30} {'req/s':>7} {'floor':>7} {'ratio':>6}  goal"]
     for row in rows:
+        if row["kind"] == "first looks":
+            lines.append(f"  (the game page's {row['games']} games looked at once before its turns, one after the "
+                         f"other: {row['rendered']} rendered afresh, {row['seconds']:.1f} s in all)")
+            continue
         goal = FLOOR_GOALS.get(row["kind"])
         mark = f"≥ {goal:.2f}× {_ok(row['ratio'] >= goal)}" if goal else ""
         name = FLOOR_WORDS.get(row["kind"], row["kind"])

@@ -27,6 +27,8 @@ def test_the_benchmark_runs_end_to_end_and_prints_its_table():
     for kind in ("an empty page of ours (/about)", "the poll (304)", "game page", "history", "a player's records",
                  "record a hand (page + POST)"):  # each beside the floor, a ratio against its goal
         assert re.search(rf"  {re.escape(kind)} +\d+ +\d+ +\d+\.\d\d×  ≥ \d\.\d\d× (ok|MISSED)", out), kind
+    assert re.search(r"the game page's \d+ games looked at once before its turns, one after the other: \d+ "
+                     r"rendered afresh, \d+\.\d s in all", out)
     assert re.search(r"a save under overload \(closed loop, 2 clients\): median \d+ ms, a game page's", out)
     assert re.search(r"server peak memory \(VmHWM\), 100 MiB goal: \d+ MiB", out) and "kept: rendered pages:" in out
     for kind in ("sheet poll", "seat poll", "wall poll"):
