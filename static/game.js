@@ -73,12 +73,17 @@
     chip.form.elements.bid.dispatchEvent(new Event("input", { bubbles: true }));
     focusField(firstEmpty(chip.form));
   });
-  document.addEventListener("input", (event) => {
-    if (!event.target.matches || !event.target.matches("#hand-form input[name=bid]")) return;
-    const bid = event.target;
-    bid.form.querySelectorAll(".chip[data-bid]").forEach((chip) => {
+  // The chip of the bid in the field is pressed, however it got there: typed, tapped, or put back by drafts.js
+  // (on a reload, before this file ran)
+  function pressChips(f) {
+    const bid = f.elements.bid;
+    if (!bid) return;
+    f.querySelectorAll(".chip[data-bid]").forEach((chip) => {
       chip.setAttribute("aria-pressed", String(bid.value === chip.dataset.bid));
     });
+  }
+  document.addEventListener("input", (event) => {
+    if (event.target.matches && event.target.matches("#hand-form input[name=bid]")) pressChips(event.target.form);
   });
 
   // Enter (the keypad's "next") moves along the sequence, and from its last field saves the hand; the keypad's
@@ -113,6 +118,7 @@
     shown = f;
     untouched = f.hasAttribute("data-fresh") ? filledIn(f) : null;
     labelEnterKeys(f);
+    pressChips(f);
     // the meld count brings the hand back in the address; once it is in the form a reload must not bring it again
     if (f.closest("#record") && location.search) history.replaceState(history.state, "", location.pathname + location.hash);
   }

@@ -70,6 +70,7 @@ def test_what_is_typed_before_the_pages_scripts_have_run_is_kept_all_the_same(ph
     phone.reload()
     expect(phone.locator("#draft-note")).to_contain_text("What you had typed for hand 1 is back in the form")
     expect(phone.locator("#bid")).to_have_value("55")
+    expect(phone.locator(".chip[data-bid='55']")).to_have_attribute("aria-pressed", "true")  # put back before game.js
     expect(phone.locator("#field-trump input[value=H]")).to_be_checked()
     assert phone.js_errors == []
 
