@@ -326,7 +326,11 @@ class Replication:
 
     # --- Litestream itself ------------------------------------------------------------------------------------
     def _launch(self) -> bool:
-        """Start `litestream replicate`; False (and CANNOT_RUN) when it cannot start."""
+        """Start `litestream replicate`; False (and CANNOT_RUN) when it cannot start, or (NOT_MOUNTED) when the
+        folder replica's share is not mounted: it would write into the mount point."""
+        if self._share_missing():
+            self._share_gone()
+            return False
         program = replica.binary()
         if program is None:
             self._apply(Event.CANNOT_RUN, replica.NOT_INSTALLED)
@@ -393,7 +397,7 @@ class Replication:
         if not self._start_over:
             self._hold()  # before it lets go of the log: what is written from now on stays in it
         if process.poll() is None:
-            if not at_once:
+            if not (at_once or self._share_missing()):  # whatever stops it, never into a share's mount point
                 process.terminate()
                 try:
                     process.wait(timeout)
@@ -401,7 +405,11 @@ class Replication:
                 except subprocess.TimeoutExpired:
                     pass
             process.kill()
-            process.wait(5)
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:  # stuck in the kernel (a share hung): it goes when it can
+                _logger.warning("Replica %s: Litestream (pid %d) did not exit when killed", self.place.shown(),
+                                process.pid)
 
     def _share_gone(self) -> None:
         """The share dropped: Litestream is killed before the state says so. Stopped gently it would send what it

@@ -211,3 +211,23 @@ def test_litestream_on_a_share_that_dropped_is_killed_before_the_pages_say_so(su
     assert litestream.signals[0][1] is not State.NOT_MOUNTED, "the pages said it before Litestream had stopped"
     assert supervisor.health().state is State.NOT_MOUNTED and supervisor._process is None
     assert connection.log_held(supervisor.live_path), "what Litestream had not sent could be folded away"
+
+
+def test_litestream_is_neither_started_nor_stopped_gently_while_the_share_is_away(supervisor, monkeypatch):
+    """A Litestream that exited as the share dropped is not started again into the mount point, and one stopped
+    for any other reason then is killed, not asked to send what it has left."""
+    from scorepad.core.replica_states import State
+
+    supervisor._share = {"folder": str(supervisor.place.folder), "mount": "/mnt/nas"}
+    monkeypatch.setattr(replication.replica_folder, "still_on", lambda folder, mount: False)
+    monkeypatch.setattr(replication.replica, "binary", lambda: "/bin/true")
+    monkeypatch.setattr(replication.subprocess, "Popen", lambda *a, **k: pytest.fail("Litestream was started"))
+    supervisor._apply(Event.REPLICA_EMPTY)
+    supervisor._apply(Event.LITESTREAM_EXITED, "exit status 1")
+    assert supervisor.health().state is State.RESTARTING
+    supervisor.now["wall"] += timedelta(minutes=5)
+    supervisor._restart()
+    assert supervisor.health().state is State.NOT_MOUNTED and supervisor._process is None
+    litestream = supervisor._process = _Signalled(supervisor)
+    supervisor._halt()
+    assert [signal for signal, _ in litestream.signals] == ["KILL"]
