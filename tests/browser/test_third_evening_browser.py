@@ -75,6 +75,27 @@ def test_what_is_typed_before_the_pages_scripts_have_run_is_kept_all_the_same(ph
     assert phone.js_errors == []
 
 
+def test_a_whole_hand_typed_before_the_pages_scripts_have_run_is_recorded_by_one_tap(phone, live_server):
+    """Before: game.js took what was typed before it ran for an untouched form, and held Record back (the cursor went
+    to the bidder) as it does for a form nobody has typed in."""
+    start_game(phone, live_server)
+    game = phone.url
+    held = []
+    phone.route("**/static/record.js*", lambda route: held.append(route))
+    phone.goto(game, wait_until="commit")
+    phone.locator("#field-bidder .choice").first.click()
+    for field, value in (("#bid", "55"), ("#meld_0", "24"), ("#meld_1", "16"), ("#counters_0", "30")):
+        phone.fill(field, value)
+    phone.wait_for_function("() => window.Scorepad && window.Scorepad.outbox")
+    for route in held:
+        route.continue_()
+    phone.unroute("**/static/record.js*")
+    phone.wait_for_function("() => window.Scorepad && window.Scorepad.record && window.Scorepad.part")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded")
+    assert phone.js_errors == []
+
+
 def test_a_second_phone_follows_the_rematch_started_on_the_other(context_for, live_server):
     one, two = at(context_for, 390), at(context_for, 320)
     start_game(one, live_server)
