@@ -36,7 +36,7 @@
     if (!f || f === shown || !window.localStorage) return;
     shown = f;
     record.sync();
-    if (record.typedIn(f)) keepTyped(f); // typed in before this script ran, or carrying what was typed
+    if (!f.hasAttribute("data-fresh")) keepTyped(f);
     else outbox.act("shown", { game: f.dataset.game, hand: record.number(f) });
   }
 

@@ -116,7 +116,7 @@
     const f = document.getElementById("hand-form");
     if (!f || f === shown) return;
     shown = f;
-    untouched = record.typedIn(f) ? null : filledIn(f); // typed in before this file ran: Record sends it
+    untouched = f.hasAttribute("data-fresh") ? filledIn(f) : null;
     labelEnterKeys(f);
     pressChips(f);
     // the meld count brings the hand back in the address; once it is in the form a reload must not bring it again

@@ -44,10 +44,6 @@
     const f = event.target.form;
     if (f && f.id === "hand-form") f.dataset.typed = "1";
   }, true));
-  // A phone can type into the page before its scripts have run (a slow Pi, a first visit): no keystroke was heard,
-  // but the form holds more than its defaults, so it is being typed in all the same.
-  const early = form();
-  if (early && typed(early).some((p) => !(p[0] === "kind" && p[1] === "played"))) early.dataset.typed = "1";
   const number = (f) => Number(f.elements.expected.value);
 
   // --- the form's number and fields -------------------------------------------------------------------------
