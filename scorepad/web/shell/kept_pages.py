@@ -79,7 +79,8 @@ class _Unkeyable(Exception):
     """A value of the context that cannot be part of a key: the page is rendered, not kept."""
 
 
-_PAGES: OrderedDict[tuple, tuple[bytes, tuple[str, ...]]] = OrderedDict()  # key -> (page with markers, its slots)
+# key -> (page with markers, its slots, whether the bytes are compressed): see `_packed`
+_PAGES: OrderedDict[tuple, tuple[bytes, tuple[str, ...], bool]] = OrderedDict()
 _PLAIN: OrderedDict[tuple, tuple] = OrderedDict()  # a plain look (`_plain_key`) -> the key of the page it was shown
 PLAIN_KEPT = 4096
 # A line (template, the first items of versions) -> (its latest counters, the keys of pages kept under them), and
