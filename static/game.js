@@ -38,9 +38,10 @@
   });
 
   // The fields in the sides' order, whoever bid: bid, each side's meld, the counters of every side but the last
-  // (the last fills in). Fields of another kind are skipped.
+  // (the last fills in). Fields of another kind are skipped. The sides are counted by their counters: a meld
+  // counted with the calculator brings a hidden meld_cards_ field beside its meld.
   function sequence(f) {
-    const sides = f.querySelectorAll("input[name^=meld_]").length, names = ["bid"];
+    const sides = f.querySelectorAll("input[name^=counters_]").length, names = ["bid"];
     for (let t = 0; t < sides; t++) names.push("meld_" + t);
     for (let t = 0; t < sides - 1; t++) names.push("counters_" + t);
     return names.map((name) => f.elements[name]).filter((el) => el && el.offsetParent);

@@ -53,6 +53,30 @@ def test_back_from_the_meld_calculator_is_one_press_and_the_cards_counted_come_b
     assert phone.js_errors == []
 
 
+def test_a_hand_whose_meld_was_counted_is_recorded_by_enter_in_the_counters(phone, live_server):
+    """The cards counted ride along in a hidden meld_cards_0, which game.js took for a third side's meld: Enter in
+    Us's counters moved on to Them's (filled in already) and said "next", and the hand was not recorded."""
+    start_game(phone, live_server)
+    phone.wait_for_load_state("load")
+    phone.locator("#field-bidder .choice").first.click()
+    phone.fill("#bid", "52")
+    phone.locator("#field-trump .suit-choice", has_text="♥").click()
+    phone.locator(".count-button").first.click()
+    for code in ("AH", "TH", "KH", "QH", "JH"):
+        phone.locator(f".card-cell[data-code={code}] button.add").click()
+    phone.locator("#meld-bar button[name=use]").click()
+    expect(phone.locator("#meld_0")).to_have_value("15")
+    phone.locator("#meld_1").click()
+    phone.keyboard.type("16")
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#counters_0")).to_be_focused()
+    expect(phone.locator("#counters_0")).to_have_attribute("enterkeyhint", "done")
+    phone.keyboard.type("30")
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded")
+    assert phone.js_errors == []
+
+
 def test_a_bid_put_back_after_a_reload_shows_its_chip_pressed(phone, live_server):
     """On a reload drafts.js puts the typed bid back before game.js has run: the field said 55 and no chip was
     pressed."""
