@@ -79,6 +79,9 @@ def test_a_second_phone_shows_the_winner_and_no_form_once_the_game_is_won(phone,
     expect(other_phone.locator(".winner-card h2")).to_have_text("We won the game", timeout=8000)
     expect(other_phone.locator("#hand-form")).to_have_count(0)
     expect(other_phone.locator("#record")).to_have_count(1)
+    # a won game is not offered to be ended unfinished (the link stayed until a reload)
+    expect(other_phone.locator("#game-links")).to_contain_text("Chart, printable sheet")
+    expect(other_phone.get_by_role("link", name="End this game unfinished")).to_have_count(0)
     assert_notice_beside_the_score_then_gone(other_phone, "Updated from another phone: We won the game.")
 
 

@@ -76,6 +76,24 @@ def test_a_won_game_is_not_ended_as_abandoned(client, app):
     assert refused.status_code == 409
     assert "has a winner" in parse(refused).select_one("#form-message").get_text()
     assert every_table(app.config["DATABASE"]) == tables
+    # ... and its page, whether refused or opened from a phone that had not heard, offers nothing to end
+    for page in (parse(refused), parse(client.get(f"/games/{game_id}/end"))):
+        assert page.select_one("h1").get_text() == "We won the game"
+        assert page.select_one("form[action$='/end']") is None
+        assert page.find("a", string="Back to the game")["href"] == f"/games/{game_id}"
+
+
+def test_a_phone_that_follows_a_game_to_its_winner_is_no_longer_offered_to_end_it(client, app):
+    game_id = new_game(client, target="100")
+    record(client, game_id, bidder="t0", bid=50, counters_0=50)
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one("#game-links").find("a", string="End this game unfinished") is not None
+    record(app.test_client(), game_id, bidder="t0", bid=50, counters_0=50)  # the winning hand, on another phone
+    answer = parse(client.get(f"/games/{game_id}/live", headers={"If-None-Match": '"stale"', "HX-Request": "1"}))
+    links = answer.select_one("#game-links")
+    assert links["hx-swap-oob"] == "true"
+    assert links.find("a", string="End this game unfinished") is None
+    assert links.find("a", string=lambda text: text and text.startswith("Chart, printable sheet")) is not None
 
 
 def test_the_downloads_say_what_they_are_for(client, named_game):
