@@ -103,6 +103,18 @@ def test_everyday_names_of_ten_or_eleven_letters_stay_whole_at_320_px(phone, liv
     no_sideways_scroll(phone)
 
 
+def test_the_longest_outcomes_on_the_sheet_stay_whole_at_320_px(phone, live_server):
+    """"NO MARRIAGE" was cut to "NO MARRI" in a four-handed sheet's bid column."""
+    phone.set_viewport_size(NARROW)
+    start_game(phone, live_server, players=["Grandma", "Tom", "Grandpa", "Lucy"])
+    record(phone, (30, 8), (), bidder="Tom", bid=50, kind="No marriage")
+    record(phone, (20, 30), (), bidder="Grandma", bid=56, kind="Throw-in")
+    expect(phone.locator("#sheet .badge-no-marriage")).to_be_visible()
+    expect(phone.locator("#sheet .badge-throw-in")).to_be_visible()
+    assert phone.evaluate(CUT_WORDS, ["#sheet", ["no", "marriage", "throw-in"]]) == []
+    no_sideways_scroll(phone)
+
+
 @pytest.mark.parametrize("players", [["Grandma", "jake", "Lily"], ["Grace", "Hal", "Lily"]])
 def test_everyday_names_and_their_fields_stay_whole_at_320_px_in_a_cutthroat_game(phone, live_server, players):
     """A third of a 320 px phone: "Grandma" was cut to "Gran…" on its bidder button, and every "counters" label
