@@ -143,7 +143,9 @@ def test_a_player_and_a_partnership_see_their_bids_points_set_rate_best_hands_an
              for d in figures.locator(".fig-facts div").all()}
     assert facts == {"Set rate": "0%", "Most bids made in a row": "1", "Most games won in a row": "0"}
     expect(figures.locator("#me-points")).to_contain_text("Meld 30 (50%) · Tricks 30 (50%) · Lost when set 125")
-    expect(figures.locator("#me-best li").first).to_contain_text("+60, hand 1")
+    # the hand's game, by when it started (a time alone read as the hand's own)
+    expect(figures.locator("#me-best li").first).to_have_text(
+        re.compile(r"\+60, hand 1\s+in the game of \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d"))
     expect(figures.locator("#me-points svg rect")).to_have_count(3)  # the picture: meld, tricks, lost
     # the partnership: Flo's and Hal's bids together
     phone.locator("details.card summary", has_text="With Hal").click()  # its record and figures come when opened
