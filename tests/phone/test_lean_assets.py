@@ -57,15 +57,23 @@ def test_the_game_page_brings_at_most_12_25_kib_of_our_scripts_gzipped(client):
     """The first load of a game page, as a phone takes it: our scripts, lean and compressed (the kept-hands card
     is fetched ahead when idle, and run only once a hand is kept). 12 KiB until the answers to a question moved
     from question.js into record.js (0.1 KiB): an answer tapped before question.js was in went unheard."""
+    from scorepad.web.shell import compression
     from tests.helpers import parse
     from tests.web.helpers import new_game
     page = parse(client.get(f"/games/{new_game(client)}"))
+    ours = [script["src"] for script in page.select("script[src]") if "htmx-" not in script["src"]]
+
+    def fetched(src: str) -> bytes:
+        return client.get(src, headers={"Accept-Encoding": "gzip"}).get_data()
+
+    # as a server up a while answers (the bench measures the same): the first answer for a file is gzip's best,
+    # the tightest is found beside it; which one a test got hung on what other tests had fetched before it
+    for src in ours:
+        fetched(src)
+    compression.settled()
     total = 0
-    for script in page.select("script[src]"):
-        src = script["src"]
-        if "htmx-" in src:
-            continue
-        body = client.get(src, headers={"Accept-Encoding": "gzip"}).get_data()
+    for src in ours:
+        body = fetched(src)
         total += len(body if body[:2] == b"\x1f\x8b" else gzip.compress(body))
     assert total <= 12.25 * 1024, f"{total / 1024:.1f} KiB ({total} bytes)"
 
