@@ -242,7 +242,8 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
         _still_open(db, game_id)
         back = games.deleted_hand(db, game_id, hand_id)
         if back is None:
-            raise NotFound("This game has no such hand.")
+            raise NotFound("This game has no such hand. A restore may have taken it away: the game's page shows its "
+                   "hands as they are now.")
         place = sum(1 for stored in hands if stored.seq < back.seq)
         try:
             _check(game, back.hand, place, None)
@@ -471,7 +472,8 @@ def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
             return place
     if any(deleted["id"] == hand_id for deleted in games.deleted_hands(db, game_id)):
         raise HandGone()
-    raise NotFound("This game has no such hand.")
+    raise NotFound("This game has no such hand. A restore may have taken it away: the game's page shows its "
+                   "hands as they are now.")
 
 
 def _check(game: Game, hand: Hand, hands_before: int, unreadable: dict[str, str] | None) -> None:

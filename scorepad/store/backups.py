@@ -22,7 +22,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..core import house_time
-from . import files, replica_marks
+from . import files, hand_ids, replica_marks
 from .connection import connect, write_lock
 from .readable import first_unreadable
 from .schema import migrate, migrations, rescore_disagreeing
@@ -475,6 +475,7 @@ def _replace_contents(db, tables: dict[str, tuple[str, ...]]) -> None:
     """Inside the write lock: every table but the replica's marks (see `_carry_marks`) takes the attached
     backup's rows; caches are told everything moved."""
     highest = _highest_mark(db)
+    given = max(hand_ids.highest(db, schema) for schema in ("main", RESTORING))
     order = sorted((table for table in tables if table != replica_marks.TABLE), key=lambda table: table in _BUMPED)
     for table in reversed(order):
         db.execute(f'DELETE FROM main."{table}"')
@@ -483,6 +484,8 @@ def _replace_contents(db, tables: dict[str, tuple[str, ...]]) -> None:
         db.execute(f'INSERT INTO main."{table}" ({names}) SELECT {names} FROM {RESTORING}."{table}"')
     # A trigger takes this row as "everything changed": every version and records counter goes past `highest`
     db.execute("INSERT INTO counters (name, value) VALUES ('lift', ?)", [highest])
+    # ... and no hand recorded from now on takes the id of one this restore took away (a form still names it)
+    hand_ids.keep_highest(db, given)
 
 
 def _carry_marks(db, from_replica: bool) -> None:

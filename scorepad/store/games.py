@@ -17,6 +17,7 @@ from ..core.errors import ScorepadError
 from ..core.hands import hand_from_columns, hand_to_columns, hand_to_history
 from ..core.rules import Rules
 from ..core.scoring import Hand, play_game
+from . import hand_ids
 from .connection import MAX_ID, created_within, now, rows
 from .players import player_for
 
@@ -353,7 +354,7 @@ _EDIT_INSERT = """INSERT INTO hand_edits (hand_id, at, action, before, after, su
 def insert_hands(db, game_id: int, hands: Sequence[NewHand]) -> list[int]:
     """Every hand of `hands` into the game, with its history, inside the caller's transaction (under the write
     lock, for a game others may write to): two statements however many hands there are. Returns their ids."""
-    first_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM hands").fetchone()[0]
+    first_id = hand_ids.highest(db) + 1  # above every id a hand has had, a restore notwithstanding
     next_seq = None
     at = now()
     hand_rows, edit_rows = [], []

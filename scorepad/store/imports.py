@@ -20,7 +20,7 @@ from ..core.document import ImportedGame
 from ..core.document_nights import ImportedNight, ImportedSeason
 from ..core.errors import ImportRefused
 from ..core.inputs import name_key
-from . import replica_marks
+from . import hand_ids, replica_marks
 from .connection import database_path, now, staging, write_lock
 from .games import NewHand, insert_hands, outcome
 
@@ -130,6 +130,7 @@ def import_games(db, games: list[ImportedGame], nights: Sequence[ImportedNight] 
             _refuse_known(staged)
             offsets = {name: staged.execute(f"SELECT coalesce(max(id), 0) FROM live.{table}").fetchone()[0]
                        for name, table in _HIGHEST.items()}
+            offsets["hand"] = hand_ids.highest(staged, "live")  # above every id a hand has had
             current = (staged.execute(_CURRENT_SEASON).fetchone() or (None,))[0]
             columns = _hand_columns(staged)
             for target, select in _MOVES:
@@ -164,7 +165,8 @@ def _stage(db, games: list[ImportedGame], nights: Sequence[ImportedNight],
     """Everything the import writes, into the staging database `db`, numbered from 1: game i of the list is
     game i + 1, a night's tables are numbered across the nights."""
     with db.conn:
-        for table in ("hands", "hand_edits"):
+        # (counters empty: the staged hands are numbered from 1, and moved above the live ones' highest id)
+        for table in ("hands", "hand_edits", "counters"):
             db.execute(f"CREATE TABLE main.{table} AS SELECT * FROM live.{table} WHERE false")
         for table, columns in _STAGED.items():
             db.execute(f"CREATE TABLE main.{table} ({', '.join(columns)})")

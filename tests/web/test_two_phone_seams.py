@@ -264,3 +264,32 @@ def test_the_form_a_poll_brings_is_a_fresh_one_as_a_fresh_page_has_it(client):
     assert answer.status_code == 200
     fresh = parse(answer).select_one("template#fresh-record")
     assert fresh is not None and "data-fresh" in str(fresh)
+
+
+def test_an_undo_or_edit_of_a_hand_a_restore_took_away_never_reaches_the_hand_recorded_after_it(
+        app, client, tmp_path):
+    """Hand ids came round again after a restore: the next hand took the id of one it took away, and the Undo
+    still on the recording phone's screen, or an edit form opened before, deleted or changed that new hand."""
+    live = app.config["DATABASE"]
+    game_id = new_game(client)
+    record(client, game_id, **THEIRS)
+    older = tmp_path / "older.db"
+    with connection.connect(live) as db:
+        db.execute("VACUUM INTO ?", [str(older)])
+    record(client, game_id, **THEIRS)
+    with connection.connect(live) as db:
+        gone = store_games.live_hands(db, game_id)[1].id
+    edit = client.get(f"/games/{game_id}/hands/{gone}/edit")
+    assert edit.status_code == 200  # opened on a phone before the restore
+    edit_form = {i["name"]: i.get("value", "") for i in parse(edit).select("#hand-form input[name]")}
+    backups.restore(str(older), live)
+    assert record(client, game_id, **{**THEIRS, "bid": "60", "meld_0": "40"}).status_code == 303  # another hand 2
+    with connection.connect(live) as db:
+        before = [(stored.id, stored.hand) for stored in store_games.live_hands(db, game_id)]
+    undo = client.post(f"/games/{game_id}/hands/{gone}/undo", data={"csrf_token": edit_form["csrf_token"]})
+    assert undo.status_code == 404 and "no such hand" in undo.get_data(as_text=True)
+    changed = client.post(f"/games/{game_id}/hands/{gone}/edit", data={**edit_form, **THEIRS, "bid": "65"})
+    assert changed.status_code == 404
+    with connection.connect(live) as db:
+        assert [(stored.id, stored.hand) for stored in store_games.live_hands(db, game_id)] == before
+    assert before[1][0] > gone

@@ -303,8 +303,9 @@ def _server_error(error):
 def _refused(error: ScorepadError):
     """A refusal no view answers itself (a game, hand or player that is not there): its words, and the status
     it hints."""
-    if error.status_hint == 404:
-        return _not_found(error)
+    if error.status_hint == 404:  # in its own words ("This game has no such hand"), not "no page at this address"
+        return render_template("error.html", title="Not found",
+                               message=str(error) or "There is no page at this address."), 404
     title = getattr(error, "title", "Not saved")  # a refusal that is not about a change names itself
     return render_template("error.html", title=title, message=str(error)), error.status_hint
 
