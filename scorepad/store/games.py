@@ -61,12 +61,15 @@ def create_game(db, rules: Rules, teams: tuple[str, ...], players, first_dealer:
     with db.atomic():
         seat_ids = [player_for(db, name) for name in players]
         columns = [f"team_{side}" for side in range(len(teams))] + [f"seat_{seat}" for seat in range(len(seat_ids))]
+        # a third and fourth side's totals start at 0 as the first two do (their columns default to NULL, which a
+        # restore's check of kept totals took for a game to score again)
+        zeros = [f"total_{side}" for side in range(2, len(teams))]
         # the id is chosen inside the insert itself, so under the write lock
         game_id = db.execute(
-            f"""INSERT INTO games (id, uid, created_at, rules, {', '.join(columns)}, first_dealer, rematch_of)
-                VALUES (({NEXT_GAME_ID}), ?, ?, ?, {', '.join('?' * len(columns))}, ?, ?)""",
+            f"""INSERT INTO games (id, uid, created_at, rules, {', '.join(columns + zeros)}, first_dealer, rematch_of)
+                VALUES (({NEXT_GAME_ID}), ?, ?, ?, {', '.join('?' * len(columns + zeros))}, ?, ?)""",
             [secrets.token_hex(12), created_at or now(), json.dumps(rules.to_dict()), *teams, *seat_ids,
-             first_dealer, rematch_of]).lastrowid
+             *(0 for _ in zeros), first_dealer, rematch_of]).lastrowid
         db.conn.executemany("INSERT INTO game_seats (game_id, seat, team, player_id) VALUES (?, ?, ?, ?)",
                             [(game_id, seat, seat % len(teams), player_id) for seat, player_id in enumerate(seat_ids)
                              if player_id is not None])

@@ -1,6 +1,7 @@
-"""A hand's id is given once, ever: after a restore took away the hands recorded since its backup, the next hand
-recorded took one of their ids, and a form opened before the restore (an Undo still on a phone's screen, an
-edit) changed or deleted that new hand."""
+"""A restore and the hands around it. A hand's id is given once, ever: after a restore took away the hands
+recorded since its backup, the next hand recorded took one of their ids, and a form opened before the restore (an
+Undo still on a phone's screen, an edit) changed or deleted that new hand. And a game with no hand yet is not
+taken for one whose kept totals disagree."""
 
 import contextlib
 import random
@@ -9,10 +10,11 @@ import sqlite3
 import pytest
 
 from scorepad import services
+from scorepad.core.rules import PRESETS, seated
 from scorepad.core.scoring import Hand
 from scorepad.services import transfer
 from scorepad.services.errors import NotFound
-from scorepad.store import backups, games, hand_ids
+from scorepad.store import backups, games, hand_ids, schema
 from tests.services.helpers import record, start
 from tests.store.helpers import export_of
 
@@ -71,3 +73,12 @@ def test_an_import_after_a_restore_numbers_its_hands_above_every_id_given(db, re
     _, gone = restored
     (game_id,) = transfer.import_document(db, export_of(random.Random(7), 1))
     assert min(stored.id for stored in games.live_hands(db, game_id)) > gone
+
+
+@pytest.mark.parametrize(("preset", "sides", "each"), [("three-handed", 3, 1), ("double-deck", 3, 2)])
+def test_a_game_of_three_sides_with_no_hand_yet_is_not_scored_again_by_a_restore(db, live, tmp_path, preset, sides,
+                                                                              each):
+    """Its third total was stored NULL: every restore said "1 game(s) kept totals that disagreed"."""
+    start(db, seated(PRESETS[preset], sides, each), teams=tuple("ABC"[:sides]))
+    assert schema.rescore_disagreeing(db) == []
+    assert backups.restore(str(backup_of(live, tmp_path)), str(live)).rescored == ()
