@@ -58,6 +58,12 @@
       to: record.number(f) });
   });
 
+  // What was typed for a hand is that hand on the sheet: this phone's save, stored while its answer was lost.
+  outbox.on("draft-saved", (effect) => {
+    const f = record.form();
+    if (f) record.note(f, "Hand " + effect.hand + " is saved: it is on the sheet, as this phone sent it.", false);
+  });
+
   // The question could not be asked (no answer): the hand keeps its number, and is asked about again.
   outbox.on("not-compared", (effect) => {
     const f = record.form();

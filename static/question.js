@@ -25,7 +25,9 @@
     if (!url) return Promise.resolve(told("failed"));
     return fetch(url + "?" + query, { credentials: "same-origin", headers: { "HX-Request": "true" } })
       .then((response) => {
-        if (response.headers.get("Scorepad-Answer") === "gone") return told("gone", GONE);
+        const kind = response.headers.get("Scorepad-Answer");
+        if (kind === "gone") return told("gone", GONE);
+        if (kind === "saved") return told("saved"); // this phone's own save is the hand on the sheet
         if (response.status === 204) return told("none");
         if (response.status !== 200) return told("failed");
         return response.text().then((html) => {

@@ -269,11 +269,22 @@
       fx.push({ do: "put-back", game, hand, from: later });
     },
     // What the question about a draft (`hand`) or a kept hand (`id`) came to: asked (its answer settles it),
-    // no such hand on the sheet after all, or not asked at all (no answer): then nothing is moved, and it is
-    // asked again later. A typed hand is never renumbered because a question could not be asked.
+    // no such hand on the sheet after all, this phone's own hand on the sheet (saved while its answer was lost:
+    // a reload mid-save), or not asked at all (no answer): then nothing is moved, and it is asked again later. A
+    // typed hand is never renumbered because a question could not be asked.
     compared(m, ev, fx) {
       const e = ev.id && find(m, ev.id);
       if (ev.result === "question") return;
+      if (ev.result === "saved") {
+        if (e) {
+          remove(m, e.id);
+          forgetDraft(m, e.game, e.hand, e.token);
+          return fx.push({ do: "on-sheet", game: e.game, hand: e.hand }, { do: "refresh" });
+        }
+        const draft = m.drafts[draftKey(ev.game, ev.hand)];
+        forgetDraft(m, ev.game, ev.hand, draft && draft.token);
+        return fx.push({ do: "draft-saved", game: ev.game, hand: ev.hand }, { do: "drain" });
+      }
       if (e && ev.result === "gone") return hold(e, "gone", ev.now, ev.words);
       if (e && ev.result === "none") { // the sheet has no such hand any more: it can go as it was typed
         hold(e, "waiting", ev.now);

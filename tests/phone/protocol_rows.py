@@ -176,6 +176,11 @@ ROWS = {
         ("compared", 1, "failed", 2), ("did", "not-compared", {"hand": 1}), ("drafts", {1: "t1"}),
         ("shown", 2), ("did", "ask-draft", {"hand": 1}),  # asked again, never moved
     ],
+    "a draft whose own save is on the sheet (a reload while its answer was lost) is said saved, not asked": [
+        ("typed", 1, "t1"), ("shown", 2), ("did", "ask-draft", {"hand": 1}),
+        ("compared", 1, "saved", 2), ("drafts", {}), ("did", "draft-saved", {"hand": 1}),
+        ("shown", 2), ("did not", "ask-draft"),
+    ],
     "a draft for a number the sheet does not have after all comes back under the form's number": [
         ("typed", 1, "t1"), ("compared", 1, "none", 3), ("drafts", {3: "t1"}),
         ("did", "put-back", {"hand": 3, "from": 1}),

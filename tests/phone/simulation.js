@@ -117,6 +117,7 @@
       let result;
       if (!phone.online) result = "failed";
       else if (!g || g.uid !== subject.game) result = "gone";
+      else if (g.hands.some((h) => h.token === subject.token)) result = "saved"; // its own save, on the sheet
       else if (subject.hand > g.hands.length) result = "none";
       else result = "question";
       if (result === "question") phone.question = subject;

@@ -164,6 +164,19 @@ def test_a_phone_polling_a_game_a_restore_took_away_is_told_so_even_when_its_num
     assert client.get(polled, headers=sent).status_code == 200
 
 
+def test_the_compare_of_a_hand_this_phone_saved_says_saved_and_asks_nothing(client):
+    """A reload while a save's answer was lost: the phone put back what it had typed and asked about hand 1,
+    and was told another phone had recorded it, every number the same."""
+    game_id = new_game(client)
+    form = form_of(client, game_id)
+    assert record(client, game_id, **{**THEIRS, "token": form["token"]}).status_code == 303
+    game = form["game"]  # the game's identity, as the form carries it
+    own = question(client, game_id, {**THEIRS, "expected": "1", "token": form["token"], "game": game})
+    assert (own.status_code, own.headers["Scorepad-Answer"], own.get_data()) == (409, "saved", b"")
+    other = question(client, game_id, {**THEIRS, "expected": "1", "token": "another-phone", "game": game})
+    assert other.status_code == 200 and parse(other).select_one(".clash-choices") is not None
+
+
 def test_the_compare_of_a_hand_typed_for_another_game_says_the_game_is_gone(client):
     game_id = new_game(client)
     record(client, game_id, **THEIRS)

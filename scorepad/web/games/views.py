@@ -368,14 +368,20 @@ def _preview(game, values, hand_id: int | None = None):
 @bp.get("/<int:game_id>/hands/compare")
 def compare(game_id: int):
     """The two-phone question for a form being typed in whose hand (`expected`) another phone recorded, asked
-    by live.js when the poll brings that hand: 204 while the sheet has no such hand."""
+    by live.js when the poll brings that hand: 204 while the sheet has no such hand, "saved" when the hand on the
+    sheet is the one this phone's `token` sent."""
     page = _page(game_id)
     game, sheet = page.game, page.sheet
     if request.args.get("game", game.uid) != game.uid:  # typed for a game that is no longer here
         return answered(("", 409), "gone")
     number = record_id(request.args.get("expected"))
+    token = request.args.get("token", "")[:64]
+    if number and _saved_from_here(sheet, token) is not None:
+        # this phone's own save, stored while its answer was lost (a reload mid-save): nothing to ask. A 409, so
+        # a page whose scripts do not know this answer asks again later rather than taking it for "no such hand"
+        return answered(("", 409), "saved")
     values = {**BLANK_HAND, **{k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}}
-    clash = _clash(game, sheet, number, values, request.args.get("token", "")[:64] or secrets.token_urlsafe(16),
+    clash = _clash(game, sheet, number, values, token or secrets.token_urlsafe(16),
                    _club_table(game, sheet)) if number else None
     if clash is None:
         return "", 204
