@@ -167,6 +167,22 @@ def test_the_preview_says_what_is_wrong_in_a_field_as_soon_as_it_is_typed(client
     assert "The result shows here as you type." not in text
 
 
+def test_the_line_above_record_says_the_first_thing_wrong_and_nothing_while_a_hand_is_only_half_typed(client):
+    """A bid of 62 was said only in the preview, below the fold on a phone with its keyboard up: the line above
+    Record stayed blank."""
+    game_id = new_game(client)
+
+    def line(**typed) -> str:
+        answer = client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"}, query_string=typed)
+        return parse(answer).select_one("#preview-line").get_text(" ", strip=True)
+
+    assert line(bidder="t0", bid="62") == "Bids from 60 go up in steps of 5: 60 or 65, not 62."
+    assert line(bidder="t0", bid="55", counters_0="60") == \
+        "60 counters is more than the whole hand holds; the most is 50."
+    assert line(bidder="t0", bid="55", meld_0="30") == ""  # not yet a hand: nothing to say
+    assert line(bidder="t0", bid="55", meld_0="30", counters_0="28") == "Made · Us +58 · Them +22 → 58 : 22"
+
+
 def test_a_fresh_form_s_preview_finds_nothing_wrong_yet(client):
     game_id = new_game(client)
     response = client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"},
