@@ -60,6 +60,14 @@
     const el = event.target;
     if (!el.form || el.form.id !== "hand-form") return;
     if (el.name === "kind") labelEnterKeys(el.form);
+    // everyone passed: the dealer is stuck with the bid, so the dealer won it (unless another was picked)
+    const dealer = el.name === "forced" && el.checked && !el.form.querySelector("input[name=bidder]:checked") &&
+      el.form.querySelector("input[name=bidder][value='" + el.dataset.dealer + "']");
+    if (dealer) {
+      pointed = false; // (its change below is not a tap on a bidder: the cursor stays)
+      dealer.checked = true;
+      dealer.dispatchEvent(new Event("change", { bubbles: true }));
+    }
     if (!pointed || (el.name !== "bidder" && el.name !== "trump")) return;
     pointed = false; // (the field left behind has its own change, which must not use up the tap)
     focusField(el.name === "bidder" ? el.form.elements.bid : firstEmpty(el.form));

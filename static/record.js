@@ -62,6 +62,7 @@
     const marker = f.querySelector(".bids-first");
     const first = facts && facts.first && f.querySelector("input[name=bidder][value='" + facts.first + "']");
     if (marker && first) first.closest("label").querySelector("span").appendChild(marker);
+    if (facts && facts.deals && f.elements.forced) f.elements.forced.dataset.dealer = facts.deals;
   }
 
   function clear(f) {

@@ -138,6 +138,13 @@ class Sheet:
             return [(f"s{s}", self.seat(s), team_of(s, sides), s == leads) for s in range(seats)]
         return [(f"t{t}", self.game.teams[t], t, t == team_of(leads, sides)) for t in self.sides]
 
+    def dealer_choice(self, hands_before: int | None = None) -> str:
+        """The bidder button of who deals the hand after `hands_before` hands (the next one by default): the
+        bidder when everyone passed and the dealer is stuck."""
+        seats, sides = self.seats, self.game.rules.sides
+        dealer = self.dealer_seat if hands_before is None else dealer_for(self.game.first_dealer, hands_before, seats)
+        return f"s{dealer}" if self.game.has_players else f"t{team_of(dealer, sides)}"
+
     def ahead(self, count: int = 8) -> list[dict]:
         """The next `count` hands' heading facts (number, who deals, the bidder button that bids first), for a
         phone that keeps hands while Scorepad cannot be reached and must number the next form by itself."""
@@ -146,7 +153,8 @@ class Sheet:
             dealer = dealer_for(self.game.first_dealer, number - 1, self.seats)
             first = next(value for value, _, _, leads in self.bidder_choices(number - 1) if leads) \
                 if self.game.rules.bidding else ""
-            upcoming.append({"n": number, "dealer": self.seat(dealer), "first": first})
+            upcoming.append({"n": number, "dealer": self.seat(dealer), "first": first,
+                             "deals": self.dealer_choice(number - 1) if self.game.rules.bidding else ""})
         return upcoming
 
     def deal_after_deleting(self, row: Row) -> list[tuple[int, str, str]]:

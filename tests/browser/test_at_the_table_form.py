@@ -99,3 +99,27 @@ def test_the_keypad_says_next_until_the_field_whose_enter_saves(phone, live_serv
     phone.locator("#field-kind .choice", has_text=kind).click()
     shown = {name: hint for name, hint in enter_keys(phone).items() if phone.locator(f"#{name}").is_visible()}
     assert shown == hints
+
+
+def test_everyone_passed_picks_the_stuck_dealer_as_the_bidder(phone, live_server):
+    """Ticking "the dealer is stuck" left nobody picked: the preview said nothing and Record said "Tap the player
+    who won the bid"."""
+    start_game(phone, live_server, players=["Ann", "Bob", "Cat", "Dan"])
+    dealer = re.search(r"(\w+) deals", phone.locator("#record-heading").inner_text())[1]
+    phone.locator("#rare summary").click()
+    phone.locator("#forced").check()
+    expect(phone.locator("#field-bidder .choice", has_text=dealer).locator("input")).to_be_checked()
+    phone.fill("#meld_0", "20")
+    phone.fill("#meld_1", "30")
+    phone.fill("#counters_0", "25")
+    expect(phone.locator("#preview-line")).not_to_be_empty()
+    phone.locator("button.save-button").click()
+    expect(phone.locator("button.save-button")).to_have_text("Record hand 2")
+    expect(phone.locator(".hands details").first).to_contain_text(dealer)
+    # a bidder picked before the tick stays picked (the rules then say who may be stuck)
+    other = next(name for name in ("Ann", "Bob", "Cat", "Dan") if name != dealer)
+    phone.locator("#field-bidder .choice", has_text=other).click()
+    phone.locator("#rare summary").click()
+    phone.locator("#forced").check()
+    expect(phone.locator("#field-bidder .choice", has_text=other).locator("input")).to_be_checked()
+    assert phone.js_errors == []

@@ -1,6 +1,8 @@
 """The hand form through the Flask test client: what a refusal lists, which button Enter presses, what the
 preview says of counters the save would refuse, and Undo for the hand just recorded."""
 
+import json
+
 import pytest
 
 from tests.helpers import parse
@@ -205,3 +207,16 @@ def test_the_bid_chips_offer_the_bids_this_game_was_played_at(client):
     # the edit of a hand offers what was bid before it and its own bid (the one in its field), not what came after
     first = parse(client.get(f"/games/{game_id}")).select(".hands details")[-1]["id"].split("-")[1]
     assert chips(parse(client.get(f"/games/{game_id}/hands/{first}/edit"))) == [50, 51, 52, 55, 65]
+
+
+def test_the_stuck_dealer_s_button_is_named_for_this_hand_and_for_each_hand_ahead(client):
+    """What game.js taps when "everyone passed" is ticked: the dealer's bidder button, here and in the headings a
+    phone numbers by itself while Scorepad cannot be reached."""
+    game_id = new_game(client, player_0="Ann", player_1="Bob", player_2="Cat", player_3="Dan", first_dealer="1")
+    page = parse(client.get(f"/games/{game_id}"))
+    assert page.select_one("#forced")["data-dealer"] == "s1"
+    ahead = json.loads(page.select_one("#hand-form")["data-ahead"])
+    assert [(a["n"], a["dealer"], a["deals"]) for a in ahead[:5]] == [
+        (1, "Bob", "s1"), (2, "Cat", "s2"), (3, "Dan", "s3"), (4, "Ann", "s0"), (5, "Bob", "s1")]
+    teams = new_game(client, first_dealer="1")  # nobody named: the dealer's team
+    assert parse(client.get(f"/games/{teams}")).select_one("#forced")["data-dealer"] == "t1"
