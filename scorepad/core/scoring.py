@@ -190,6 +190,12 @@ def _forced_error(rules: Rules, hand: Hand) -> str | None:
     return None
 
 
+def wrong_for_its_deal(rules: Rules, hand: Hand, dealer: int) -> str | None:
+    """What is wrong with `hand` dealt by `dealer` that would not be under another dealer (a bid forced on someone
+    who did not deal), or None: what a hand moved to another place on the sheet, another deal, is checked for."""
+    return _stuck_error(hand, dealer, hand.bidder_seat, rules.sides)
+
+
 def _stuck_error(hand: Hand, dealer: int | None, bidder_seat: int | None, sides: int = 2) -> str | None:
     """A bid forced on someone who did not deal. Judged by seat when the bidder's seat is known, else by team."""
     if hand.forced is not True or dealer is None or not _is_team(hand.bidder, sides):

@@ -11,7 +11,15 @@ from datetime import datetime, timedelta
 
 from ..core.errors import GameOver, InvalidHand
 from ..core.rules import Rules, most_one_hand_melds
-from ..core.scoring import Hand, HandResult, auto_throw_in_reason, play_game, score_hand, validate_hand
+from ..core.scoring import (
+    Hand,
+    HandResult,
+    auto_throw_in_reason,
+    play_game,
+    score_hand,
+    validate_hand,
+    wrong_for_its_deal,
+)
 from ..core.seats import dealer_for, seat_label
 from ..core.words import MELD_TABLE_NAMES, number, trump, won
 from ..store import clubs, connection, games
@@ -208,8 +216,9 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
 
 def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -> Change:
     """Hand `hand_id` leaves the sheet (its history stays); every later hand is scored again. A hand already
-    deleted (on another phone, or by a second tap) comes back `already`. Raises NotFound and EndsTooEarly, and
-    with `only_if_last` (an Undo of the hand just recorded) NotLastHand when a hand was recorded after it."""
+    deleted (on another phone, or by a second tap) comes back `already`. Raises NotFound, EndsTooEarly, Conflict
+    (a later hand, dealt one place up, would not be right there: a stuck dealer's) and with `only_if_last` (an
+    Undo of the hand just recorded) NotLastHand when a hand was recorded after it."""
     with connection.write_lock(db):
         game = _game(db, game_id)
         hands = games.live_hands(db, game_id)
@@ -220,6 +229,7 @@ def delete_hand(db, game_id: int, hand_id: int, *, only_if_last: bool = False) -
         _still_open(db, game_id)
         if only_if_last and place != len(hands) - 1:
             raise NotLastHand(place + 1, len(hands))
+        _moved_hands_fit(game, hands[place + 1:], place + 1, place, "Deleting this hand")
         games.delete_hand(db, hand_id)
         rest = hands[:place] + hands[place + 1:]
         state = _fold_or_too_early(game, rest, "Without this hand the game would be won before the last hands "
@@ -242,8 +252,8 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
         _still_open(db, game_id)
         back = games.deleted_hand(db, game_id, hand_id)
         if back is None:
-            raise NotFound("This game has no such hand. A restore may have taken it away: the game's page shows its "
-                   "hands as they are now.")
+            raise NotFound("This game has no such hand. A restore may have taken it away: the game's page shows "
+                           "its hands as they are now.")
         place = sum(1 for stored in hands if stored.seq < back.seq)
         try:
             _check(game, back.hand, place, None)
@@ -251,6 +261,7 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
             raise Conflict(f"Hand {place + 1} cannot go back in its place: the deal moved since it was deleted "
                            f"({'; '.join(refusal.errors.values())}). Record it again as a new hand if it was "
                            "played.") from None
+        _moved_hands_fit(game, hands[place:], place, place + 1, "Putting this hand back")
         games.restore_hand(db, hand_id)
         restored = hands[:place] + [games.live_hand(db, hand_id)] + hands[place:]
         state = _fold_or_too_early(game, restored, "With this hand back the game would be won before the last "
@@ -484,6 +495,18 @@ def _check(game: Game, hand: Hand, hands_before: int, unreadable: dict[str, str]
     errors.update(unreadable or {})  # the form's own words for a field it could not read
     if errors:
         raise Refused(errors=errors)
+
+
+def _moved_hands_fit(game: Game, moved: list[StoredHand], was: int, now: int, change: str) -> None:
+    """The hands after one that leaves (or comes back) are dealt one place up (or down), by someone else: a hand
+    right where it was must be right where it goes (a stuck dealer's bid is that dealer's alone). Raises Conflict
+    naming the first that is not, nothing changed; a hand that was not right where it was is not asked about."""
+    rules, first, seats = game.rules, game.first_dealer, game.rules.players
+    for i, stored in enumerate(moved):
+        wrong = wrong_for_its_deal(rules, stored.hand, dealer_for(first, now + i, seats))
+        if wrong and not wrong_for_its_deal(rules, stored.hand, dealer_for(first, was + i, seats)):
+            raise Conflict(f"{change} moves hand {was + i + 1} to hand {now + i + 1}, which someone else deals: "
+                           f"{wrong} Fix or delete hand {was + i + 1} first.")
 
 
 def _fold_or_too_early(game: Game, hands: list[StoredHand], too_early: str):

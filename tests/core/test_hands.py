@@ -19,7 +19,7 @@ from scorepad.core.hands import (
     hand_to_history,
 )
 from scorepad.core.rules import PRESETS
-from scorepad.core.scoring import Hand, play_game, score_hand, validate_hand
+from scorepad.core.scoring import Hand, play_game, score_hand, validate_hand, wrong_for_its_deal
 from tests.store.helpers import random_hand
 
 trumps = st.sampled_from([None, "S", "H", "D", "C"])
@@ -81,3 +81,19 @@ def test_trump_and_the_bidders_seat_change_nothing_a_hand_scores(drawn, trump, s
     assert validate_hand(rules, kept) == validate_hand(rules, hand)
     assert score_hand(rules, kept) == score_hand(rules, hand)
     assert play_game(rules, [kept]) == play_game(rules, [hand])
+
+
+@pytest.mark.parametrize(("forced", "bidder", "bidder_seat", "dealer", "wrong"), [
+    (True, 1, 1, 1, False),  # the dealer was stuck: right
+    (True, 1, 1, 3, True),  # moved to Dan's deal: Bob was stuck with a bid Dan dealt
+    (True, 1, None, 3, False),  # judged by team where the seat is not known: Dan is Bob's partner
+    (True, 1, None, 2, True),
+    (False, 1, 1, 3, False),  # a bid made: any dealer
+])
+def test_a_hand_is_wrong_for_its_deal_only_when_a_stuck_bidder_did_not_deal_it(forced, bidder, bidder_seat, dealer,
+                                                                                wrong):
+    rules = PRESETS["double-deck"]
+    hand = Hand(bidder, rules.min_bid, (0, 0), (0, rules.hand_points), forced=forced, bidder_seat=bidder_seat)
+    said = wrong_for_its_deal(rules, hand, dealer)
+    assert (said is not None) is wrong
+    assert said in (None, "Only the dealer can be stuck with the bid when everyone passes.")

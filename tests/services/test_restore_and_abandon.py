@@ -106,6 +106,45 @@ def test_a_stuck_dealers_hand_that_no_longer_fits_the_deal_is_refused(db):
     assert everything(db) == rows
 
 
+def a_stuck_dealers_hand_3(db) -> tuple[int, list[int]]:
+    """Ann deals hand 1, Bob hand 2, Cat hand 3, where everyone passed and Cat was stuck: the game and its hands."""
+    rules = next(rules for rules in PRESETS.values() if can_be_stuck(rules))
+    game_id = start(db, rules, SEATED)
+    record(db, game_id, made_by(0, rules.min_bid))
+    record(db, game_id, made_by(1, rules.min_bid))
+    record(db, game_id, Hand(0, rules.min_bid, (0, 0), (rules.hand_points, 0), bidder_seat=2, forced=True))
+    return game_id, [stored.id for stored in games.live_hands(db, game_id)]
+
+
+def test_a_hand_deleted_before_a_stuck_dealers_hand_is_refused_as_it_would_move_it_to_another_deal(db):
+    """It moved to Bob's deal, was scored without complaint, and every edit of it was refused ("Only the dealer
+    can be stuck")."""
+    game_id, (_, hand_2, hand_3) = a_stuck_dealers_hand_3(db)
+    rows = everything(db)
+    with pytest.raises(services.Conflict, match="Deleting this hand moves hand 3 to hand 2, which someone else "
+                                                "deals: Only the dealer can be stuck"):
+        services.delete_hand(db, game_id, hand_2)
+    assert everything(db) == rows
+    services.delete_hand(db, game_id, hand_3)  # the stuck hand itself goes, and then the one before it
+    services.delete_hand(db, game_id, hand_2)
+    assert bids(db, game_id) == [50]
+
+
+def test_a_hand_put_back_before_a_stuck_dealers_hand_is_refused_as_it_would_move_it_to_another_deal(db):
+    rules = next(rules for rules in PRESETS.values() if can_be_stuck(rules))
+    game_id = start(db, rules, SEATED)
+    record(db, game_id, made_by(0, rules.min_bid))  # Ann deals
+    record(db, game_id, made_by(1, rules.min_bid))  # Bob deals, then it is deleted: Bob deals hand 2 again
+    deleted = games.live_hands(db, game_id)[1].id
+    services.delete_hand(db, game_id, deleted)
+    record(db, game_id, Hand(1, rules.min_bid, (0, 0), (0, rules.hand_points), bidder_seat=1, forced=True))
+    rows = everything(db)
+    with pytest.raises(services.Conflict, match="Putting this hand back moves hand 2 to hand 3, which someone "
+                                                "else deals: Only the dealer can be stuck"):
+        services.restore_hand(db, game_id, deleted)
+    assert everything(db) == rows
+
+
 # --- ending a game unfinished -----------------------------------------------------------------------------
 
 def test_an_abandoned_game_leaves_the_games_in_progress_and_nobody_won_it(db):

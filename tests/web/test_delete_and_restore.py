@@ -126,3 +126,16 @@ def test_restoring_a_hand_the_game_never_had_is_not_found(client):
     game_id = seven_hands(client)
     assert restore(client, game_id, 99999).status_code == 404
     assert restore(client, game_id, 2**64).status_code == 404
+
+
+def test_deleting_a_hand_before_a_stuck_dealers_hand_says_why_it_is_refused_and_keeps_the_sheet(client, app):
+    game_id = new_game(client, player_0="Ann", player_1="Bob", player_2="Cat", player_3="Dan")
+    record(client, game_id, bidder="s0", bid=50, counters_0=50)  # Ann deals
+    record(client, game_id, bidder="s1", bid=50, counters_1=50, counters_0=0)  # Bob deals
+    assert record(client, game_id, bidder="s2", bid=50, counters_0=50, forced="1").status_code == 303  # Cat stuck
+    hand_2 = hand_ids(client, game_id)[1]
+    tables = every_table(app.config["DATABASE"])
+    page = client.post(f"/games/{game_id}/hands/{hand_2}/delete", data={"csrf_token": csrf(client)})
+    assert page.status_code == 409
+    assert "Deleting this hand moves hand 3 to hand 2, which someone else deals" in parse(page).get_text(" ")
+    assert every_table(app.config["DATABASE"]) == tables
