@@ -45,6 +45,24 @@ def deleted_hand(db, game_id: int, hand_id: int) -> StoredHand | None:
     return games.deleted_hand(db, game_id, hand_id)
 
 
+def last_change(db, game_id: int, rows) -> str:
+    """The game's latest change to a hand, as another phone's notice says it ("hand 1 changed (Counters 20 : 30
+    → 24 : 26)"), or "" when it was a hand recorded (the notice says the next hand's number) or there is none.
+    `rows`: the sheet's rows now, which number the hand."""
+    edit = games.last_edit(db, game_id)
+    if edit is None or edit["action"] == "recorded":
+        return ""
+    number = next((row.number for row in rows if row.stored.id == edit["hand_id"]), None)
+    if edit["action"] == "edited" and number is not None:
+        return f"hand {number} changed ({edit['summary'].rstrip('.')})"
+    if edit["action"] == "restored" and number is not None:
+        return f"hand {number} was put back"
+    if edit["action"] == "deleted":
+        place = sum(1 for row in rows if row.stored.seq < edit["seq"]) + 1
+        return f"hand {place} was deleted"
+    return ""
+
+
 def edits_of_hand(db, hand_id: int) -> list[dict]:
     """Every change to a hand, first first."""
     return games.edits_of_hand(db, hand_id)

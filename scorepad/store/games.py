@@ -507,6 +507,13 @@ def hand_history(db, game_id: int) -> dict[int, list[dict]]:
     return history
 
 
+def last_edit(db, game_id: int) -> dict | None:
+    """The game's latest change to a hand: {action, summary, hand_id, seq} (None before its first hand)."""
+    found = rows(db, """SELECT e.action, e.summary, e.hand_id, h.seq FROM hand_edits e
+                        JOIN hands h ON h.id = e.hand_id WHERE h.game_id = ? ORDER BY e.id DESC LIMIT 1""", [game_id])
+    return found[0] if found else None
+
+
 def deleted_hands(db, game_id: int) -> list[dict]:
     return rows(db, """SELECT id, seq, bid, bidder, bidder_seat, kind, deleted_at FROM hands
                        WHERE game_id = ? AND deleted_at IS NOT NULL ORDER BY seq""", [game_id])

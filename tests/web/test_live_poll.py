@@ -44,3 +44,33 @@ def test_a_token_stored_in_another_game_says_nothing_of_this_one(client):
                                                "counters_0": "50"})
     notice = poll(client, second, form["token"]).select_one("#live-notice")
     assert not notice.has_attr("data-saved")
+
+
+def test_the_other_phones_notice_says_which_hand_another_phone_changed_deleted_or_put_back_and_how(client, app):
+    """It said only "Updated from another phone: next is hand 3", where the phone that made the change was told
+    "Hand 1 changed: Counters 20 : 30 → 24 : 26"."""
+    from tests.web.helpers import csrf, hand_ids, record
+
+    game_id = new_game(client)
+    other = app.test_client()
+    for counters in ("20", "30"):
+        record(other, game_id, bidder="t0", bid="50", meld_0="30", counters_0=counters)
+
+    def said() -> str:
+        return " ".join(poll(client, game_id, "").select_one("#live-notice").get_text(" ").split())
+
+    assert said().startswith("Updated from another phone: next is hand 3.")  # a hand recorded: its number says it
+    first, second = hand_ids(other, game_id)
+    edit = parse(other.get(f"/games/{game_id}/hands/{first}/edit"))
+    fields = {i["name"]: i.get("value", "") for i in edit.select("#hand-form input[name]")
+              if i.get("type") not in ("radio", "checkbox")}
+    changed = other.post(f"/games/{game_id}/hands/{first}/edit", data={
+        **fields, "kind": "played", "bidder": "t0", "bid": "50", "meld_0": "30", "meld_1": "0",
+        "counters_0": "24", "counters_1": "26"})
+    assert changed.status_code == 303
+    assert said().startswith("Updated from another phone: hand 1 changed (Counters 20 : 30 → 24 : 26). Next is hand 3.")
+    other.post(f"/games/{game_id}/hands/{first}/delete", data={"csrf_token": csrf(other)})
+    assert said().startswith("Updated from another phone: hand 1 was deleted. Next is hand 2.")
+    other.post(f"/games/{game_id}/hands/{first}/restore", data={"csrf_token": csrf(other)})
+    assert said().startswith("Updated from another phone: hand 1 was put back. Next is hand 3.")
+    assert second  # (hand 2 stays as it was throughout)

@@ -323,12 +323,13 @@ def live(game_id: int):
     saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
     news = session.get("wrote") != [game_id, game.version] and saved_here is None
+    change = lookups.last_change(get_db(), game_id, sheet.rows) if news else ""
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
     response = vary_on_htmx(kept_pages.render(
         "games/_live.html", versions=pages.versions(get_db(), page), line=pages.LINE, covered=GAME_COVERED,
         slots={"token": secrets.token_urlsafe(16)},
-        game=game, sheet=sheet, is_live_update=True, news=news, saved_here=saved_here,
+        game=game, sheet=sheet, is_live_update=True, news=news, change=change, saved_here=saved_here,
         values=values, errors={}, preview=_preview(game, values),
         poll=current_app.config["POLL_SECONDS"],
         club=club, readonly=_round_over(club)))
