@@ -4,6 +4,8 @@ function answers one question a page asks, in the store's own values; none write
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from ..store import clubs, connection, games, players, readable, records
 from ..store.clubs import Night
 from ..store.games import Game, StoredHand
@@ -45,12 +47,18 @@ def deleted_hand(db, game_id: int, hand_id: int) -> StoredHand | None:
     return games.deleted_hand(db, game_id, hand_id)
 
 
-def last_change(db, game_id: int, rows) -> str:
+# A change to a hand older than this is not what a poll's news is about: the game's version also moves by a restore
+# or a player renamed, and the last change to a hand, from before, is not said again then. (A phone asleep for
+# longer is told only the next hand's number.)
+CHANGE_IS_NEWS = timedelta(minutes=2)
+
+
+def last_change(db, game_id: int, rows, now: datetime) -> str:
     """The game's latest change to a hand, as another phone's notice says it ("hand 1 changed (Counters 20 : 30
-    → 24 : 26)"), or "" when it was a hand recorded (the notice says the next hand's number) or there is none.
-    `rows`: the sheet's rows now, which number the hand."""
+    → 24 : 26)"), or "" when it was a hand recorded (the notice says the next hand's number), longer ago than
+    CHANGE_IS_NEWS, or there is none. `rows`: the sheet's rows now, which number the hand."""
     edit = games.last_edit(db, game_id)
-    if edit is None or edit["action"] == "recorded":
+    if edit is None or edit["action"] == "recorded" or _when(edit["at"]) < now - CHANGE_IS_NEWS:
         return ""
     number = next((row.number for row in rows if row.stored.id == edit["hand_id"]), None)
     if edit["action"] == "edited" and number is not None:
@@ -61,6 +69,13 @@ def last_change(db, game_id: int, rows) -> str:
         place = sum(1 for row in rows if row.stored.seq < edit["seq"]) + 1
         return f"hand {place} was deleted"
     return ""
+
+
+def _when(stamp: str) -> datetime:
+    try:
+        return datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):  # a time no clock of ours wrote (an import's): not news
+        return datetime.min.replace(tzinfo=UTC)
 
 
 def edits_of_hand(db, hand_id: int) -> list[dict]:

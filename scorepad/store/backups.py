@@ -448,6 +448,7 @@ def _put_file_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
         with files.being_written(live.parent) as incoming:
             with contextlib.closing(_open_readonly(prepared.copy)) as source:
                 copy_database(source, incoming)
+            _carry_hand_ids(live, incoming)
             for leftover in ("-wal", "-shm"):
                 live.with_name(live.name + leftover).unlink(missing_ok=True)
             os.replace(incoming, live)
@@ -456,6 +457,22 @@ def _put_file_back(prepared: Prepared, live: Path, aside: Path) -> Restored:
         kept = f"The database as it was is kept in {safety}." if safety else "Nothing was changed."
         raise BackupRefused(f"Could not restore {prepared.source} ({exc}). {kept}") from None
     return Restored(safety, 0.0, prepared.upgraded, prepared.rescored)
+
+
+def _carry_hand_ids(live: Path, incoming: Path) -> None:
+    """The file about to replace `live` numbers no new hand at or below an id `live` gave (see `hand_ids`), as far
+    as `live` can be read: a file that does not open, or holds no hands, gives none."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"{live.resolve().as_uri()}?mode=ro", uri=True, timeout=10)) as old:
+            try:
+                given = hand_ids.highest(old)
+            except sqlite3.OperationalError:  # tables of an older Scorepad: no counters yet
+                given = old.execute("SELECT coalesce(max(id), 0) FROM hands").fetchone()[0]
+    except sqlite3.Error:
+        return
+    # closed before the rename: what it wrote is in the file itself, not in a log left beside its old name
+    with contextlib.closing(sqlite3.connect(incoming, timeout=10)) as new, new:
+        hand_ids.keep_highest(new, given)
 
 
 def _copy_aside(live_path: str, safety: Path) -> None:

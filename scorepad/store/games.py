@@ -508,8 +508,8 @@ def hand_history(db, game_id: int) -> dict[int, list[dict]]:
 
 
 def last_edit(db, game_id: int) -> dict | None:
-    """The game's latest change to a hand: {action, summary, hand_id, seq} (None before its first hand)."""
-    found = rows(db, """SELECT e.action, e.summary, e.hand_id, h.seq FROM hand_edits e
+    """The game's latest change to a hand: {action, summary, at, hand_id, seq} (None before its first hand)."""
+    found = rows(db, """SELECT e.action, e.summary, e.at, e.hand_id, h.seq FROM hand_edits e
                         JOIN hands h ON h.id = e.hand_id WHERE h.game_id = ? ORDER BY e.id DESC LIMIT 1""", [game_id])
     return found[0] if found else None
 

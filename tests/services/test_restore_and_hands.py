@@ -14,7 +14,7 @@ from scorepad.core.rules import PRESETS, seated
 from scorepad.core.scoring import Hand
 from scorepad.services import transfer
 from scorepad.services.errors import NotFound
-from scorepad.store import backups, games, hand_ids, schema
+from scorepad.store import backups, connection, games, hand_ids, schema
 from tests.services.helpers import record, start
 from tests.store.helpers import export_of
 
@@ -82,3 +82,22 @@ def test_a_game_of_three_sides_with_no_hand_yet_is_not_scored_again_by_a_restore
     start(db, seated(PRESETS[preset], sides, each), teams=tuple("ABC"[:sides]))
     assert schema.rescore_disagreeing(db) == []
     assert backups.restore(str(backup_of(live, tmp_path)), str(live)).rescored == ()
+
+
+def test_a_restore_that_replaces_the_file_keeps_the_highest_id_too(db, live, tmp_path):
+    """A live database whose tables are not today's (an upgrade that could not finish) is replaced as a file,
+    not row by row: the ids it gave were forgotten with it."""
+    game_id = start(db)
+    record(db, game_id, US_MAKE_50)
+    backup = backup_of(live, tmp_path)
+    record(db, game_id, US_MAKE_50)
+    gone = games.live_hands(db, game_id)[1].id
+    db.execute("CREATE TABLE stray (x)")  # no longer the tables this Scorepad makes
+    db.close()
+    backups.restore(str(backup), str(live))
+    after = connection.connect(str(live))
+    try:
+        record(after, game_id, THEM_MAKE_60)
+        assert games.live_hands(after, game_id)[1].id > gone
+    finally:
+        after.close()

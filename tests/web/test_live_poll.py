@@ -74,3 +74,25 @@ def test_the_other_phones_notice_says_which_hand_another_phone_changed_deleted_o
     other.post(f"/games/{game_id}/hands/{first}/restore", data={"csrf_token": csrf(other)})
     assert said().startswith("Updated from another phone: hand 1 was put back. Next is hand 3.")
     assert second  # (hand 2 stays as it was throughout)
+
+
+def test_a_change_to_a_hand_from_minutes_ago_is_not_said_again_when_a_restore_or_a_rename_moves_the_game(
+        client, app):
+    """After a restore the other phone read "hand 2 was deleted", a delete from before the backup."""
+    from datetime import UTC, datetime, timedelta
+
+    from scorepad.services import lookups
+    from scorepad.store import connection
+    from scorepad.store import games as store_games
+    from tests.web.helpers import csrf, hand_ids, record
+
+    game_id = new_game(client)
+    for _ in range(2):
+        record(client, game_id, bidder="t0", bid="50", counters_0="50")
+    client.post(f"/games/{game_id}/hands/{hand_ids(client, game_id)[1]}/delete", data={"csrf_token": csrf(client)})
+    with connection.connect(app.config["DATABASE"]) as db:
+        rows = [type("Row", (), {"number": n + 1, "stored": s})() for n, s in
+                enumerate(store_games.live_hands(db, game_id))]
+        now = datetime.now(UTC)
+        assert lookups.last_change(db, game_id, rows, now) == "hand 2 was deleted"
+        assert lookups.last_change(db, game_id, rows, now + lookups.CHANGE_IS_NEWS + timedelta(seconds=5)) == ""

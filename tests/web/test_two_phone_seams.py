@@ -175,6 +175,14 @@ def test_the_compare_of_a_hand_this_phone_saved_says_saved_and_asks_nothing(clie
     assert (own.status_code, own.headers["Scorepad-Answer"], own.get_data()) == (409, "saved", b"")
     other = question(client, game_id, {**THEIRS, "expected": "1", "token": "another-phone", "game": game})
     assert other.status_code == 200 and parse(other).select_one(".clash-choices") is not None
+    # typed otherwise since (corrected after the reload, or the hand changed on another phone): asked, never
+    # dropped; and a hand of this phone's kept under another number is asked about under the number typed
+    changed = question(client, game_id, {**THEIRS, "counters_0": "30", "counters_1": "20", "expected": "1",
+                                         "token": form["token"], "game": game})
+    assert changed.status_code == 200 and parse(changed).select_one(".clash-choices") is not None
+    record(client, game_id, **{**THEIRS, "bid": "60"})
+    elsewhere = question(client, game_id, {**THEIRS, "expected": "2", "token": form["token"], "game": game})
+    assert elsewhere.status_code == 200 and parse(elsewhere).select_one(".clash-choices") is not None
 
 
 def test_the_compare_of_a_hand_typed_for_another_game_says_the_game_is_gone(client):

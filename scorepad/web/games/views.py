@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
@@ -323,7 +324,7 @@ def live(game_id: int):
     saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
     news = session.get("wrote") != [game_id, game.version] and saved_here is None
-    change = lookups.last_change(get_db(), game_id, sheet.rows) if news else ""
+    change = lookups.last_change(get_db(), game_id, sheet.rows, datetime.now(UTC)) if news else ""
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
     response = vary_on_htmx(kept_pages.render(
@@ -370,22 +371,23 @@ def _preview(game, values, hand_id: int | None = None):
 def compare(game_id: int):
     """The two-phone question for a form being typed in whose hand (`expected`) another phone recorded, asked
     by live.js when the poll brings that hand: 204 while the sheet has no such hand, "saved" when the hand on the
-    sheet is the one this phone's `token` sent."""
+    sheet is the one this phone's `token` sent, every number as typed."""
     page = _page(game_id)
     game, sheet = page.game, page.sheet
     if request.args.get("game", game.uid) != game.uid:  # typed for a game that is no longer here
         return answered(("", 409), "gone")
     number = record_id(request.args.get("expected"))
     token = request.args.get("token", "")[:64]
-    if number and _saved_from_here(sheet, token) is not None:
-        # this phone's own save, stored while its answer was lost (a reload mid-save): nothing to ask. A 409, so
-        # a page whose scripts do not know this answer asks again later rather than taking it for "no such hand"
-        return answered(("", 409), "saved")
     values = {**BLANK_HAND, **{k: kept(k, v) for k, v in request.args.items() if k in BLANK_HAND}}
     clash = _clash(game, sheet, number, values, token or secrets.token_urlsafe(16),
                    _club_table(game, sheet)) if number else None
     if clash is None:
         return "", 204
+    if not clash["differs"] and _saved_from_here(sheet, token) == number:
+        # this phone's own save under this number, as it is typed here, stored while its answer was lost (a reload
+        # mid-save): nothing to ask. Anything else (it was changed since, here or on another phone; kept as another
+        # hand) is asked. A 409, so a page whose scripts do not know this answer asks again later
+        return answered(("", 409), "saved")
     return vary_on_htmx(render_template("games/_two_phones.html", game=game, sheet=sheet, clash=clash))
 
 
