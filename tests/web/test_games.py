@@ -160,6 +160,16 @@ def test_hands_that_are_not_played_need_no_counters(client, kind, extra, points)
     assert totals(parse(client.get(f"/games/{game_id}"))) == points
 
 
+def test_a_renege_on_the_sheet_says_who_reneged_beside_who_bid(client):
+    """"Us 60 RENEGE" read as if the bidders had reneged."""
+    game_id = new_game(client)
+    data = {**form_of(client, game_id), "kind": "renege", "bidder": "t0", "bid": "60", "meld_0": "30",
+            "meld_1": "25", "renege_team": "1"}
+    assert client.post(f"/games/{game_id}/hands", data=data).status_code == 303
+    row = parse(client.get(f"/games/{game_id}")).select_one(".hands details .line2")
+    assert " · Them reneged · " in " ".join(row.get_text(" ").split())
+
+
 REFUSED = [
     ("a bid as text", {"bid": "fifty"}, "bid", "Bid must be a whole number, 50 or more."),
     ("a huge bid", {"bid": "99999999999"}, "bid", "is more than any hand can make"),
