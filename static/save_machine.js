@@ -90,6 +90,13 @@
     });
   }
 
+  // A kept hand found on the sheet (its answer, or the question about it, said so): it and its draft go.
+  function onSheet(m, e, fx) {
+    remove(m, e.id);
+    forgetDraft(m, e.game, e.hand, e.token);
+    fx.push({ do: "on-sheet", game: e.game, hand: e.hand }, { do: "refresh" });
+  }
+
   // The kept hands and drafts of `game` numbered after `after` move by `by` (a hand before them went another way).
   function renumber(m, game, after, by) {
     if (!by) return;
@@ -139,9 +146,7 @@
       if (!e) return;
       const state = ev.kind in ANSWERS ? ANSWERS[ev.kind] : ev.kind ? "refused" : "waiting";
       if (state === null) { // on the sheet now: the form of its game is numbered past it even before the poll
-        remove(m, e.id);
-        forgetDraft(m, e.game, e.hand, e.token);
-        fx.push({ do: "on-sheet", game: e.game, hand: e.hand }, { do: "refresh" });
+        onSheet(m, e, fx);
       } else if (state === "waiting") {
         e.state = "waiting";
         e.tries = (e.tries || 0) + 1;
@@ -276,11 +281,7 @@
       const e = ev.id && find(m, ev.id);
       if (ev.result === "question") return;
       if (ev.result === "saved") {
-        if (e) {
-          remove(m, e.id);
-          forgetDraft(m, e.game, e.hand, e.token);
-          return fx.push({ do: "on-sheet", game: e.game, hand: e.hand }, { do: "refresh" });
-        }
+        if (e) return onSheet(m, e, fx);
         const draft = m.drafts[draftKey(ev.game, ev.hand)];
         forgetDraft(m, ev.game, ev.hand, draft && draft.token);
         return fx.push({ do: "draft-saved", game: ev.game, hand: ev.hand }, { do: "drain" });

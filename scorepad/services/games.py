@@ -252,8 +252,7 @@ def restore_hand(db, game_id: int, hand_id: int) -> Change:
         _still_open(db, game_id)
         back = games.deleted_hand(db, game_id, hand_id)
         if back is None:
-            raise NotFound("This game has no such hand. A restore may have taken it away: the game's page shows "
-                           "its hands as they are now.")
+            raise NotFound(NO_SUCH_HAND)
         place = sum(1 for stored in hands if stored.seq < back.seq)
         try:
             _check(game, back.hand, place, None)
@@ -475,6 +474,11 @@ def _still_open(db, game_id: int) -> None:
         raise GameIsOver(closed)
 
 
+# A hand asked for by an id no hand of the game has (a page opened before a restore took the hand away)
+NO_SUCH_HAND = ("This game has no such hand. A restore may have taken it away: the game's page shows its hands as "
+                "they are now.")
+
+
 def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
     """Where the hand is on the sheet (from 0). Raises HandGone for a hand of the game that was deleted, and
     NotFound for any other."""
@@ -483,8 +487,7 @@ def _place(db, game_id: int, hands: list[StoredHand], hand_id: int) -> int:
             return place
     if any(deleted["id"] == hand_id for deleted in games.deleted_hands(db, game_id)):
         raise HandGone()
-    raise NotFound("This game has no such hand. A restore may have taken it away: the game's page shows its "
-                   "hands as they are now.")
+    raise NotFound(NO_SUCH_HAND)
 
 
 def _check(game: Game, hand: Hand, hands_before: int, unreadable: dict[str, str] | None) -> None:

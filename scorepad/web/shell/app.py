@@ -276,9 +276,10 @@ def _security_headers(response):
 
 
 def _not_found(error):
-    # a view's own words when it gave some (a game that is gone), else the general ones
-    said = getattr(error, "description", None)
-    if not isinstance(error, NotFound) or said == NotFound.description:
+    # a view's or a service's own words when it gave some (a game that is gone, "This game has no such hand"), else
+    # the general ones
+    said = str(error) if isinstance(error, ScorepadError) else getattr(error, "description", None)
+    if not said or (not isinstance(error, (NotFound, ScorepadError)) or said == NotFound.description):
         said = "There is no page at this address."
     return render_template("error.html", title="Not found", message=said), 404
 
@@ -303,9 +304,8 @@ def _server_error(error):
 def _refused(error: ScorepadError):
     """A refusal no view answers itself (a game, hand or player that is not there): its words, and the status
     it hints."""
-    if error.status_hint == 404:  # in its own words ("This game has no such hand"), not "no page at this address"
-        return render_template("error.html", title="Not found",
-                               message=str(error) or "There is no page at this address."), 404
+    if error.status_hint == 404:
+        return _not_found(error)
     title = getattr(error, "title", "Not saved")  # a refusal that is not about a change names itself
     return render_template("error.html", title=title, message=str(error)), error.status_hint
 
