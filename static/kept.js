@@ -15,8 +15,9 @@
   // What a held hand waits for, in the phone's words where Scorepad's were written for a form being typed in.
   const WORDS = {
     clash: (e) => "hand " + e.hand + " was recorded on another phone meanwhile.",
-    behind: () => "the sheet has fewer hands than when it was typed (a hand was deleted or taken back on another " +
-      "phone). It goes by itself once that hand is back; or record it now as the next hand with Fix.",
+    behind: () => "the sheet has fewer hands than when it was typed (a hand was deleted on another phone, or an " +
+      "older copy of the games was put back). It goes by itself once the hands before it are on the sheet again; " +
+      "or record it now as the next hand with Fix.",
     passcode: () => "type the table's passcode to save it.",
     answering: () => "your answer about it is on its way.",
   };
@@ -177,8 +178,9 @@
     if (b.dataset.act === "compare") {
       S.record.ask({ id: entry.id, game: entry.game, hand: entry.hand, token: entry.token, values: entry.body,
         url: entry.compare });
-    } else {
-      outbox.act(b.dataset.act, { id: entry.id });
+    } else { // a fix takes the number the sheet on this page takes next (a hand held behind is fixed as that one)
+      const r = record || S.record, f = r && r.form();
+      outbox.act(b.dataset.act, { id: entry.id, sheetNext: f ? Number(f.dataset.sheetNext) || 0 : 0 });
     }
   });
 
@@ -194,7 +196,10 @@
       entry.body.filter((p) => record.BOOKKEEPING.indexOf(p[0]) < 0);
     record.unsay(f);
     record.fill(f, pairs);
-    record.note(f, "Hand " + entry.hand + " is back in the form: fix it and record it. Scorepad said: " + entry.words);
+    record.note(f, effect.from && effect.from !== entry.hand ?
+      "Hand " + effect.from + " is back in the form as hand " + entry.hand + ", the next hand the sheet takes: " +
+      "check it and record it. The hands kept after it move up with it." :
+      "Hand " + entry.hand + " is back in the form: fix it and record it. Scorepad said: " + entry.words);
     const wrong = (entry.wrong || []).map((id) => document.getElementById(id)).filter(Boolean)
       .map((el) => (el.matches("input") ? el : el.querySelector("input"))).filter(Boolean);
     wrong.forEach((el) => el.setAttribute("aria-invalid", "true"));

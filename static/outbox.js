@@ -101,7 +101,10 @@
     const words = box ? box.textContent.replace(/\s+/g, " ").trim() : "";
     // a question asked before a hand is stored ("hand 6 again?", "a meld no hand melds?"): its yes is its button
     const yes = page.querySelector("#repeat-question button[name]");
-    return { words: words || "Scorepad did not take it (" + status + ").", wrong: wrong, yes: yes && yes.name };
+    // the number the sheet takes next, as Scorepad knew it when it answered (a hand held behind is fixed as that)
+    const next = page.querySelector("#expected");
+    return { words: words || "Scorepad did not take it (" + status + ").", wrong: wrong, yes: yes && yes.name,
+      next: next ? Number(next.value) : 0 };
   }
 
   doers.drain = () => setTimeout(drain, 0);

@@ -114,6 +114,13 @@
     });
   }
 
+  // Kept hand `e` becomes hand `to`, and the hands and drafts of its game after it move as far.
+  function moveTo(m, e, to) {
+    renumber(m, e.game, e.hand, to - e.hand);
+    e.hand = to;
+    e.body = e.body.map((p) => (p[0] === "expected" ? ["expected", String(e.hand)] : p));
+  }
+
   const find = (m, id) => m.kept.find((e) => e.id === id);
   const remove = (m, id) => { m.kept = m.kept.filter((e) => e.id !== id); };
   // A hand held in `state`; one tried again by itself waits a while first (a waiting one goes at once).
@@ -155,6 +162,7 @@
         hold(e, state, ev.now, ev.words);
         e.wrong = ev.wrong || [];
         e.yes = ev.yes || "repeat"; // what "record it anyway" says yes with (repeat, or meld_ok)
+        e.next = ev.next || 0; // the number the sheet took next then
         if (state === "clash") fx.push({ do: "ask", id: e.id }); // at once, where nothing is being typed
       }
       fx.push({ do: "drain" });
@@ -176,12 +184,17 @@
       hold(e, "waiting", ev.now);
       fx.push({ do: "drain" });
     },
+    // A hand held behind (the sheet lost a hand since it was typed: deleted on another phone, or an older backup
+    // put back) is fixed as the next hand the sheet takes, as its card says: the page's, or if the page has not
+    // heard yet, the one Scorepad named when it held the hand. The hands kept after it move with it.
     fix(m, ev, fx) {
       const e = find(m, ev.id);
       if (!e || STATES[e.state].offers.indexOf("fix") < 0) return;
       m.kept.forEach((k) => { if (k.state === "fixing") k.state = "refused"; });
+      fx.push({ do: "fill", id: e.id, from: e.hand });
+      const to = [ev.sheetNext, e.next].find((n) => n > 0 && n < e.hand);
+      if (e.state === "behind" && to) moveTo(m, e, to);
       e.state = "fixing";
-      fx.push({ do: "fill", id: e.id });
     },
     // The two-phone question about hand `hand` (typed with `token`) answered: its draft goes. A kept hand the
     // answer discards goes at once; one the answer sends ("mine is right", "keep it as hand 8") waits, held,
@@ -196,10 +209,7 @@
         return;
       }
       if (ev.how === "goOn" && ev.keepAs) { // still to be finished: in the form as that hand, the later ones after it
-        const by = ev.keepAs - e.hand;
-        renumber(m, e.game, e.hand, by);
-        e.hand += by;
-        e.body = e.body.map((p) => (p[0] === "expected" ? ["expected", String(e.hand)] : p));
+        moveTo(m, e, ev.keepAs);
         e.state = "fixing";
         return;
       }

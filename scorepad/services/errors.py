@@ -56,8 +56,9 @@ class HandTaken(Conflict):
             message = (f"Hand {expected} was just recorded on another phone: it is on the sheet below. If yours "
                        f"is a different hand, save it again as hand {count + 1}.")
         else:
-            message = (f"A hand was just deleted on another phone, so this one is now hand {count + 1}. Check the "
-                       f"sheet below, then save it again as hand {count + 1}.")
+            message = (f"The sheet has fewer hands than when this hand was typed (a hand was deleted on another "
+                       f"phone, or an older copy of the games was put back), so this one is now hand {count + 1}. "
+                       f"Check the sheet below, then save it again as hand {count + 1}.")
         super().__init__(message)
 
     @property

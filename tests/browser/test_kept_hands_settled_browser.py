@@ -206,11 +206,39 @@ def test_a_kept_hand_waits_for_a_hand_taken_back_on_the_other_phone_and_lands_af
     other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 taken back to fix
     expect(other_phone.locator("#expected")).to_have_value("2")
     phone.context.set_offline(False)
-    expect(phone.locator("#outbox")).to_contain_text("It goes by itself once that hand is back", timeout=SETTLED_MS)
+    expect(phone.locator("#outbox")).to_contain_text("It goes by itself once the hands before it are on the sheet "
+                                                     "again", timeout=SETTLED_MS)
     other_phone.fill("#meld_1", "30")  # corrected, and recorded again
     other_phone.locator("button.save-button").click()
     hands = until_settled(browser, phone, game, 3)
     assert ["meld 10·30" in hands[1], "meld 23·12" in hands[2]] == [True, True], hands
+
+
+def test_a_kept_hand_fixed_when_the_sheet_lost_a_hand_goes_as_the_next_hand_and_the_later_one_after_it(
+        browser, phone, other_phone, live_server):
+    """The hand before it is not coming back (deleted for good, or a restore took it): Fix records it as the
+    sheet's next hand, as its card says, and the hand kept after it moves up with it."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    expect(phone.locator("#expected")).to_have_value("3")
+    phone.context.set_offline(True)
+    record(phone, ("23", "12"), "33", kept=True)  # hands 3 and 4 here
+    record(phone, ("24", "12"), "34", kept=True)
+    other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 gone
+    expect(other_phone.locator("#expected")).to_have_value("2")
+    phone.context.set_offline(False)
+    expect(phone.locator("#outbox")).to_contain_text("fewer hands than when it was typed", timeout=SETTLED_MS)
+    phone.locator("#outbox").get_by_role("button", name="Fix hand 3").click()
+    expect(phone.locator("#draft-note")).to_contain_text("Hand 3 is back in the form as hand 2")
+    expect(phone.locator("#record-heading")).to_contain_text("Hand 2")
+    expect(phone.locator("#expected")).to_have_value("2")
+    assert phone.locator("#meld_0").input_value() == "23"
+    phone.locator("button.save-button").click()
+    hands = until_settled(browser, phone, game, 3)
+    assert ["meld 23·12" in hands[1], "meld 24·12" in hands[2]] == [True, True], hands
 
 
 def test_the_next_hands_form_does_not_carry_the_words_of_a_refusal_about_the_hand_kept(phone, live_server):

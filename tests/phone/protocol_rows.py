@@ -8,9 +8,10 @@ from tests.phone.machine import Phone
 
 # A row is a list of steps; a step is a tuple: an event the phone meets, or something that must hold then.
 #   ("keep", label, number)                       a save kept on the phone (no answer, or behind kept hands)
-#   ("send", label, answer)                       `label` is the one sent next, and gets `answer` (None: none)
+#   ("send", label, answer[, {fields}])           `label` is the one sent next, and gets `answer` (None: none)
 #   ("nothing to send",)                          every kept hand waits
 #   ("discard" | "fix" | "anyway", label)         a button of the kept-hands card
+#   ("fix", label, sheet_next)                    Fix, on a page whose sheet takes hand `sheet_next` next
 #   ("answered", label, how[, keep_as])           the two-phone question about a kept hand answered
 #   ("answered draft", number, token, how)        ... about what is typed in the form
 #   ("landed", label, saved)                      that answer's own answer
@@ -32,11 +33,11 @@ def run(phone: Phone, steps) -> None:
         if verb == "keep":
             phone.keep(args[0], args[1])
         elif verb == "send":
-            phone.send(args[0], args[1], words="said", wrong=["counters_0"])
+            phone.send(args[0], args[1], words="said", wrong=["counters_0"], **(args[2] if len(args) > 2 else {}))
         elif verb == "nothing to send":
             assert phone.next() is None, where
         elif verb in ("discard", "fix", "anyway"):
-            phone.on(verb, id=phone.id(args[0]))
+            phone.on(verb, id=phone.id(args[0]), **({"sheetNext": args[1]} if len(args) > 1 else {}))
         elif verb == "answered":
             entry = phone.entry(args[0])
             phone.on("answered", game=phone.game, hand=entry["hand"], token=entry["token"], how=args[1],
@@ -122,6 +123,18 @@ ROWS = {
         ("keep", "a", 3), ("send", "a", "behind"), ("kept", [("a", 3, "behind")]), ("nothing to send",),
         ("later", 10_000), ("nothing to send",),  # not on every poll: only when the sheet changed, or in 30 s
         ("sheet changed",), ("send", "a", "saved"),
+    ],
+    "a hand held behind, fixed, goes as the sheet's next hand and the hands kept after it move up with it": [
+        ("keep", "a", 3), ("keep", "b", 4), ("send", "a", "behind"), ("form number", 2, 5),
+        ("fix", "a", 2), ("did", "fill", {"from": 3}), ("kept", [("a", 2, "fixing"), ("b", 3, "waiting")]),
+        ("form number", 2, 2), ("queued", "a", 2, False), ("queued", "new", 2, False),
+        ("form saved", "a", 2), ("kept", [("b", 3, "waiting")]), ("form number", 3, 4), ("send", "b", "saved"),
+    ],
+    "a hand held behind, fixed on a page that has not heard of the lost hand yet, goes as Scorepad's next": [
+        ("keep", "a", 3), ("send", "a", "behind", {"next": 2}), ("fix", "a", 3), ("kept", [("a", 2, "fixing")]),
+    ],
+    "a refused kept hand, fixed, keeps its number: only a hand held behind takes the sheet's next": [
+        ("keep", "a", 3), ("send", "a", "refused"), ("fix", "a", 2), ("kept", [("a", 3, "fixing")]),
     ],
     "a hand held behind is tried again by itself after a while": [
         ("keep", "a", 3), ("send", "a", "behind"), ("later", 30_000), ("send", "a", "saved"),

@@ -247,7 +247,8 @@
         if (!e) return;
         const offer = M.STATES[e.state].offers[n % M.STATES[e.state].offers.length];
         if (offer === "discard") { fate[e.summary].state = "dropped"; step(p, "discard", { id: e.id }); }
-        else if (offer === "anyway" || offer === "fix") step(p, offer, { id: e.id });
+        else if (offer === "anyway") step(p, offer, { id: e.id });
+        else if (offer === "fix") step(p, offer, { id: e.id, sheetNext: p.form ? p.form.sheetNext : 0 });
         else if (offer === "compare" && p.online && p.page === Number(e.url)) ask(p, { id: e.id, game: e.game,
           hand: e.hand, token: e.token, values: e.body });
       },

@@ -67,8 +67,9 @@ def refusals_of_a_new_hand():
          "Hand 1 was just recorded on another phone: it is on the sheet below. If yours is a different hand, "
          "save it again as hand 2."),
         ("a form opened before another phone deleted", {"expected": 3}, services.HandTaken, 409, {},
-         "A hand was just deleted on another phone, so this one is now hand 2. Check the sheet below, then save "
-         "it again as hand 2."),
+         "The sheet has fewer hands than when this hand was typed (a hand was deleted on another phone, or an older "
+         "copy of the games was put back), so this one is now hand 2. Check the sheet below, then save it again "
+         "as hand 2."),
     ]
 
 

@@ -215,8 +215,9 @@ def test_a_hand_recorded_just_after_another_phone_deleted_the_last_one_says_so(a
     assert response.status_code == 409
     page = parse(response)
     assert page.select_one("#form-message").get_text() == (
-        "A hand was just deleted on another phone, so this one is now hand 2. Check the sheet below, then save "
-        "it again as hand 2.")
+        "The sheet has fewer hands than when this hand was typed (a hand was deleted on another phone, or an older "
+        "copy of the games was put back), so this one is now hand 2. Check the sheet below, then save it again "
+        "as hand 2.")
     assert page.select_one("#form-message").has_attr("data-behind")  # a phone keeping the hand waits it out
     assert page.select_one("input[name=bid]")["value"] == "60"
     assert page.select_one("#expected")["value"] == "2"

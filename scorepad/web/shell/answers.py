@@ -6,7 +6,7 @@ a game over alike).
 - saved: the hand or change is stored (or was, by a second tap);
 - clash: another phone recorded the hand this one was typed for: the two-phone question;
 - repeat: the hand is the one before it again: asked before it is stored;
-- behind: the sheet has fewer hands than the form was opened on (a hand deleted or taken back elsewhere);
+- behind: the sheet has fewer hands than the form was opened on (a hand deleted elsewhere, or a restore);
 - refused: what was sent cannot be taken (a wrong field, the game over): the page says why;
 - gone: the game the hand was typed for is no longer here (another game has its number now);
 - elsewhere: the hand is stored already, in another game;
