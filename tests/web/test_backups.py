@@ -271,6 +271,8 @@ def test_restore_puts_a_backup_back_and_keeps_the_replaced_database(app, live, t
     assert teams(live) == ["Kept"]
     kept = Path(re.search(r"kept in (\S+)\.$", result.output.strip())[1])
     assert safety_copies(live) == [kept] and teams(kept) == ["Kept", "After"]
+    # a hand a phone saved while the backup was being checked is not said to be safe in the restored database
+    assert "with every hand recorded until the moment it was replaced" in " ".join(result.output.split())
     with sqlite3.connect(live) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 2

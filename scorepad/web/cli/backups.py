@@ -136,8 +136,10 @@ def _restore(source: str, said: str, live: str, yes: bool, from_replica: bool = 
         raise click.ClickException(str(refused).replace(source, said)) from None
     current_app.extensions["scorepad_backups"].prune_safety_copies()  # kept as backups are: they never pile up
     upgraded = " (made by an older Scorepad, brought up to date)" if restored.upgraded else ""
-    click.echo(f"Restored {said}{upgraded}. Saves from phones waited {restored.lock_seconds:.2f} s while it "
-               f"was put in place. The database as it was is kept in {restored.safety_copy}.")
+    # hands phones saved while the backup was being checked were saved: they are in the database it replaced
+    click.echo(f"Restored {said}{upgraded}. The database as it was, with every hand recorded until the moment it "
+               f"was replaced (saves from phones waited {restored.lock_seconds:.2f} s for that moment), is kept in "
+               f"{restored.safety_copy}.")
     if restored.rescored:
         games = ", ".join(str(game) for game in restored.rescored[:12])
         more = f" and {len(restored.rescored) - 12} more" if len(restored.rescored) > 12 else ""
