@@ -193,8 +193,9 @@ def test_a_fixed_kept_hand_leaves_no_copy_of_itself_in_the_next_hands_form(brows
         phone.reload()
 
 
-def test_a_kept_hand_waits_for_a_hand_taken_back_on_the_other_phone_and_lands_after_it(browser, phone, other_phone,
-                                                                                      live_server):
+def kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept) -> str:
+    """Hand 1 here, hand 2 on the other phone; this phone offline keeps `kept` hands (meld 23, 24, …, numbered
+    from 3) while the other phone takes hand 2 back; then it is online again. Returns the game's address."""
     start_game(phone, live_server)
     game = phone.url
     record(phone, ("20", "12"), "30")
@@ -202,10 +203,17 @@ def test_a_kept_hand_waits_for_a_hand_taken_back_on_the_other_phone_and_lands_af
     record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
     expect(phone.locator("#expected")).to_have_value("3")
     phone.context.set_offline(True)
-    record(phone, ("23", "12"), "33", kept=True)  # hand 3 here
-    other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 taken back to fix
+    for n in range(kept):
+        record(phone, (str(23 + n), "12"), str(33 + n), kept=True)
+    other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 taken back
     expect(other_phone.locator("#expected")).to_have_value("2")
     phone.context.set_offline(False)
+    return game
+
+
+def test_a_kept_hand_waits_for_a_hand_taken_back_on_the_other_phone_and_lands_after_it(browser, phone, other_phone,
+                                                                                      live_server):
+    game = kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept=1)
     expect(phone.locator("#outbox")).to_contain_text("It goes by itself once the hands before it are on the sheet "
                                                      "again", timeout=SETTLED_MS)
     other_phone.fill("#meld_1", "30")  # corrected, and recorded again
@@ -218,18 +226,7 @@ def test_a_kept_hand_fixed_when_the_sheet_lost_a_hand_goes_as_the_next_hand_and_
         browser, phone, other_phone, live_server):
     """The hand before it is not coming back (deleted for good, or a restore took it): Fix records it as the
     sheet's next hand, as its card says, and the hand kept after it moves up with it."""
-    start_game(phone, live_server)
-    game = phone.url
-    record(phone, ("20", "12"), "30")
-    other_phone.goto(game)
-    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
-    expect(phone.locator("#expected")).to_have_value("3")
-    phone.context.set_offline(True)
-    record(phone, ("23", "12"), "33", kept=True)  # hands 3 and 4 here
-    record(phone, ("24", "12"), "34", kept=True)
-    other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 gone
-    expect(other_phone.locator("#expected")).to_have_value("2")
-    phone.context.set_offline(False)
+    game = kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept=2)  # hand 2 gone for good
     expect(phone.locator("#outbox")).to_contain_text("fewer hands than when it was typed", timeout=SETTLED_MS)
     phone.locator("#outbox").get_by_role("button", name="Fix hand 3").click()
     expect(phone.locator("#draft-note")).to_contain_text("Hand 3 is back in the form as hand 2")
