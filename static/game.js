@@ -116,16 +116,18 @@
 
   // A fresh form is not judged before the player has touched it: a second tap on Record just after a save lands
   // on the next hand's button, and must not paint that hand red. Only what a player can change counts.
-  const filledIn = (f) => Array.from(f.elements).filter((el) => el.name && el.type !== "hidden" &&
-    el.type !== "submit" && (!/^(radio|checkbox)$/.test(el.type) || el.checked))
-    .map((el) => el.name + "=" + el.value).join("&");
+  // A fresh form is the form as Scorepad drew it (its default values), not as it is when this file runs: on a slow
+  // phone a player may type before the scripts have run, and that typing is theirs to save.
+  const filledIn = (f, drawn) => Array.from(f.elements).filter((el) => el.name && el.type !== "hidden" &&
+    el.type !== "submit" && (!/^(radio|checkbox)$/.test(el.type) || (drawn ? el.defaultChecked : el.checked)))
+    .map((el) => el.name + "=" + (drawn ? el.defaultValue : el.value)).join("&");
   let shown = null, untouched = null;
 
   function formRendered() {
     const f = document.getElementById("hand-form");
     if (!f || f === shown) return;
     shown = f;
-    untouched = f.hasAttribute("data-fresh") ? filledIn(f) : null;
+    untouched = f.hasAttribute("data-fresh") ? filledIn(f, true) : null;
     labelEnterKeys(f);
     pressChips(f);
     // the meld count brings the hand back in the address; once it is in the form a reload must not bring it again

@@ -76,6 +76,9 @@ def start_game(page, live_server, preset=None, players=None, seating=None):
             page.fill(f"#player_{i}", name)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#hand-form")).to_be_visible()
+    # the form is drawn before its deferred scripts have run: a tap then (on a busy worker, once) does what it does
+    # without them (a bid chip nothing), and the test would measure that, not the page a player sees a moment later
+    page.wait_for_load_state("domcontentloaded")
 
 
 def kept_script_fetched(page) -> None:

@@ -244,6 +244,26 @@ def test_a_typical_hand_takes_at_most_11_taps_with_an_enter_key_and_12_without(
     assert phone.js_errors == []
 
 
+def test_a_hand_typed_before_the_pages_scripts_ran_is_saved_by_record(phone, live_server):
+    """A slow phone draws the form before its scripts run, and a player may type in it meanwhile: what they typed
+    is theirs, not the fresh form Record is held back on (a tap on Record of a form nobody touched)."""
+    start_game(phone, live_server)
+    held = []
+    phone.route(re.compile(r"/static/game\.js"), lambda route: held.append(route))
+    phone.goto(phone.url, wait_until="commit")
+    expect(phone.locator("#hand-form")).to_be_visible()
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#meld_0", "30")
+    phone.fill("#counters_0", "30")
+    phone.wait_for_function("() => true")  # (the held request has reached its handler by now, or never will)
+    assert held, "game.js was not held: the test would show nothing"
+    held[0].continue_()
+    phone.wait_for_load_state("load")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded")
+    assert phone.js_errors == []
+
+
 def test_without_javascript_enter_in_a_number_saves_the_hand_and_a_typed_bid_is_the_bid(browser, live_server):
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
