@@ -37,6 +37,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -64,6 +65,26 @@ RESTART_MAX_SECONDS = 60
 # would grow without end) and Litestream, when it starts again, starts the replica over instead of carrying on.
 HOLD_SECONDS = 180
 NOTE_AGAIN = timedelta(hours=1)  # a refused Scorepad leaves its note again at most this often
+
+
+@dataclass(frozen=True)
+class Pace:
+    """The supervisor's timers, in seconds: a household's by default. A test's server runs `faster(n)` (the same
+    steps in an n-th of the time: REPLICA_PACE, see `web.shell.replica.pace`), so that what a family waits minutes
+    for a test waits seconds for, and nothing else changes."""
+
+    check: float = CHECK_SECONDS
+    plan: float = PLAN_SECONDS
+    notes: float = NOTES_SECONDS
+    first_sync: float = FIRST_SYNC_SECONDS
+    settle: float = SETTLE_SECONDS
+    quiet_after_restart: float = QUIET_AFTER_RESTART.total_seconds()
+    restart_max: float = RESTART_MAX_SECONDS
+    hold: float = HOLD_SECONDS
+
+    def faster(self, times: float) -> Pace:
+        return Pace(**{f.name: getattr(self, f.name) / times for f in fields(self)})
+
 
 
 def _utc_now() -> datetime:
@@ -108,9 +129,9 @@ class Replication:
     """The replica of the database at `live_path` at `place`: Litestream supervised, the replica proven."""
 
     def __init__(self, place: replica.Place, live_path: str, clock: Callable[[], datetime] = _utc_now,
-                 drill_every: timedelta = DRILL_EVERY):
+                 drill_every: timedelta = DRILL_EVERY, pace: Pace = Pace()):  # noqa: B008 - frozen
         self.place, self.live_path, self.clock = place, live_path, clock
-        self.drill_every = drill_every
+        self.drill_every, self.pace = drill_every, pace
         self.since = clock()
         self._health = replica_states.begin(self.since, configured=True)
         self._lock = threading.RLock()
@@ -222,7 +243,7 @@ class Replication:
                 self._tick()
             except Exception:  # noqa: BLE001 - the replica's trouble must never stop the server; it is logged
                 _logger.exception("Replica %s: the supervisor's look failed; it looks again", self.place.shown())
-            self._wake.wait(CHECK_SECONDS)
+            self._wake.wait(self.pace.check)
             self._wake.clear()
 
     def _prepare_folder(self) -> None:
@@ -281,11 +302,11 @@ class Replication:
             self._let_go()  # nothing to keep: the next start writes a new snapshot
         elif self._held_at is None:
             self._hold()
-        elif time.monotonic() - self._held_at > HOLD_SECONDS:
+        elif time.monotonic() - self._held_at > self.pace.hold:
             self._let_go()
             self._start_over = True
             _logger.info("Replica %s: Litestream has been stopped for %d s; the database's log is folded again, and "
-                         "the replica is started over when Litestream starts", self.place.shown(), HOLD_SECONDS)
+                         "the replica is started over when Litestream starts", self.place.shown(), self.pace.hold)
 
     def _hold(self) -> None:
         if self._held_at is None:
@@ -321,7 +342,7 @@ class Replication:
         if self._drill_due(now, synced):
             self._drill()
         if time.monotonic() >= self._notes_at:
-            self._notes_at = time.monotonic() + NOTES_SECONDS
+            self._notes_at = time.monotonic() + self.pace.notes
             self._read_notes()
 
     # --- Litestream itself ------------------------------------------------------------------------------------
@@ -358,7 +379,7 @@ class Replication:
             self._apply(Event.CANNOT_RUN, f"Litestream could not start ({exc})")
             return False
         self._process, self._launched_at, self._halting, self._last_said = process, self.clock(), False, ""
-        self._plan_at, self._notes_at = time.monotonic() + PLAN_SECONDS, time.monotonic() + SETTLE_SECONDS
+        self._plan_at, self._notes_at = time.monotonic() + self.pace.plan, time.monotonic() + self.pace.settle
         reader = threading.Thread(target=self._listen, args=(process,), name="scorepad-replica-log", daemon=True)
         reader.start()
         _logger.info("Replicating %s to %s (Litestream, pid %d)", self.live_path, self.place.shown(), process.pid)
@@ -423,10 +444,10 @@ class Replication:
         if self.clock() - self.health().since < timedelta(seconds=self._restart_wait):
             return
         lasted = (self.health().since - self._launched_at) if self._launched_at else timedelta(0)
-        self._restart_wait = 1 if lasted > timedelta(seconds=RESTART_MAX_SECONDS) else \
-            min(self._restart_wait * 2, RESTART_MAX_SECONDS)
+        self._restart_wait = 1 if lasted > timedelta(seconds=self.pace.restart_max) else \
+            min(self._restart_wait * 2, self.pace.restart_max)
         if self._launch():
-            self._quiet_until = self.clock() + QUIET_AFTER_RESTART
+            self._quiet_until = self.clock() + timedelta(seconds=self.pace.quiet_after_restart)
             self._apply(Event.LITESTREAM_STARTED)
 
     def _synced_since_launch(self) -> bool:
@@ -524,7 +545,7 @@ class Replication:
     def _check_plan(self) -> None:
         """Can the replica be put back at all (a listing, no restore)? A wiped folder, or a gap left by a share
         that dropped, shows here within PLAN_SECONDS."""
-        self._plan_now, self._plan_at = False, time.monotonic() + PLAN_SECONDS
+        self._plan_now, self._plan_at = False, time.monotonic() + self.pace.plan
         try:
             replica.plan(self.place, self._work / replica.CONFIG_NAME, self.live_path, gently=True)
         except replica.NothingThere:
@@ -549,7 +570,7 @@ class Replication:
             return False
         if self._drill_pending:
             running = (now - self._launched_at).total_seconds() if self._launched_at else 0
-            return (synced and running >= SETTLE_SECONDS) or running >= FIRST_SYNC_SECONDS
+            return (synced and running >= self.pace.settle) or running >= self.pace.first_sync
         return self._next_drill is None or now >= self._next_drill
 
     def _drill(self) -> None:

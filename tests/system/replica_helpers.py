@@ -26,7 +26,10 @@ LOSS_BOUND_SECONDS = 5  # Litestream reads the log every second and ships it eve
 
 
 def environment(instance: Path, url: str, **extra: str) -> dict:
-    env = {**os.environ, "SCOREPAD_INSTANCE": str(instance), "REPLICA_URL": url, "PYTHONUNBUFFERED": "1", **extra}
+    # the supervisor at four times a household's pace (a look every half second, the plan every 5 s): the tests
+    # wait on what it does, not on its timers
+    env = {**os.environ, "SCOREPAD_INSTANCE": str(instance), "REPLICA_URL": url, "PYTHONUNBUFFERED": "1",
+           "SCOREPAD_REPLICA_PACE": "4", **extra}
     for name in ("SCOREPAD_PASSCODE", "SCOREPAD_DATABASE", "SCOREPAD_REPLICA_URL"):
         env.pop(name, None)
     return env
@@ -77,6 +80,18 @@ def children(pid: int) -> list[int]:
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
             found += [int(n) for n in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def replicating(pid: int) -> list[int]:
+    """Of those, the `litestream replicate` ones (not a drill's `litestream restore`, which may be running too)."""
+    found = []
+    for child in children(pid):
+        try:
+            if b"replicate" in Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0"):
+                found.append(child)
         except OSError:
             continue
     return found

@@ -26,6 +26,7 @@ from tests.system.replica_helpers import (
     loss_window,
     record,
     replicated_server,
+    replicating,
     restore_from_replica,
     restored_moment,
     s3_server,
@@ -217,13 +218,13 @@ def test_a_litestream_that_dies_is_started_again_and_catches_up(tmp_path):
     instance, fresh, url = tmp_path / "instance", tmp_path / "new-card", str(tmp_path / "nas")
     with replicated_server(instance, environment(instance, url)) as (base, process):
         wait_until_reached(base)
-        [first] = children(process.pid)
+        [first] = replicating(process.pid)
         os.kill(first, signal.SIGKILL)
         answered = record(base, seconds=2, phones=1)  # written while no Litestream ran, or a new one
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not (children(process.pid) and health(base)["replica"] == "running"):
+        while time.monotonic() < deadline and not (replicating(process.pid) and health(base)["replica"] == "running"):
             time.sleep(0.2)
-        [second] = children(process.pid)
+        [second] = replicating(process.pid)
         assert second != first and health(base)["replica"] == "running"
         time.sleep(4)
         card_dies(process, instance)

@@ -219,6 +219,24 @@ def test_how_often_the_replica_is_drilled_is_a_setting_with_an_hour_by_default(s
     assert drill_every({"REPLICA_DRILL_MINUTES": setting}) == timedelta(minutes=minutes)
 
 
+@pytest.mark.parametrize(("setting", "times"), [(None, 1), ("", 1), ("1", 1), ("4", 4), ("20", 20), ("0", 1),
+                                                ("21", 1), ("fast", 1), ("-4", 1)])
+def test_the_supervisors_pace_is_a_household_s_unless_a_test_sets_it_faster(setting, times):
+    from scorepad.services.replication import PLAN_SECONDS, Pace
+    from scorepad.web.shell.replica import pace
+
+    chosen = pace({"REPLICA_PACE": setting})
+    assert chosen == Pace().faster(times) and chosen.plan == PLAN_SECONDS / times
+    assert Pace().faster(4).hold == Pace().hold / 4  # every timer, not some
+
+
+@pytest.mark.app_config(REPLICA_URL="/mnt/nas", REPLICA_PACE="5")
+def test_a_server_given_a_pace_runs_its_supervisor_at_it(app):
+    from scorepad.services.replication import Pace
+
+    assert app.extensions["scorepad_replica"].pace == Pace().faster(5)
+
+
 @pytest.mark.app_config(REPLICA_URL="/mnt/nas")
 def test_about_with_a_running_replica_is_not_kept_its_seconds_behind_move_every_second(app, client):
     from scorepad.web.shell import kept_pages

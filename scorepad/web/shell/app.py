@@ -61,7 +61,7 @@ def resource_dir(name: str) -> str:
 # The settings SCOREPAD_<name> in the environment gives (instance/config.py gives them by <name>)
 ENVIRONMENT_SETTINGS = ("DATABASE", "PASSCODE", "BACKUP_DIR", "SECOND_BACKUP_DIR", "BACKUPS_KEPT", "REPLICA_URL",
                         "REPLICA_SSH_KEY", "REPLICA_SSH_HOST_KEY", "TIMEZONE", "CLUB_RESULTS_DIR",
-                        "REPLICA_DRILL_MINUTES")
+                        "REPLICA_DRILL_MINUTES", "REPLICA_PACE")
 # ... and every name Scorepad reads from its environment: those, the ones its modules read, and the machine's TZ
 READ_FROM_ENVIRONMENT = frozenset({f"SCOREPAD_{name}" for name in ENVIRONMENT_SETTINGS} | {
     "SCOREPAD_TRUSTED_HOSTS", "SCOREPAD_TRUSTED_PROXIES", "SCOREPAD_INSTANCE", "SCOREPAD_PORT", "TZ"})

@@ -14,7 +14,7 @@ from ...core.inputs import try_whole_number
 from ...core.replica_states import State
 from ...core.retention import age_in_words
 from ...services import replica
-from ...services.replication import DRILL_EVERY, Replication
+from ...services.replication import DRILL_EVERY, Pace, Replication
 
 _logger = logging.getLogger(__name__)
 
@@ -22,7 +22,8 @@ _logger = logging.getLogger(__name__)
 def init_app(app, backups) -> None:
     """Set up (not start: only the server does, see `serve.main`) the replication REPLICA_URL names."""
     place = replica.place_from(app.config)
-    replication = Replication(place, app.config["DATABASE"], drill_every=drill_every(app.config)) if place else None
+    replication = Replication(place, app.config["DATABASE"], drill_every=drill_every(app.config),
+                              pace=pace(app.config)) if place else None
     app.extensions["scorepad_replica"] = replication
     if replication is not None:
         backups.replicated = lambda: replication.runs
@@ -42,6 +43,20 @@ def drill_every(config) -> timedelta:
                         "minutes", setting, DRILL_EVERY.total_seconds() // 60)
         return DRILL_EVERY
     return timedelta(minutes=minutes)
+
+
+def pace(config) -> Pace:
+    """REPLICA_PACE: how many times faster than a household's the supervisor's timers run (its looks, plan checks,
+    the waits before a drill and after a restart). For the tests, which wait on a real Litestream: 1 (a
+    household's pace) unless set to a number from 1 to 20."""
+    setting = config.get("REPLICA_PACE")
+    if setting is None or str(setting).strip() == "":
+        return Pace()
+    times = try_whole_number(setting, low=1, high=20)
+    if times is None:
+        _logger.warning("REPLICA_PACE is %r, not a whole number from 1 to 20: the household's pace", setting)
+        return Pace()
+    return Pace().faster(times)
 
 
 def _replication(app=None) -> Replication | None:
