@@ -116,18 +116,17 @@
 
   // A fresh form is not judged before the player has touched it: a second tap on Record just after a save lands
   // on the next hand's button, and must not paint that hand red. Only what a player can change counts.
-  // A fresh form is the form as Scorepad drew it (its default values), not as it is when this file runs: on a slow
-  // phone a player may type before the scripts have run, and that typing is theirs to save.
-  const filledIn = (f, drawn) => Array.from(f.elements).filter((el) => el.name && el.type !== "hidden" &&
-    el.type !== "submit" && (!/^(radio|checkbox)$/.test(el.type) || (drawn ? el.defaultChecked : el.checked)))
-    .map((el) => el.name + "=" + (drawn ? el.defaultValue : el.value)).join("&");
-  let shown = null, untouched = null;
+  // Touched is against the form as drawn (its defaults), not as it was when this file ran: on a slow phone a player
+  // may type before the scripts have run, and that hand is theirs to save.
+  const touched = (f) => Array.from(f.elements).some((el) => el.name && !/^(hidden|submit)$/.test(el.type) &&
+    (/^(radio|checkbox)$/.test(el.type) ? el.checked !== el.defaultChecked : el.value !== el.defaultValue));
+  let shown = null, fresh = false;
 
   function formRendered() {
     const f = document.getElementById("hand-form");
     if (!f || f === shown) return;
     shown = f;
-    untouched = f.hasAttribute("data-fresh") ? filledIn(f, true) : null;
+    fresh = f.hasAttribute("data-fresh");
     labelEnterKeys(f);
     pressChips(f);
     // the meld count brings the hand back in the address; once it is in the form a reload must not bring it again
@@ -137,7 +136,7 @@
   // Captured at the document, so neither the browser nor htmx ever sees the submit.
   document.addEventListener("submit", (event) => {
     const f = event.target, button = event.submitter;
-    if (f !== shown || untouched === null || !button || filledIn(f) !== untouched) return;
+    if (f !== shown || !fresh || !button || touched(f)) return;
     if (!button.classList.contains("save-button") && !button.classList.contains("default-save")) return;
     event.preventDefault();
     event.stopPropagation();
