@@ -46,11 +46,12 @@ chromium:
 
 # TEST_WORKERS processes share the tests a file at a time (a file's module fixtures and order stay whole); 0 runs
 # them in this one. Every test has its own database, port and folder, so two at once meet nothing of each other.
-# `make test` takes four on a 2-core machine: the replica's tests, which start first, wait on Litestream and real
-# clocks far more than they compute, and the workers beside them fill those waits (the whole suite on a quiet
-# 2-core machine: 13 m 36 s with two workers, 9 m 54 s with three, 8 m 48 s with four, 8 m 32 s with five; with
-# four, both cores are busy from the third minute on). The quick loop only computes: a worker a core (FAST_WORKERS).
-TEST_WORKERS ?= 4
+# `make test` takes six on a 2-core machine: the replica's and the system tests wait on Litestream and real clocks
+# far more than they compute, and the workers beside them fill those waits, until both cores are busy from start to
+# end (vmstat: no idle time). The whole suite on a quiet 2-core machine, once the replica's supervisor ran at a
+# test's pace: 6 m 49 s with four workers, 6 m 1 s with six. The quick loop only computes: a worker a core
+# (FAST_WORKERS).
+TEST_WORKERS ?= 6
 FAST_WORKERS ?= 2
 
 # ruff (configured in pyproject.toml) before any test: a finding fails both test commands, and CI with them.

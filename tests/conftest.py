@@ -102,41 +102,40 @@ def client(app):
     return app.test_client()
 
 
-# The files that take longest (real servers, Litestream, browsers playing evenings), in the order the workers
-# start them: each worker takes the next file when it is free, so a long file started last runs alone at the end
-# while the others idle. Longest first, then the layers from the slowest, the quick core last. The Makefile runs
-# xdist with --no-loadscope-reorder, which keeps this order (by default it puts the files with most tests first,
-# and so a file of one 40-second test last).
-LONGEST_FIRST = (  # seconds measured on a quiet 2-core machine, two workers (pytest --durations)
-    "tests/system/test_replica_heals.py",  # 160 s: a replica wiped, dropped, replaced, one test after another
-    "tests/system/test_replica_proof.py",  # 140 s
-    "tests/system/test_replica.py",  # 130 s
-    "tests/web/test_import_hostile.py",  # 97 s, most of it one import of 1,500 games beside a save
-    "tests/system/test_import_resilience.py",  # 79 s, one test
-    "tests/browser/test_two_phones_browser.py",  # 72 s
-    "tests/web/test_import_club_nights.py",  # 69 s
-    "tests/browser/test_third_evening_browser.py",  # 65 s
-    "tests/browser/test_accessibility_browser.py",  # 64 s
-    "tests/browser/test_kept_hands_settled_browser.py",  # 60 s
-    "tests/web/test_hand_races.py",  # 50 s
-    "tests/system/test_bench_smoke.py",  # 49 s, one test
+# The files that take longest, in the order the workers start them: each worker takes the next file when it is
+# free, so a long file started last runs alone at the end while the others idle. The ones that mostly wait (on
+# Litestream, a real server's clock, a benchmark's rounds) alternate with ones that compute (Chromium, fuzzing),
+# so that the first workers do not all wait at once; then the layers from the slowest, the quick core last. The
+# Makefile runs xdist with --no-loadscope-reorder, which keeps this order (by default it puts the files with most
+# tests first, and so a file of one 40-second test last). Seconds: a quiet 2-core machine, six workers, --durations.
+LONGEST_FIRST = (
+    "tests/system/test_replica_heals.py",  # 167 s, waiting on Litestream most of it
+    "tests/browser/test_two_phones_browser.py",  # 67 s
+    "tests/system/test_replica.py",  # 144 s, waiting
+    "tests/browser/test_third_evening_browser.py",  # 63 s
+    "tests/system/test_replica_proof.py",  # 102 s, waiting
+    "tests/web/test_fuzz.py",  # 81 s
+    "tests/system/test_import_resilience.py",  # 89 s
+    "tests/system/test_upgrade.py",  # 73 s
+    "tests/browser/test_hand_form_at_the_table.py",  # 55 s
+    "tests/system/test_bench_smoke.py",  # 49 s, one test, waiting on the benchmark's rounds
+    "tests/web/test_import_club_nights.py",  # 59 s
+    "tests/web/test_hand_races.py",  # 59 s
+    "tests/system/test_held_connections.py",  # 32 s, one test, waiting on held connections
+    "tests/web/test_import_hostile.py",  # 52 s
+    "tests/system/test_killed_copies_full_size.py",  # 45 s
+    "tests/core/test_club_replan.py",  # 44 s
+    "tests/browser/test_club_night_browser.py",  # 41 s, one test
     "tests/browser/test_at_the_table_layout.py",
-    "tests/core/test_club_replan.py",
-    "tests/browser/test_club_night_browser.py",  # 37 s, one test
-    "tests/browser/test_club_year_browser.py",  # 36 s, one test
-    "tests/web/test_fuzz.py",
-    "tests/system/test_restores_under_load.py",
-    "tests/browser/test_at_the_table_live.py",
-    "tests/system/test_killed_copies_full_size.py",
-    "tests/system/test_held_connections.py",  # 31 s, one test
+    "tests/browser/test_kept_hands_settled_browser.py",
     "tests/browser/test_family_trips_browser.py",
-    "tests/browser/test_hand_form_at_the_table.py",
-    "tests/browser/test_looking_back_browser.py",
-    "tests/web/test_hostile_input.py",
     "tests/phone/test_save_model.py",
-    "tests/browser/test_behind_a_proxy_browser.py",
-    "tests/browser/test_game_browser.py",
-    "tests/system/test_upgrade.py",
+    "tests/browser/test_at_the_table_live.py",
+    "tests/browser/test_accessibility_browser.py",
+    "tests/system/test_restores_under_load.py",
+    "tests/browser/test_club_screens_browser.py",
+    "tests/browser/test_looking_back_browser.py",
+    "tests/browser/test_club_year_browser.py",
 )
 _LAYER_ORDER = ("tests/system/", "tests/browser/", "tests/web/", "tests/services/", "tests/store/", "tests/core/")
 
