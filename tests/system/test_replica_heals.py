@@ -124,7 +124,7 @@ def test_a_replica_started_over_while_phones_record_without_a_pause_is_put_back_
 
         def phones_record():
             while not stop.is_set():
-                answered.extend(record(base, seconds=3, phones=2))
+                answered.extend(record(base, seconds=3, phones=2, pause=0))
 
         phones = threading.Thread(target=phones_record)
         phones.start()
