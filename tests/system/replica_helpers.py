@@ -3,6 +3,7 @@ hand was acknowledged, an OpenSSH server and an S3 API (moto) on loopback, and t
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -275,6 +276,30 @@ def wait_for(base: str, wanted, seconds: float = 60, every: float = 0.5) -> tupl
         if time.monotonic() - began > seconds:
             raise AssertionError(f"not within {seconds} s; last seen: {body}")
         time.sleep(every)
+
+
+@contextmanager
+def states_seen(base: str, every: float = 0.2):
+    """The replica's states /healthz said while the block ran, in order (one after another, each once): what the
+    phones recording meanwhile did not see, a replica healed within the seconds they recorded."""
+    seen: list[str] = []
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError, ValueError):
+                state = health(base)["replica_state"]
+                if not seen or seen[-1] != state:
+                    seen.append(state)
+            stop.wait(every)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        yield seen
+    finally:
+        stop.set()
+        watcher.join(10)
 
 
 def proven_after(moment: float):
