@@ -102,8 +102,8 @@ def _report(database: Path, replica_bytes: int, snapshot_wall: float, snapshot_c
         f"  drill, {len(drills)} runs: {spread(walls)} wall; CPU {spread(cpu)} (Litestream's restore "
         f"{litestream:.2f} s, Scorepad's checks {checks:.2f} s); scratch file {proof.bytes / 2**20:.0f} MiB beside "
         f"the database while it runs; Litestream's peak memory {peak_mib:.0f} MiB",
-        f"  once an hour (the default): {hourly:.2f}% of one core on average; an SFTP or S3 replica's plan, "
-        f"asked every {replication.PLAN_SECONDS} s between drills (a folder's marker is read instead): "
+        f"  once an hour (the default): {hourly:.2f}% of one core on average; the replica's plan, "
+        f"asked every {replication.PLAN_SECONDS} s between drills: "
         f"{spread([wall for _, wall, _, _ in plans])} wall, {plan_cpu:.3f} s CPU ({between:.2f}% of one core)",
     ]
 

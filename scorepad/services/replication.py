@@ -9,7 +9,7 @@ the state the core's table (`core.replica_states`) says the replica is in:
   Scorepad's writing, is refused and a note left beside it for the other Scorepad to show; a replica that cannot
   be put back is started over.
 - while Litestream writes: its log lines are read as they come (a full disk, a refusal, no answer become the
-  warning within a second); the replica's plan is asked every PLAN_SECONDS (a wiped folder, a gap after a share
+  warning within a second); the replica's plan is asked every PLAN_SECONDS (a wiped place, a gap after a share
   dropped show there); a drill proves it at start, every DRILL_EVERY, after a restore or an import, and after
   starting over; a folder replica whose share is no longer mounted is not written into.
 - HEALING: Litestream stopped, its local state reset, a new snapshot of the whole database written, Litestream
@@ -335,8 +335,10 @@ class Replication:
             return
         self.look()
         synced = self._synced_since_launch()
-        # A folder replica shows a wipe by its marker and a gap by Litestream's lines; a remote one by its plan.
-        periodic = self.place.folder is None and time.monotonic() >= self._plan_at
+        # A remote replica shows a wipe or a gap by its plan only. A folder one shows a wipe by its marker, and by its
+        # plan what the marker cannot: its ltx folder alone deleted and made again by Litestream within the second
+        # (the marker left beside it, the files of before gone), which would otherwise wait for the next drill.
+        periodic = time.monotonic() >= self._plan_at
         if synced and (self._plan_now or periodic):
             self._check_plan()
         if self._drill_due(now, synced):
