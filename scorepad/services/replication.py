@@ -86,6 +86,8 @@ class Pace:
         return Pace(**{f.name: getattr(self, f.name) / times for f in fields(self)})
 
 
+HOUSEHOLD = Pace()
+
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
@@ -129,7 +131,7 @@ class Replication:
     """The replica of the database at `live_path` at `place`: Litestream supervised, the replica proven."""
 
     def __init__(self, place: replica.Place, live_path: str, clock: Callable[[], datetime] = _utc_now,
-                 drill_every: timedelta = DRILL_EVERY, pace: Pace = Pace()):  # noqa: B008 - frozen
+                 drill_every: timedelta = DRILL_EVERY, pace: Pace = HOUSEHOLD):
         self.place, self.live_path, self.clock = place, live_path, clock
         self.drill_every, self.pace = drill_every, pace
         self.since = clock()

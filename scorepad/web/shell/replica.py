@@ -14,7 +14,7 @@ from ...core.inputs import try_whole_number
 from ...core.replica_states import State
 from ...core.retention import age_in_words
 from ...services import replica
-from ...services.replication import DRILL_EVERY, Pace, Replication
+from ...services.replication import DRILL_EVERY, HOUSEHOLD, Pace, Replication
 
 _logger = logging.getLogger(__name__)
 
@@ -51,12 +51,12 @@ def pace(config) -> Pace:
     household's pace) unless set to a number from 1 to 20."""
     setting = config.get("REPLICA_PACE")
     if setting is None or str(setting).strip() == "":
-        return Pace()
+        return HOUSEHOLD
     times = try_whole_number(setting, low=1, high=20)
     if times is None:
         _logger.warning("REPLICA_PACE is %r, not a whole number from 1 to 20: the household's pace", setting)
-        return Pace()
-    return Pace().faster(times)
+        return HOUSEHOLD
+    return HOUSEHOLD.faster(times)
 
 
 def _replication(app=None) -> Replication | None:
