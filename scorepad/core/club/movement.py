@@ -202,20 +202,28 @@ def _back_to_plan(seating: list, plan: list, met: _Met) -> list:
 def _best_of_all(seats: list, met: _Met) -> list:
     """The seating that costs least by `met` of all there are (for one or two tables), the one that moves the
     fewest players from their seat by the plan where several do."""
-    def moves(candidate):
-        return sum(a != b for a, b in zip(candidate, seats, strict=True))
+    nearest: dict = {}  # (table, slot): its orientation nearest the plan's seats at that slot, and what it moves
+
+    def placed(table, slot):
+        if (table, slot) not in nearest:
+            planned = seats[slot * 4:slot * 4 + 4]
+            moves = [sum(a != b for a, b in zip(seating, planned, strict=True)) for seating in _orientations(*table)]
+            least = min(range(len(moves)), key=moves.__getitem__)  # the first of the fewest, as min() takes
+            nearest[table, slot] = (_orientations(*table)[least], moves[least])
+        return nearest[table, slot]
 
     best, best_key = seats, None
     for tables in _tablings(seats):
+        # A table's cost is the same however it is turned (partners are the two pairs, opponents the four across),
+        # so a tabling dearer than the best so far needs none of its orientations looked at.
+        cost = sum(met.cost((one[0], two[0], one[1], two[1])) for one, two in tables)
+        if best_key is not None and cost > best_key[0]:
+            continue
         for order in ((0, 1), (1, 0)) if len(tables) == 2 else ((0,),):
-            candidate = []
-            for table in (tables[k] for k in order):
-                planned = seats[len(candidate):len(candidate) + 4]
-                candidate += min(_orientations(*table), key=lambda seating: sum(
-                    a != b for a, b in zip(seating, planned, strict=True)))
-            key = (sum(met.cost(candidate[i:i + 4]) for i in range(0, len(candidate), 4)), moves(candidate))
+            chosen = [placed(tables[k], slot) for slot, k in enumerate(order)]
+            key = (cost, sum(moves for _, moves in chosen))
             if best_key is None or key < best_key:
-                best, best_key = candidate, key
+                best, best_key = [player for seating, _ in chosen for player in seating], key
     return list(best)
 
 
