@@ -12,9 +12,9 @@ pytestmark = pytest.mark.slow
 
 
 def test_the_benchmark_runs_end_to_end_and_prints_its_table():
-    done = subprocess.run([sys.executable, "bench/run.py", "--games", "60", "--seconds", "1", "--rate", "20",
+    done = subprocess.run([sys.executable, "bench/run.py", "--games", "60", "--seconds", "0.5", "--rate", "20",
                            "--clients", "2", "--club-tables", "3", "--club-seconds", "2", "--scale-tables", "2",
-                           "--scale-seconds", "2", "--floor-seconds", "0.5",
+                           "--scale-seconds", "2", "--floor-seconds", "0.2",
                            "--no-browser"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
