@@ -61,8 +61,9 @@ def boxes_overlap(a, b) -> bool:
 
 
 def start_game(page, live_server, preset=None, players=None, seating=None):
-    page.goto(f"{live_server}/")
-    page.get_by_role("link", name="New game").click()
+    # straight to the form: the home page's link to it is tested once (tests/web/test_games.py, and the proxy's
+    # browser test taps it), and loading the home page before every game cost a page load each time
+    page.goto(f"{live_server}/games/new")
     if seating:  # how many play, as the page offers it ("3 players, each for themselves")
         page.get_by_role("link", name=seating).click()
         # the choice is a reload: what follows must look at the new page, not the one still showing
