@@ -114,9 +114,9 @@ def wait_until_reached(base: str, seconds: float = 60) -> dict:
 
 
 # Between two hands a phone waits this long: some 15 hands a second from each phone, a table's evening every few
-# seconds, while Litestream syncs every second (so every sync still carries hands). Without a pause one phone keeps the server's core busy (68 hands a
-# second), which the replica's tests paid for in processor time and nothing else; the test of a replica started
-# over while phones record without a pause still records without one (pause=0).
+# seconds, while Litestream syncs every second (so every sync still carries hands). Without a pause one phone keeps
+# the server's core busy (68 hands a second), which the replica's tests paid for in processor time and nothing
+# else; the test of a replica started over while phones record without a pause still records without one (pause=0).
 PAUSE = 0.05
 
 
