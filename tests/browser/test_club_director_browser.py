@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, WAIT_MS, no_sideways_scroll
+from tests.browser.helpers import ARTIFACTS, PHONE, WAIT_MS, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -76,7 +76,7 @@ def test_the_poll_refreshes_tables_and_standings_and_keeps_a_result_being_typed(
     expect(field).to_have_value("-60")
     expect(field).to_be_focused()
     expect(director.locator("#tables details").first).to_have_attribute("open", "")
-    director.screenshot(path="/tmp/shots-clubdir/poll-kept-typing-390.png", full_page=True)
+    director.screenshot(path=str(ARTIFACTS / "club-director-poll-kept-typing-390.png"), full_page=True)
     director.locator("#tables form").first.get_by_role("button", name="Change it").click()
     expect(director.locator(".flash").first).to_contain_text("the result is changed")
     expect(director.locator("#tables .club-table-line").first).to_contain_text("−60")
@@ -92,7 +92,7 @@ def test_after_registering_the_cursor_is_back_in_the_player_field_beside_the_num
     expect(director.locator("#registered")).to_have_text("Registered as number 13: Newcomer.")
     expect(director.locator("#player_0")).to_be_focused()
     expect(director.locator("#registered")).to_be_in_viewport()
-    director.screenshot(path="/tmp/shots-clubdir/registered-390.png")
+    director.screenshot(path=str(ARTIFACTS / "club-director-registered-390.png"))
     assert director.js_errors == []
 
 
@@ -129,7 +129,7 @@ def test_the_directors_link_copies_and_the_page_fits_a_phone(director, live_serv
     expect(director.locator("#director-address-said")).to_be_visible()
     expect(director.locator("img.director-qr")).to_be_visible()
     no_sideways_scroll(director)
-    director.locator("#director-link").screenshot(path="/tmp/shots-clubdir/director-link-390.png")
+    director.locator("#director-link").screenshot(path=str(ARTIFACTS / "club-director-link-390.png"))
     assert director.js_errors == []
 
 
@@ -145,4 +145,4 @@ def test_the_table_cards_print_one_a_page_with_the_tables_number_the_largest_thi
     largest = max(sizes, key=lambda pair: pair[1])
     assert largest[0] == "table-card-number", sizes
     director.set_viewport_size({"width": 794, "height": 1123})
-    director.screenshot(path="/tmp/shots-clubdir/cards-print-a4.png")
+    director.screenshot(path=str(ARTIFACTS / "club-director-cards-print-a4.png"))

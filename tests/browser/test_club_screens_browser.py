@@ -73,7 +73,7 @@ def test_the_wall_fills_a_big_screen_in_large_type_without_the_sites_nav(screen,
     assert not page.locator(".topbar").is_visible() and not page.locator(".footer").is_visible()
     rows = page.locator(".standings tbody tr")
     assert rows.count() == 24
-    page.screenshot(path="/tmp/shots-clubtable/test-wall-1920.png", full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "club-wall-1920-whole.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080  # every line, no scrolling
     figure = page.locator(".standings td.num").first
     assert float(figure.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")) >= 32
@@ -88,7 +88,7 @@ def test_the_wall_fills_a_big_screen_in_large_type_without_the_sites_nav(screen,
     assert min(gaps) >= 16, gaps  # room between the figures of a row
     state = page.locator(".wall-state").inner_text()
     assert re.fullmatch(r"Round 1 of 1 · still playing: tables? [\d, ]+· .*", state)
-    page.screenshot(path="/tmp/shots-clubtable/test-wall-1920.png")
+    page.screenshot(path=str(ARTIFACTS / "club-wall-1920.png"))
 
 
 def test_the_partners_wall_shows_whole_team_names_while_there_is_room(screen, live_server):
@@ -130,6 +130,6 @@ def test_time_called_takes_the_form_away_at_the_table_and_says_a_half_typed_hand
     assert "round 1 is over" in phone.locator("#live-notice").inner_text()
     note = over.locator("[data-if-typed]")
     assert note.is_visible() == typing
-    phone.screenshot(path=f"/tmp/shots-clubtable/test-time-called-{'typed' if typing else 'fresh'}-390.png")
+    phone.screenshot(path=str(ARTIFACTS / f"club-time-called-{'typed' if typing else 'fresh'}-390.png"))
     over.get_by_role("link", name="Back to your seat card").click()
     phone.wait_for_url(f"{night}/**")
