@@ -207,9 +207,12 @@ def _best_of_all(seats: list, met: _Met) -> list:
     def placed(table, slot):
         if (table, slot) not in nearest:
             planned = seats[slot * 4:slot * 4 + 4]
-            moves = [sum(a != b for a, b in zip(seating, planned, strict=True)) for seating in _orientations(*table)]
-            least = min(range(len(moves)), key=moves.__getitem__)  # the first of the fewest, as min() takes
-            nearest[table, slot] = (_orientations(*table)[least], moves[least])
+
+            def moved(seating):
+                return sum(a != b for a, b in zip(seating, planned, strict=True))
+
+            seating = min(_orientations(*table), key=moved)
+            nearest[table, slot] = (seating, moved(seating))
         return nearest[table, slot]
 
     best, best_key = seats, None
