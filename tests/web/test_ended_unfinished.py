@@ -49,3 +49,10 @@ def test_an_ended_game_is_listed_with_its_totals_as_ended_unfinished(client, whe
     text = " ".join(item.get_text(" ").split())
     assert text.startswith("Us 50 : 0 Them") and text.endswith("· abandoned unfinished")
     assert "to go" not in text
+
+
+@pytest.mark.parametrize(("limit", "said"), [("1", "1 hand ·"), ("10", "10 hands · 10 to play")])
+def test_a_game_of_so_many_hands_names_them_in_the_singular_or_plural(client, limit, said):
+    """A club round of one hand said "1 hands" over its totals."""
+    game_id = new_game(client, **PLAYERS, hands_limit=limit)
+    assert scoreboard(client, f"/games/{game_id}").select_one(".target").get_text(" ", strip=True).startswith(said)
