@@ -19,7 +19,14 @@
   const BOOKKEEPING = ["csrf_token", "token", "expected", "game", "game_id", "count_meld", "repeat", "meld_ok"];
 
   const form = () => document.querySelector(DOM.form);
-  const gameOf = () => { const f = form() || document.querySelector("[data-game]"); return f && f.dataset.game; };
+  // The game of this page: its form's, the question's, or (a won or abandoned game: no form) the kept hands' slot's,
+  // which every game page has; null on a page of no game.
+  const gameOf = () => {
+    const f = form() || document.querySelector("[data-game]");
+    if (f) return f.dataset.game;
+    const slot = document.querySelector("[data-kept-slot]");
+    return (slot && slot.dataset.keptSlot) || null;
+  };
   const path = (url) => new URL(url, location.href).pathname;
 
   // "save": the record form sent to its own address (not Check, Count cards or the preview); "answer": an answer

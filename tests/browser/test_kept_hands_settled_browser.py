@@ -130,6 +130,37 @@ def test_a_kept_copy_of_the_hand_that_won_on_the_other_phone_is_asked_about_and_
     assert len(stored(browser, game)) == 3
 
 
+def test_a_kept_copy_of_the_winning_hand_is_asked_about_when_the_win_was_seen_first(browser, phone, other_phone,
+                                                                                      live_server):
+    """The other order of the test above: this phone's poll brings the win (the winner card, no record form on the
+    page) before its kept hand is answered; the question is still asked at once, not left to a Compare button."""
+    start_game(phone, live_server)
+    game = phone.url
+    for meld, bid in (("200", "250"), ("150", "200")):
+        record(phone, (meld, "0"), "50", bid=bid)
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(phone, ("0", "0"), "50", kept=True)
+    record(other_phone, ("0", "0"), "50")
+
+    def no_answer_yet(route):
+        if route.request.method == "POST":
+            route.abort()
+        else:
+            route.continue_()
+
+    phone.route(re.compile(r"/games/\d+/hands$"), no_answer_yet)  # the kept hand's save: no answer
+    phone.context.set_offline(False)
+    expect(phone.locator(".winner-card")).to_be_visible(timeout=SETTLED_MS)  # the poll told of the win
+    phone.unroute(re.compile(r"/games/\d+/hands$"))
+    same = phone.get_by_role("link", name="Same hand: discard mine")
+    expect(same).to_be_visible(timeout=SETTLED_MS)
+    same.click()
+    expect(phone.locator(".winner-card")).to_be_visible()
+    expect(phone.locator("#outbox")).to_have_count(0)
+    assert len(stored(browser, game)) == 3
+
+
 def test_kept_hands_wait_while_the_answer_to_the_question_is_asked_again(browser, phone, other_phone, live_server):
     """The other phone records the next hand too before this one's answer lands: the answer is refused with a
     new question, and the hand kept after the one asked about must not go meanwhile under a number of its own."""
