@@ -56,6 +56,17 @@
     for (const part of ORDER) if (parts[part] && parts[part][name]) parts[part][name](req, event);
   }));
 
+  // A part of the page swapped in by itself (the poll's sheet, a club screen's news) keeps open what the player
+  // opened: a hand being looked at is not shut under a finger because another phone changed the page.
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const old = event.detail.target, fresh = event.detail.fragment;
+    if (!old || !fresh || !fresh.querySelector) return;
+    old.querySelectorAll("details[open][id]").forEach((details) => {
+      const again = fresh.querySelector("#" + CSS.escape(details.id));
+      if (again) again.open = true;
+    });
+  });
+
   // --- a change that failed ---------------------------------------------------------------------------------
   const alertBox = () => document.getElementById("alert");
 

@@ -68,7 +68,7 @@
 
   // The poll swaps in the tables and the round card afresh. A form the director has typed in, or is in (a
   // "Change the result", the reason to start a round past tables still to confirm), is carried over into the
-  // fresh part as it is (its values, its cursor), and an opened one stays open.
+  // fresh part as it is (its values, its cursor); what was opened stays open (app.js: every part a poll swaps).
   var KEPT = ["tables", "round"];
   function keptPart(element) {
     return KEPT.some(function (id) { return element.closest("#" + id); });
@@ -85,10 +85,6 @@
     var active = document.activeElement;
     focused = active && old.contains(active) && active.id ?
       { id: active.id, start: active.selectionStart, end: active.selectionEnd } : null;
-    Array.prototype.forEach.call(old.querySelectorAll("details[open][id]"), function (details) {
-      var again = fresh.querySelector("#" + CSS.escape(details.id));
-      if (again) again.open = true;
-    });
     Array.prototype.forEach.call(old.querySelectorAll("form[id]"), function (form) {
       if (form.dataset.typed !== "1" && !form.contains(active) && !form.querySelector("[aria-invalid]")) return;
       var again = fresh.querySelector("#" + CSS.escape(form.id));

@@ -408,3 +408,22 @@ def test_a_rematch_started_on_one_phone_is_followed_by_the_other(phone, other_ph
     # by the poll, without a tap: the other phone goes on to the rematch, and says so once (the README's promise)
     expect(other_phone).to_have_url(rematch)
     expect(other_phone.locator("#saved")).to_contain_text("The rematch was started on another phone")
+
+
+def test_a_hand_opened_on_one_phone_stays_open_when_the_other_records_one(phone, other_phone, live_server):
+    """Looking at a hand's details (to check it, or on the way to Edit) while the other phone records: the poll
+    brings the new sheet, and the hand being looked at is not shut under the finger."""
+    start_game(phone, live_server)
+    type_hand(phone)
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded")
+    other_phone.goto(phone.url)
+    first = phone.locator(".hands details").last  # the sheet is newest first
+    first.locator("summary").click()
+    expect(first.get_by_role("link", name="Edit")).to_be_visible()
+    type_hand(other_phone, bidder="Them")
+    other_phone.locator("button.save-button").click()
+    expect(other_phone.locator("#saved")).to_contain_text("Hand 2 recorded")
+    expect(phone.locator(".hands details")).to_have_count(2)  # the poll's sheet
+    expect(first.get_by_role("link", name="Edit")).to_be_visible()
+    expect(phone.locator(".hands details").first).not_to_have_attribute("open", "")  # only the one opened
