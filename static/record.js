@@ -19,11 +19,9 @@
   const BOOKKEEPING = ["csrf_token", "token", "expected", "game", "game_id", "count_meld", "repeat", "meld_ok"];
 
   const form = () => document.querySelector(DOM.form);
-  // The game of this page: its form's, the question's, or (a won or abandoned game: no form) the kept hands' slot's,
-  // which every game page has; null on a page of no game.
+  // The game of this page, from the kept hands' slot every game page has (a won game's has no form to say it);
+  // null on a page of no game.
   const gameOf = () => {
-    const f = form() || document.querySelector("[data-game]");
-    if (f) return f.dataset.game;
     const slot = document.querySelector("[data-kept-slot]");
     return (slot && slot.dataset.keptSlot) || null;
   };
