@@ -11,6 +11,7 @@
     record: "#record", form: "#record #hand-form", heading: "#record-heading", save: ".save-button, .default-save",
     question: "#record[data-clash]", questionTitle: ".clash-title", answer: "[data-how]",
     errors: "#error-summary, .field-error", said: "#form-message", note: "#draft-note", firstField: "input[name=bidder]",
+    keptSlot: "[data-kept-slot]", // on every game page, with the game's identity (empty on the home page)
     // on the form: data-game (the game's identity), data-sheet-next (the sheet's next hand), data-compare (the
     // question's address), data-ahead (who deals each hand ahead); on an answer: data-how, data-forget (the
     // token it settles), data-forget-hand (its number), data-keep-as (the number it keeps it as)
@@ -22,7 +23,7 @@
   // The game of this page, from the kept hands' slot every game page has (a won game's has no form to say it);
   // null on a page of no game.
   const gameOf = () => {
-    const slot = document.querySelector("[data-kept-slot]");
+    const slot = document.querySelector(DOM.keptSlot);
     return (slot && slot.dataset.keptSlot) || null;
   };
   const path = (url) => new URL(url, location.href).pathname;
