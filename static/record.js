@@ -14,7 +14,8 @@
     keptSlot: "[data-kept-slot]", // on every game page, with the game's identity (empty on the home page)
     // on the form: data-game (the game's identity), data-sheet-next (the sheet's next hand), data-compare (the
     // question's address), data-ahead (who deals each hand ahead); on an answer: data-how, data-forget (the
-    // token it settles), data-forget-hand (its number), data-keep-as (the number it keeps it as)
+    // token it settles), data-forget-hand (its number), data-keep-as (the number it keeps it as), data-game (on
+    // the edit page)
   };
   // Fields of the form's own bookkeeping, not typed by a player.
   const BOOKKEEPING = ["csrf_token", "token", "expected", "game", "game_id", "count_meld", "repeat", "meld_ok"];
@@ -29,12 +30,12 @@
   const path = (url) => new URL(url, location.href).pathname;
 
   // "save": the record form sent to its own address (not Check, Count cards or the preview); "answer": an answer
-  // to the two-phone question that sends something.
+  // to the two-phone question that sends something (in it, or on the edit page "mine is right" went on to).
   function kindOf(elt, detail) {
     if (!elt || !elt.closest || !detail.pathInfo) return null;
     const sent = path(detail.pathInfo.requestPath);
     if (elt === form() && sent === path(elt.action)) return "save";
-    if (elt.matches(DOM.answer) && elt.closest(DOM.question) && sent === path(elt.action)) return "answer";
+    if (elt.matches(DOM.answer) && elt.dataset.forget && sent === path(elt.action)) return "answer";
     return null;
   }
 
@@ -213,7 +214,7 @@
     if (!el) return;
     const d = el.dataset;
     S.settled = true; // the cursor goes where the next thing to do is, once its answer is in
-    outbox.act("answered", { game: gameOf(), hand: Number(d.forgetHand), how: d.how, token: d.forget,
+    outbox.act("answered", { game: d.game || gameOf(), hand: Number(d.forgetHand), how: d.how, token: d.forget,
       keepAs: d.keepAs ? Number(d.keepAs) : null });
   }, true));
 

@@ -86,13 +86,14 @@ class Preview:
     """What a hand would score as typed so far: its result and the totals after it (None while too little is
     typed to score it), and notes on the way, each ("ok" or "warn", sentence). An edit of a hand with hands after
     it says also what the game's totals are now (`game_now`) and will be once they are scored again
-    (`game_after`)."""
+    (`game_after`), and what it would do to the game's win (`win_moved`, as `edit_hand` asks it)."""
 
     result: HandResult | None = None
     totals: tuple[int, ...] | None = None
     notes: tuple[tuple[str, str], ...] = ()
     game_now: tuple[int, ...] | None = None
     game_after: tuple[int, ...] | None = None
+    win_moved: str | None = None
 
 
 # --- starting -----------------------------------------------------------------------------------------------
@@ -321,7 +322,7 @@ def preview_edit(db, game_id: int, hand_id: int, hand: Hand, *, unreadable: dict
     # the totals after this hand, as the sheet's row will say them; and the game's own, where later hands move
     later = place < len(hands) - 1
     return Preview(preview.result, state.running[place], notes, game_now=game.totals if later else None,
-                   game_after=state.totals if later else None)
+                   game_after=state.totals if later else None, win_moved=taken)
 
 
 def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | None,

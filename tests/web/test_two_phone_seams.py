@@ -314,3 +314,78 @@ def test_an_undo_or_edit_of_a_hand_a_restore_took_away_never_reaches_the_hand_re
     with connection.connect(live) as db:
         assert [(stored.id, stored.hand) for stored in store_games.live_hands(db, game_id)] == before
     assert before[1][0] > gone
+
+
+# --- "mine is right" about the hand that won the game ---------------------------------------------------------
+
+def won_on_the_other_phone(client) -> tuple[int, dict]:
+    """Hands 1 and 2 (450 for Us), then hand 3 (bid 50 made with every counter: 500, won) recorded on the other
+    phone; returns the game and the hand 3 this phone kept, Them's bid set (so nobody would have won)."""
+    game_id = new_game(client)
+    for meld, bid in (("200", "250"), ("150", "200")):
+        record(client, game_id, kind="played", bidder="t0", bid=bid, trump="H", meld_0=meld, meld_1="0",
+               counters_0="50", counters_1="0")
+    kept = {**form_of(client, game_id), "kind": "played", "bidder": "t1", "bid": "50", "trump": "H",
+            "meld_0": "0", "meld_1": "20", "counters_0": "30", "counters_1": "20"}
+    record(client, game_id, kind="played", bidder="t0", bid="50", trump="H", meld_0="0", meld_1="0",
+           counters_0="50", counters_1="0")
+    assert parse(client.get(f"/games/{game_id}")).select_one(".winner-card") is not None
+    return game_id, kept
+
+
+def boosted(client, url, data, current: str):
+    """A form htmx sends as boosted from the page at `current`, as a phone's answer goes."""
+    return client.post(url, data=data, headers={"HX-Request": "true", "HX-Boosted": "true",
+                                                "HX-Current-URL": "http://localhost" + current})
+
+
+def test_mine_is_right_about_the_winning_hand_says_what_it_does_to_the_win_and_says_yes_to_it(client):
+    game_id, kept = won_on_the_other_phone(client)
+    page = parse(question(client, game_id, kept))
+    assert "If mine is right: With this change nobody has won yet" in page.select_one("#clash-win").get_text()
+    action, sent = answer_form(page, "mine is right")
+    assert sent["reopen"] == "1" and sent["answering"] == kept["token"]
+    answer = boosted(client, action, sent, f"/games/{game_id}")
+    assert answer.status_code == 200 and answer.headers["Scorepad-Answer"] == "saved"
+    assert "HX-Push-Url" not in answer.headers  # the game's page, at the game's address already
+    after = parse(answer)
+    assert after.select_one(".winner-card") is None and after.select_one("#expected")["value"] == "4"
+
+
+def test_mine_is_right_about_a_hand_that_did_not_win_asks_nothing_of_the_win(client):
+    game_id = new_game(client)
+    kept = {**form_of(client, game_id), **THEIRS, "bid": "56"}
+    record(client, game_id, **THEIRS)
+    page = parse(question(client, game_id, kept))
+    _, sent = answer_form(page, "mine is right")
+    assert page.select_one("#clash-win") is None and "reopen" not in sent
+
+
+def test_an_answer_the_edit_page_asks_about_first_is_at_its_own_address_and_still_answers_the_question(client):
+    """The win came after the question was asked (or the hand typed here is refused): the edit page asks, at its own
+    address, so No and Cancel go somewhere; Yes and No still answer the question about the kept hand."""
+    game_id, kept = won_on_the_other_phone(client)
+    action, sent = answer_form(parse(question(client, game_id, kept)), "mine is right")
+    del sent["reopen"]  # as if the question had been asked before the win
+    answer = boosted(client, action, sent, f"/games/{game_id}")
+    assert answer.status_code == 409 and answer.headers["HX-Push-Url"] == action
+    page = parse(answer)
+    form = page.select_one("#hand-form")
+    assert (form["data-how"], form["data-forget"], form["data-forget-hand"]) == ("mine", kept["token"], "3")
+    assert form.select_one("input[name=answering]")["value"] == kept["token"]
+    no = page.select_one("#repeat-question a")
+    assert (no["data-how"], no["data-forget"]) == ("same", kept["token"]) and "discard mine" in no.get_text()
+    yes = {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")} | {
+        name: sent[name] for name in sent if name not in ("csrf_token",)} | {"reopen": "1"}
+    saved = boosted(client, action, yes, action)
+    assert saved.status_code == 200 and saved.headers["Scorepad-Answer"] == "saved"
+    assert saved.headers["HX-Push-Url"].startswith(f"/games/{game_id}#hand-")
+    assert parse(saved).select_one(".winner-card") is None
+
+
+def test_an_edit_page_opened_by_hand_answers_no_question(client):
+    game_id, _ = won_on_the_other_phone(client)
+    hand = parse(client.get(f"/games/{game_id}")).select_one(".hands details")["id"].removeprefix("hand-")
+    page = parse(client.get(f"/games/{game_id}/hands/{hand}/edit"))
+    assert not page.select_one("#hand-form").has_attr("data-how")
+    assert page.select_one("input[name=answering]") is None

@@ -7,8 +7,21 @@ import secrets
 import sqlite3
 from datetime import UTC, datetime
 from functools import lru_cache
+from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from ... import services
 from ...core import words
@@ -210,10 +223,15 @@ def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | N
         return None
     row = sheet.rows[number - 1]
     typed = parse_hand(values, game.rules, game.has_players)
-    whole = services.preview_edit(get_db(), game.id, row.stored.id, typed.hand, unreadable=typed.unreadable,
-                                  typed_counters=typed.typed_counters).result is not None
+    as_typed = services.preview_edit(get_db(), game.id, row.stored.id, typed.hand, unreadable=typed.unreadable,
+                                     typed_counters=typed.typed_counters)
+    whole = as_typed.result is not None
     mine = values if whole else filled_from(values, hand_values(row.hand))
-    lines = services.compare_hands(row.hand, parse_hand(mine, game.rules, game.has_players).hand, game)
+    mine_hand = parse_hand(mine, game.rules, game.has_players).hand
+    lines = services.compare_hands(row.hand, mine_hand, game)
+    # what "mine is right" would do to a win the other phone's hand made: said with that answer, and the answer
+    # says yes to it (asked once, here, not again on an edit page the question sends to)
+    reopens = (as_typed if whole else services.preview_edit(get_db(), game.id, row.stored.id, mine_hand)).win_moved
     open_for_more = not (sheet.finished or game.abandoned_at or (club and club.over))
     # a hand still being typed (no counters yet) is not saved by "keep it as the next hand": it goes on in the form
     # (and a game the other phone's hand has just won takes no next hand at all: nothing to preview)
@@ -222,7 +240,7 @@ def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | N
     return {"number": number, "row": row, "lines": lines, "differs": any(line.differs for line in lines),
             "values": {name: value for name, value in values.items() if value}, "token": token,
             "mine": {name: value for name, value in mine.items() if value}, "filled": mine != values,
-            "next": sheet.next_number, "open": open_for_more, "complete": complete}
+            "next": sheet.next_number, "open": open_for_more, "complete": complete, "reopens": reopens}
 
 
 def _round_over(club) -> bool:
@@ -462,7 +480,8 @@ def _after_save(game_id: int, change, saved: dict | None, anchor: str = ""):
         if saved:
             session["saved"] = saved
         return redirect(url_for("games.show", game_id=game_id) + anchor, 303)
-    return _game_page(change.page or _page(game_id), saved=saved, answer="saved")
+    return _addressed(_game_page(change.page or _page(game_id), saved=saved, answer="saved"),
+                      url_for("games.show", game_id=game_id) + anchor)
 
 
 def _said(refusal: Declined) -> dict:
@@ -503,17 +522,28 @@ def _hand_in_game(game_id: int, hand_id: int):
 
 
 def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None,
-               reopens=None):
+               reopens=None, answering=None):
     """The edit form; `edits_seen` is how many edits the hand had when the form was first opened, kept
     through refusals so that a change made meanwhile on another phone is noticed; `reopens`: what the change
-    would do to the game's win, asked before it is saved."""
+    would do to the game's win, asked before it is saved; `answering`: the token of the kept hand whose
+    "mine is right" this change is (the two-phone question's answer, sent on here), which its form carries on."""
     # a club table's game whose round is over shows its hand, but no form to change it with
     closed = services.club.game_closed(get_db(), game.id)
     preview = None if closed else _preview(game, values, row.stored.id)
-    return render_template("games/edit_hand.html", game=game, sheet=sheet, row=row, values=values,
-                           errors=errors or {}, message=message, fault=fault, closed=closed,
-                           preview=preview, edits_seen=row.stored.edits if edits_seen is None else edits_seen,
-                           reopens=reopens), status
+    response = make_response(render_template(
+        "games/edit_hand.html", game=game, sheet=sheet, row=row, values=values, errors=errors or {},
+        message=message, fault=fault, closed=closed, preview=preview, answering=answering,
+        edits_seen=row.stored.edits if edits_seen is None else edits_seen, reopens=reopens), status)
+    return _addressed(response, url_for("games.edit_hand", game_id=game.id, hand_id=row.stored.id))
+
+
+def _addressed(response, address: str):
+    """A page htmx swapped in from a form sent from another page's address (the two-phone question's "mine is
+    right" answered with the edit page, its save answered with the game page): the address bar says the page's
+    own address, so its links go where they say, a reload reloads it and Back goes back to the page before."""
+    if is_htmx_form() and urlsplit(request.headers.get("HX-Current-URL", "")).path != urlsplit(address).path:
+        response.headers["HX-Push-Url"] = address
+    return response
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/edit")
@@ -531,18 +561,21 @@ def save_hand(game_id: int, hand_id: int):
     game = _load(game_id)
     form = parse_hand(request.form, game.rules, game.has_players)
     seen, garbled = edits_seen(request.form)
+    # "mine is right" (the two-phone question's answer), carried on by the edit page should it ask something first
+    answering = request.form.get("answering", "")[:64] or None
     try:
         change = services.edit_hand(get_db(), game_id, hand_id, form.hand, edits_seen=seen, incomplete=garbled,
                                     unreadable=form.unreadable, reopen_ok=request.form.get("reopen") == "1")
-    except (HandGone, HandChangedElsewhere) as stale:
+    except (HandGone, HandChangedElsewhere) as stale:  # not mine over what this phone never saw: asked again
         return _stale_edit(game_id, hand_id, stale, form.values)
     except WinTakenAway as taken:
         return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, reopens=taken.words,
-                          status=taken.status_hint)
+                          status=taken.status_hint, answering=answering)
     except Declined as refusal:
-        return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, **_said(refusal))
+        return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, answering=answering,
+                          **_said(refusal))
     except sqlite3.OperationalError as error:
-        return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen,
+        return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, answering=answering,
                           **_not_saved(error, "this change was NOT saved", "tap Save changes again"))
     _wrote(change)
     saved = None if change.already else {"game": game_id, "hand": hand_id, "how": "changed", "summary": change.summary}
