@@ -83,9 +83,11 @@
       "Hands " + n.slice(0, -1).join(", ") + " and " + n[n.length - 1] + " are";
   }
 
+  // The answers the machine offers for a hand, less Fix where the page has no record form to fix it in (a game
+  // won or ended since: the words say why it was not taken, and Discard is what is left to do).
   function buttons(entry) {
-    const row = el("div", { className: "button-row" });
-    M.STATES[entry.state].offers.forEach((offer, i) => {
+    const row = el("div", { className: "button-row" }), r = record || S.record, canFix = Boolean(r && r.form());
+    M.STATES[entry.state].offers.filter((offer) => offer !== "fix" || canFix).forEach((offer, i) => {
       if (offer === "unlock") {
         const unlock = el("a", { className: "button primary", textContent: "Type the passcode",
           href: (document.documentElement.dataset.unlock || "/unlock") + "?next=" + encodeURIComponent(location.pathname) });
@@ -161,7 +163,8 @@
     const game = slot.dataset.keptSlot;
     const here = model.kept.filter((e) => e.game === game && e.state !== "gone");
     const gone = model.kept.filter((e) => e.state === "gone");
-    const sig = JSON.stringify([here, gone].map((list) => list.map((e) => [e.id, e.hand, e.state, e.words])));
+    const r = record || S.record, sig = JSON.stringify([here, gone].map((list) =>
+      list.map((e) => [e.id, e.hand, e.state, e.words])).concat(Boolean(r && r.form())));
     const box = document.getElementById("outbox");
     if (sig === drawn && (box ? box.isConnected : !here.length && !gone.length) &&
         document.querySelectorAll("#sheet .waiting-hand").length === here.length) return;

@@ -21,7 +21,8 @@
   function about(card) {
     if (card.hasAttribute("data-clash")) return "the question about hand " + card.dataset.clash;
     const expected = card.querySelector("input[name=expected]");
-    return expected ? "hand " + expected.value : "won" + (card.dataset.rematch ? ", rematch started" : "");
+    return expected ? "hand " + expected.value : "won " + (card.dataset.gameOver || "") +
+      (card.dataset.rematch ? ", rematch started" : "");
   }
   const won = (card) => about(card).indexOf("won") === 0;
   const replace = (card, fresh) => htmx.swap(card, fresh.outerHTML, { swapStyle: "outerHTML", swapDelay: 0,

@@ -161,6 +161,59 @@ def test_a_kept_copy_of_the_winning_hand_is_asked_about_when_the_win_was_seen_fi
     assert len(stored(browser, game)) == 3
 
 
+def test_mine_is_right_about_the_hand_that_won_on_the_other_phone_takes_the_win_back_and_settles_the_kept_hand(
+        browser, phone, other_phone, live_server):
+    """The question says what "mine is right" does to the win, and saying it is the answer: the game takes hands
+    again, the kept hand is settled (not asked about again), and the next hand is recorded as usual. The other
+    phone, whose polls went unanswered meanwhile, shows the win that hand made, not the one it saw before."""
+    start_game(phone, live_server)
+    game = phone.url
+    for meld, bid in (("200", "250"), ("150", "200")):
+        record(phone, (meld, "0"), "50", bid=bid)
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(phone, ("0", "20"), "20", bidder="Them", kept=True)  # hand 3 here: Them's bid (Us 470)
+    record(other_phone, ("0", "0"), "50")  # hand 3 there: Us make 50, which wins (500 to 0)
+    other_phone.route("**/live", lambda route: route.abort())
+    phone.context.set_offline(False)
+    mine = phone.get_by_role("button", name="Same hand, mine is right: change hand 3 to mine")
+    expect(mine).to_be_visible(timeout=SETTLED_MS)
+    expect(phone.locator("#clash-win")).to_contain_text("With this change nobody has won yet")
+    mine.click()
+    expect(phone.locator("#expected")).to_have_value("4")  # the record form is back: nobody has won
+    expect(phone.locator("#outbox")).to_have_count(0)
+    expect(phone.locator("#record[data-clash]")).to_have_count(0)
+    hands = stored(browser, game)
+    assert len(hands) == 3 and "Them 50" in hands[2], hands
+    record(phone, ("20", "12"), "30")  # hand 4: Us 50 made, 520 to 70
+    expect(phone.locator(".winner-card")).to_contain_text("520 to 70")
+    assert len(stored(browser, game)) == 4
+    other_phone.unroute("**/live")
+    expect(other_phone.locator(".winner-card")).to_contain_text("520 to 70", timeout=SETTLED_MS)
+
+
+def test_a_kept_hand_of_a_game_ended_meanwhile_offers_no_fix_where_there_is_no_form(browser, phone, other_phone,
+                                                                                  live_server):
+    """Fix puts a kept hand back in the record form; a game ended on the other phone has none, so the card offers
+    what can be done (Discard), not a Fix that would take the hand off the card and put it nowhere."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(phone, ("21", "12"), "31", kept=True)
+    other_phone.get_by_role("link", name="End this game unfinished").click()
+    other_phone.get_by_role("button", name="End the game").click()
+    phone.context.set_offline(False)
+    discard = phone.locator("#outbox").get_by_role("button", name="Discard hand 2")
+    expect(discard).to_be_visible(timeout=SETTLED_MS)
+    expect(phone.locator("#hand-form")).to_have_count(0, timeout=SETTLED_MS)  # the poll brought the ended game
+    expect(phone.locator("#outbox").get_by_role("button", name="Fix hand 2")).to_have_count(0)
+    discard.click()
+    expect(phone.locator("#outbox")).to_have_count(0)
+    assert len(stored(browser, game)) == 1
+
+
 def test_kept_hands_wait_while_the_answer_to_the_question_is_asked_again(browser, phone, other_phone, live_server):
     """The other phone records the next hand too before this one's answer lands: the answer is refused with a
     new question, and the hand kept after the one asked about must not go meanwhile under a number of its own."""
