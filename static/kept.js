@@ -1,6 +1,6 @@
 // The hands kept on this phone, on the page: a save kept (Scorepad could not be reached, or hands kept before it
 // wait) and the form moved on; a card above the record form (on the home page, the hands kept for a game that is
-// no longer here) with what each waits for and the answers the save machine offers; on the sheet a line for each
+// no longer here, and those held for a game that is, with the way to it) with what each waits for and the answers the save machine offers; on the sheet a line for each
 // hand waiting to be saved; and Fix, which brings one back into the form. Run only once a hand is to be kept or
 // is kept (fetched ahead when the game page is idle: the Wi-Fi is most often gone by then).
 (function () {
@@ -103,9 +103,9 @@
     return row;
   }
 
-  function card(slot, here, gone) {
+  function card(slot, here, gone, away) {
     let box = document.getElementById("outbox");
-    if (!here.length && !gone.length) { if (box) box.remove(); return; }
+    if (!here.length && !gone.length && !away.length) { if (box) box.remove(); return; }
     if (!box) {
       box = el("section", { id: "outbox", className: "outbox" });
       box.setAttribute("role", "status");
@@ -130,6 +130,15 @@
       box.append(el("p", { className: "held", textContent: "A hand kept on this phone (" + e.summary + "): " +
         e.words }));
       box.append(buttons(e));
+    });
+    // on the home page: a hand held for a game still here waits for an answer given on that game's page
+    away.forEach((e) => {
+      box.append(el("p", { className: "held", textContent: "Hand " + e.hand + " of another game (" + e.summary +
+        ") is kept on this phone, not saved: " + words(e) }));
+      const row = el("div", { className: "button-row" });
+      row.append(el("a", { className: "button primary", textContent: "Go to its game",
+        href: e.url.replace(/\/hands$/, "") }));
+      box.append(row);
     });
   }
 
@@ -163,13 +172,14 @@
     const game = slot.dataset.keptSlot;
     const here = model.kept.filter((e) => e.game === game && e.state !== "gone");
     const gone = model.kept.filter((e) => e.state === "gone");
-    const r = record || S.record, sig = JSON.stringify([here, gone].map((list) =>
+    const away = game ? [] : model.kept.filter((e) => e.state !== "gone" && M.STATES[e.state].offers.length);
+    const r = record || S.record, sig = JSON.stringify([here, gone, away].map((list) =>
       list.map((e) => [e.id, e.hand, e.state, e.words])).concat(Boolean(r && r.form())));
     const box = document.getElementById("outbox");
-    if (sig === drawn && (box ? box.isConnected : !here.length && !gone.length) &&
+    if (sig === drawn && (box ? box.isConnected : !here.length && !gone.length && !away.length) &&
         document.querySelectorAll("#sheet .waiting-hand").length === here.length) return;
     drawn = sig;
-    card(slot, here, gone);
+    card(slot, here, gone, away);
     rows(here);
   }
 

@@ -195,7 +195,8 @@ def test_mine_is_right_about_the_hand_that_won_on_the_other_phone_takes_the_win_
 def test_a_kept_hand_of_a_game_ended_meanwhile_offers_no_fix_where_there_is_no_form(browser, phone, other_phone,
                                                                                   live_server):
     """Fix puts a kept hand back in the record form; a game ended on the other phone has none, so the card offers
-    what can be done (Discard), not a Fix that would take the hand off the card and put it nowhere."""
+    what can be done (Discard), not a Fix that would take the hand off the card and put it nowhere. The home page
+    lists the hand held too, with the way to its game."""
     start_game(phone, live_server)
     game = phone.url
     record(phone, ("20", "12"), "30")
@@ -209,6 +210,11 @@ def test_a_kept_hand_of_a_game_ended_meanwhile_offers_no_fix_where_there_is_no_f
     expect(discard).to_be_visible(timeout=SETTLED_MS)
     expect(phone.locator("#hand-form")).to_have_count(0, timeout=SETTLED_MS)  # the poll brought the ended game
     expect(phone.locator("#outbox").get_by_role("button", name="Fix hand 2")).to_have_count(0)
+    phone.goto(live_server)  # the home page says it too, and leads back to the game
+    expect(phone.locator("#outbox")).to_contain_text("Hand 2 of another game (Us 50 · meld 21·12 · counters "
+                                                     "31·19) is kept on this phone, not saved")
+    phone.locator("#outbox").get_by_role("link", name="Go to its game").click()
+    expect(phone).to_have_url(game)
     discard.click()
     expect(phone.locator("#outbox")).to_have_count(0)
     assert len(stored(browser, game)) == 1
