@@ -1,8 +1,9 @@
 // The hands kept on this phone, on the page: a save kept (Scorepad could not be reached, or hands kept before it
 // wait) and the form moved on; a card above the record form (on the home page, the hands kept for a game that is
-// no longer here, and those held for a game that is, with the way to it) with what each waits for and the answers the save machine offers; on the sheet a line for each
-// hand waiting to be saved; and Fix, which brings one back into the form. Run only once a hand is to be kept or
-// is kept (fetched ahead when the game page is idle: the Wi-Fi is most often gone by then).
+// no longer here, and those held for a game that is, with the way to it) with what each waits for and the
+// answers the save machine offers; on the sheet a line for each hand waiting to be saved; and Fix, which brings
+// one back into the form. Run only once a hand is to be kept or is kept (fetched ahead when the game page is
+// idle: the Wi-Fi is most often gone by then).
 (function () {
   "use strict";
 
