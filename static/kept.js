@@ -62,8 +62,8 @@
     if (!f) return;
     record.clear(f);
     record.unsay(f);
-    const old = document.querySelector(record.DOM.note);
-    if (old) old.remove();
+    // (and what was said of a hand carried into the form: it is the kept hand's now, which goes by itself)
+    document.querySelectorAll(record.DOM.note + ", #carried-note").forEach((old) => old.remove());
     f.elements.token.value = outbox.newToken();
     delete f.dataset.typed;
     f.setAttribute("data-fresh", "");

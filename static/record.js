@@ -15,7 +15,7 @@
     // on the form: data-game (the game's identity), data-sheet-next (the sheet's next hand), data-compare (the
     // question's address), data-ahead (who deals each hand ahead); on an answer: data-how, data-forget (the
     // token it settles), data-forget-hand (its number), data-keep-as (the number it keeps it as), data-game (on
-    // the edit page)
+    // the edit page, which has no kept-hands slot)
   };
   // Fields of the form's own bookkeeping, not typed by a player.
   const BOOKKEEPING = ["csrf_token", "token", "expected", "game", "game_id", "count_meld", "repeat", "meld_ok"];
@@ -177,7 +177,7 @@
       if (req.detail.successful) outbox.pause(); // until its page has settled
 
       if (req.kind === "save" && req.answer === "saved") outbox.act("formSaved", was);
-      if (req.kind === "answer") outbox.act("landed", { token: was.token, saved: req.answer === "saved" });
+      if (req.kind === "answer") outbox.act("landed", { token: was.token, kind: req.answer });
       if (req.kind === "save" && req.answer === "clash") showQueued = true;
     },
     afterSettle(req) {

@@ -3,7 +3,7 @@
 // typed for a hand (its draft) is here: the states in one table, and one function per event that takes the kept
 // hands and the drafts and returns them changed, with the effects for the page to carry out. Renumbering happens
 // here and nowhere else. Pure: no DOM, no storage, no network, no clock (the time comes with the event), so
-// tests/phone runs it in V8 by itself. outbox.js, record.js, drafts.js, live.js and kept_card.js carry it out.
+// tests/phone runs it in V8 by itself. outbox.js, record.js, drafts.js, live.js and kept.js carry it out.
 (function (root) {
   "use strict";
 
@@ -219,7 +219,11 @@
     landed(m, ev, fx) {
       const e = m.kept.find((k) => k.token === ev.token && k.state === "answering");
       if (!e) return;
-      if (!ev.saved) { // refused, or asked again: it is asked about again, and the hands after it still wait
+      if (ev.kind === "behind") { // the hand it answered about was deleted meanwhile: it goes as it was typed
+        hold(e, "waiting", ev.now);
+        return fx.push({ do: "clear-form" }, { do: "drain" });
+      }
+      if (ev.kind !== "saved") { // refused, or asked again: asked about again, the hands after it still wait
         hold(e, "clash", ev.now, e.words);
         return;
       }

@@ -192,6 +192,32 @@ def test_mine_is_right_about_the_hand_that_won_on_the_other_phone_takes_the_win_
     expect(other_phone.locator(".winner-card")).to_contain_text("520 to 70", timeout=SETTLED_MS)
 
 
+def test_mine_is_right_about_a_hand_deleted_on_the_other_phone_meanwhile_lands_the_kept_hands_once_in_order(
+        browser, phone, other_phone, live_server):
+    """The other phone deletes the hand after the question was asked here: "mine is right" finds its place free,
+    and the kept hand goes there as it was typed, the one kept after it behind it; none is left in the form."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    phone.context.set_offline(True)
+    record(phone, ("21", "12"), "31", kept=True)  # hand 2 here
+    record(phone, ("22", "12"), "32", kept=True)  # hand 3 here
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    phone.context.set_offline(False)
+    mine = phone.get_by_role("button", name="Same hand, mine is right: change hand 2 to mine")
+    expect(mine).to_be_visible(timeout=SETTLED_MS)
+    hand = other_phone.locator("#sheet details.hand").first.get_attribute("id").removeprefix("hand-")
+    other_phone.goto(f"{game}/hands/{hand}/delete")
+    other_phone.get_by_role("button", name="Delete hand 2").click()
+    expect(other_phone.locator("#sheet details.hand")).to_have_count(1)
+    mine.click()
+    hands = until_settled(browser, phone, game, 3)
+    assert ["meld 21·12" in hands[1], "meld 22·12" in hands[2]] == [True, True], hands
+    expect(phone.locator("#expected")).to_have_value("4")
+    expect(phone.locator("#meld_0")).to_have_value("")
+
+
 def test_a_kept_hand_of_a_game_ended_meanwhile_offers_no_fix_where_there_is_no_form(browser, phone, other_phone,
                                                                                   live_server):
     """Fix puts a kept hand back in the record form; a game ended on the other phone has none, so the card offers

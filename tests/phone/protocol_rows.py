@@ -14,7 +14,7 @@ from tests.phone.machine import Phone
 #   ("fix", label, sheet_next)                    Fix, on a page whose sheet takes hand `sheet_next` next
 #   ("answered", label, how[, keep_as])           the two-phone question about a kept hand answered
 #   ("answered draft", number, token, how)        ... about what is typed in the form
-#   ("landed", label, saved)                      that answer's own answer
+#   ("landed", label, saved[, kind])              that answer's own answer (its Scorepad-Answer kind)
 #   ("form saved", token, number)                 the record form's save is on the sheet
 #   ("typed", number, token) / ("shown", number)  the form typed in / a fresh form on the page
 #   ("compared", number, result, form_number)     what asking about a draft came to
@@ -45,7 +45,8 @@ def run(phone: Phone, steps) -> None:
         elif verb == "answered draft":
             phone.on("answered", game=phone.game, hand=args[0], token=args[1], how=args[2])
         elif verb == "landed":
-            phone.on("landed", token=phone.entry(args[0])["token"], saved=args[1])
+            phone.on("landed", token=phone.entry(args[0])["token"],
+                     kind=args[2] if len(args) > 2 else "saved" if args[1] else "clash")
         elif verb == "form saved":
             phone.on("formSaved", game=phone.game, token=args[0], hand=args[1])
         elif verb == "typed":
@@ -97,6 +98,12 @@ ROWS = {
         ("form number", 1, 1), ("queued", "a", 1, False), ("queued", "new", 1, False),
         ("form saved", "a", 1), ("kept", [("b", 2, "waiting")]), ("form number", 2, 3),
         ("send", "b", "saved"),
+    ],
+    "mine is right about a hand deleted on the other phone meanwhile sends the kept hand as it was typed": [
+        ("keep", "a", 3), ("keep", "b", 4), ("send", "a", "clash"), ("answered", "a", "mine"),
+        ("landed", "a", False, "behind"), ("did", "clear-form", {}),
+        ("kept", [("a", 3, "waiting"), ("b", 4, "waiting")]),
+        ("send", "a", "saved"), ("send", "b", "saved"), ("kept", []),
     ],
     "a kept copy of the hand that won on the other phone is asked about": [
         ("keep", "a", 3), ("send", "a", "clash"), ("answered", "a", "same"), ("kept", []), ("form number", 4, 4),

@@ -189,7 +189,7 @@
         kind = record(phone.page, q.values.map((p) => (p[0] === "expected" ? ["expected", String(g.hands.length + 1)] : p))
           .concat([["repeat", "1"]]));
       }
-      step(phone, "landed", { token: q.token, saved: kind === "saved", now });
+      step(phone, "landed", { token: q.token, kind, now });
       if (kind === "saved" && !kept && b.label) step(phone, "formSaved", { game: q.game, hand: q.hand, token: q.token });
       freshForm(phone);
     }

@@ -375,6 +375,8 @@ def test_an_answer_the_edit_page_asks_about_first_is_at_its_own_address_and_stil
     assert form.select_one("input[name=answering]")["value"] == kept["token"]
     no = page.select_one("#repeat-question a")
     assert (no["data-how"], no["data-forget"]) == ("same", kept["token"]) and "discard mine" in no.get_text()
+    cancel = page.select_one(".action-bar a")
+    assert no["hx-boost"] == cancel["hx-boost"] == "false"  # a plain load of the game, not under the answer's form
     yes = {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")} | {
         name: sent[name] for name in sent if name not in ("csrf_token",)} | {"reopen": "1"}
     saved = boosted(client, action, yes, action)
@@ -389,3 +391,39 @@ def test_an_edit_page_opened_by_hand_answers_no_question(client):
     page = parse(client.get(f"/games/{game_id}/hands/{hand}/edit"))
     assert not page.select_one("#hand-form").has_attr("data-how")
     assert page.select_one("input[name=answering]") is None
+
+
+def test_mine_is_right_about_a_hand_deleted_meanwhile_is_answered_behind_with_what_was_typed_kept(client):
+    """The other phone deleted the hand after the question was asked: its place is free. The page keeps what was
+    typed in the form (a hand only typed is recorded from there), and says `behind`: a phone that kept the hand
+    sends it as typed and clears the form (tests/phone: the machine's row)."""
+    game_id, kept = won_on_the_other_phone(client)
+    action, sent = answer_form(parse(question(client, game_id, kept)), "mine is right")
+    assert client.post(action.replace("/edit", "/delete"), data={"csrf_token": sent["csrf_token"]}).status_code == 303
+    answer = boosted(client, action, sent, f"/games/{game_id}")
+    assert answer.headers["Scorepad-Answer"] == "behind"
+    page = parse(answer)
+    assert page.select_one("#expected")["value"] == "3" and page.select_one("#meld_1")["value"] == "20"
+
+
+def test_mine_is_right_about_a_hand_changed_meanwhile_asks_again_beside_the_hand_as_it_is(client):
+    game_id, kept = won_on_the_other_phone(client)
+    page = parse(question(client, game_id, kept))
+    action, sent = answer_form(page, "mine is right")
+    edit = parse(client.get(action))
+    changed = {i["name"]: i.get("value", "") for i in edit.select("#hand-form input[type=hidden]")} | {
+        "kind": "played", "bidder": "t0", "bid": "50", "trump": "H", "meld_0": "10", "meld_1": "0",
+        "counters_0": "30", "counters_1": "20", "reopen": "1"}
+    assert client.post(action, data=changed).status_code == 303  # the other phone's edit: Us 490, not won
+    answer = boosted(client, action, sent, f"/games/{game_id}")
+    assert answer.headers["Scorepad-Answer"] == "clash"
+    again = parse(answer)
+    assert again.select_one("#record.clash")["data-clash"] == "3"
+    assert "10 : 0" in typed_here_and_theirs(again)["Meld"][0]
+    _, resent = answer_form(again, "mine is right")
+    assert resent["answering"] == kept["token"] and "reopen" not in resent  # nobody has won now: nothing to ask
+
+
+def typed_here_and_theirs(page) -> dict[str, tuple[str, str]]:
+    return {row.th.get_text(): tuple(td.get_text(" ", strip=True) for td in row.select("td"))
+            for row in page.select(".clash-table tbody tr")}
