@@ -110,16 +110,25 @@ def test_a_refused_kept_hand_fixed_in_the_form_lands_before_the_hands_kept_after
     expect(phone.locator("#expected")).to_have_value("3")
 
 
-def test_a_kept_copy_of_the_hand_that_won_on_the_other_phone_is_asked_about_and_the_win_shown(browser, phone,
-                                                                                             other_phone, live_server):
+def kept_while_the_other_phone_wins(phone, other_phone, live_server, kept_meld=("0", "0"), kept_counters="50",
+                                    kept_bidder="Us") -> str:
+    """Hands 1 and 2 recorded (Us 450, bids made with every counter: 250, then 200); this phone offline keeps its
+    hand 3 while the other phone records hand 3 as Us 50 made, which wins (500). Returns the game's address; this
+    phone is still offline."""
     start_game(phone, live_server)
     game = phone.url
-    for meld, bid in (("200", "250"), ("150", "200")):  # bids made with every counter: 250, then 200
+    for meld, bid in (("200", "250"), ("150", "200")):
         record(phone, (meld, "0"), "50", bid=bid)
     other_phone.goto(game)
     phone.context.set_offline(True)
-    record(phone, ("0", "0"), "50", kept=True)  # hand 3: 50, which wins (500)
-    record(other_phone, ("0", "0"), "50")  # the same hand, recorded here
+    record(phone, kept_meld, kept_counters, bidder=kept_bidder, kept=True)
+    record(other_phone, ("0", "0"), "50")
+    return game
+
+
+def test_a_kept_copy_of_the_hand_that_won_on_the_other_phone_is_asked_about_and_the_win_shown(browser, phone,
+                                                                                             other_phone, live_server):
+    game = kept_while_the_other_phone_wins(phone, other_phone, live_server)  # the same hand on both
     expect(other_phone.locator(".winner-card")).to_be_visible()
     phone.context.set_offline(False)
     same = phone.get_by_role("link", name="Same hand: discard mine")
@@ -134,14 +143,7 @@ def test_a_kept_copy_of_the_winning_hand_is_asked_about_when_the_win_was_seen_fi
                                                                                       live_server):
     """The other order of the test above: this phone's poll brings the win (the winner card, no record form on the
     page) before its kept hand is answered; the question is still asked at once, not left to a Compare button."""
-    start_game(phone, live_server)
-    game = phone.url
-    for meld, bid in (("200", "250"), ("150", "200")):
-        record(phone, (meld, "0"), "50", bid=bid)
-    other_phone.goto(game)
-    phone.context.set_offline(True)
-    record(phone, ("0", "0"), "50", kept=True)
-    record(other_phone, ("0", "0"), "50")
+    game = kept_while_the_other_phone_wins(phone, other_phone, live_server)
 
     def no_answer_yet(route):
         if route.request.method == "POST":
@@ -166,14 +168,8 @@ def test_mine_is_right_about_the_hand_that_won_on_the_other_phone_takes_the_win_
     """The question says what "mine is right" does to the win, and saying it is the answer: the game takes hands
     again, the kept hand is settled (not asked about again), and the next hand is recorded as usual. The other
     phone, whose polls went unanswered meanwhile, shows the win that hand made, not the one it saw before."""
-    start_game(phone, live_server)
-    game = phone.url
-    for meld, bid in (("200", "250"), ("150", "200")):
-        record(phone, (meld, "0"), "50", bid=bid)
-    other_phone.goto(game)
-    phone.context.set_offline(True)
-    record(phone, ("0", "20"), "20", bidder="Them", kept=True)  # hand 3 here: Them's bid (Us 470)
-    record(other_phone, ("0", "0"), "50")  # hand 3 there: Us make 50, which wins (500 to 0)
+    game = kept_while_the_other_phone_wins(phone, other_phone, live_server, kept_meld=("0", "20"),
+                                           kept_counters="20", kept_bidder="Them")  # Them's bid here (Us 470)
     other_phone.route("**/live", lambda route: route.abort())
     phone.context.set_offline(False)
     mine = phone.get_by_role("button", name="Same hand, mine is right: change hand 3 to mine")
