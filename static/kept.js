@@ -13,6 +13,7 @@
   // What is done to the record form and the question, on a game's page only: the home page lists kept hands too,
   // and a hand sent from there lands there, with no form (a throw here would stop the sending of the next one).
   const onGamePage = (doer) => (effect, model) => ((record = record || S.record) ? doer(effect, model) : undefined);
+  const hasForm = () => Boolean((record = record || S.record) && record.form()); // where Fix has a form to fill
   // What a held hand waits for, in the phone's words where Scorepad's were written for a form being typed in.
   const WORDS = {
     clash: (e) => "hand " + e.hand + " was recorded on another phone meanwhile.",
@@ -87,7 +88,7 @@
   // The answers the machine offers for a hand, less Fix where the page has no record form to fix it in (a game
   // won or ended since: the words say why it was not taken, and Discard is what is left to do).
   function buttons(entry) {
-    const row = el("div", { className: "button-row" }), r = record || S.record, canFix = Boolean(r && r.form());
+    const row = el("div", { className: "button-row" }), canFix = hasForm();
     M.STATES[entry.state].offers.filter((offer) => offer !== "fix" || canFix).forEach((offer, i) => {
       if (offer === "unlock") {
         const unlock = el("a", { className: "button primary", textContent: "Type the passcode",
@@ -174,8 +175,8 @@
     const here = model.kept.filter((e) => e.game === game && e.state !== "gone");
     const gone = model.kept.filter((e) => e.state === "gone");
     const away = game ? [] : model.kept.filter((e) => e.state !== "gone" && M.STATES[e.state].offers.length);
-    const r = record || S.record, sig = JSON.stringify([here, gone, away].map((list) =>
-      list.map((e) => [e.id, e.hand, e.state, e.words])).concat(Boolean(r && r.form())));
+    const sig = JSON.stringify([here, gone, away].map((list) =>
+      list.map((e) => [e.id, e.hand, e.state, e.words])).concat(hasForm()));
     const box = document.getElementById("outbox");
     if (sig === drawn && (box ? box.isConnected : !here.length && !gone.length && !away.length) &&
         document.querySelectorAll("#sheet .waiting-hand").length === here.length) return;

@@ -567,9 +567,7 @@ def save_hand(game_id: int, hand_id: int):
         change = services.edit_hand(get_db(), game_id, hand_id, form.hand, edits_seen=seen, incomplete=garbled,
                                     unreadable=form.unreadable, reopen_ok=request.form.get("reopen") == "1")
     except (HandGone, HandChangedElsewhere) as stale:  # not mine over what this phone never saw: asked again
-        if answering:
-            return _answer_gone_stale(game_id, hand_id, answering, form.values)
-        return _stale_edit(game_id, hand_id, stale, form.values)
+        return _stale_edit(game_id, hand_id, stale, form.values, answering)
     except WinTakenAway as taken:
         return _edit_page(*_hand_in_game(game_id, hand_id), form.values, edits_seen=seen, reopens=taken.words,
                           status=taken.status_hint, answering=answering)
@@ -584,29 +582,23 @@ def save_hand(game_id: int, hand_id: int):
     return _after_save(game_id, change, saved, f"#hand-{hand_id}")
 
 
-def _answer_gone_stale(game_id: int, hand_id: int, token: str, mine: dict):
-    """"Mine is right" about a hand the other phone changed or deleted after the question was asked. Changed: the
-    question is asked again, beside the hand as it is now. Deleted: its place is free. A hand typed in the form
-    stays there, to record (as `_stale_edit` does); a hand kept on the phone goes from the phone as it was typed,
-    which `behind` tells it, and it clears the form (the hand is never in both)."""
-    page = _page(game_id)
-    row = next((row for row in page.sheet.rows if row.stored.id == hand_id), None)
-    if row is None:
-        return _game_page(page, values=mine, message=str(HandGone()), status=HandGone.status_hint, carried=True,
-                          answer="behind")
-    return _game_page(page, values={**BLANK_HAND, **mine}, token=token, clash=row.number, answer="clash")
-
-
-def _stale_edit(game_id: int, hand_id: int, stale: Declined, typed: dict):
+def _stale_edit(game_id: int, hand_id: int, stale: Declined, typed: dict, answering: str | None = None):
     """An edit of a hand that another phone changed or deleted after this form was opened: the hand as it is
     now, or the sheet without it. Nothing this phone typed is written over what it never saw; a change to a
     hand deleted meanwhile stays in the form for the next hand (the other phone may have undone the very hand
-    this one typed: "mine is right" after an Undo), recorded only if the player says so."""
+    this one typed: "mine is right" after an Undo), recorded only if the player says so.
+
+    `answering`: the change is "mine is right" (the two-phone question's answer). Changed meanwhile, the question
+    is asked again, beside the hand as it is now. Deleted, the page also says `behind`: a phone that kept the hand
+    sends it as typed and clears the form (the hand is never in both)."""
     page = _page(game_id)
     game, sheet = page.game, page.sheet
     row = next((row for row in sheet.rows if row.stored.id == hand_id), None)
     if row is None:  # deleted, then or since
-        return _game_page(page, values=typed, message=str(HandGone()), status=HandGone.status_hint, carried=True)
+        return _game_page(page, values=typed, message=str(HandGone()), status=HandGone.status_hint, carried=True,
+                          answer="behind" if answering else None)
+    if answering:
+        return _game_page(page, values={**BLANK_HAND, **typed}, token=answering, clash=row.number, answer="clash")
     return _edit_page(game, sheet, row, hand_values(row.hand), message=str(stale), status=stale.status_hint)
 
 
