@@ -12,8 +12,9 @@
   const el = (tag, props) => Object.assign(document.createElement(tag), props);
   // What is done to the record form and the question, on a game's page only: the home page lists kept hands too,
   // and a hand sent from there lands there, with no form (a throw here would stop the sending of the next one).
-  const onGamePage = (doer) => (effect, model) => ((record = record || S.record) ? doer(effect, model) : undefined);
-  const hasForm = () => Boolean((record = record || S.record) && record.form()); // where Fix has a form to fill
+  const script = () => (record = record || S.record);
+  const onGamePage = (doer) => (effect, model) => (script() ? doer(effect, model) : undefined);
+  const form = () => script() && script().form(); // where Fix has a form to fill, or nothing
   // What a held hand waits for, in the phone's words where Scorepad's were written for a form being typed in.
   const WORDS = {
     clash: (e) => "hand " + e.hand + " was recorded on another phone meanwhile.",
@@ -88,7 +89,7 @@
   // The answers the machine offers for a hand, less Fix where the page has no record form to fix it in (a game
   // won or ended since: the words say why it was not taken, and Discard is what is left to do).
   function buttons(entry) {
-    const row = el("div", { className: "button-row" }), canFix = hasForm();
+    const row = el("div", { className: "button-row" }), canFix = Boolean(form());
     M.STATES[entry.state].offers.filter((offer) => offer !== "fix" || canFix).forEach((offer, i) => {
       if (offer === "unlock") {
         const unlock = el("a", { className: "button primary", textContent: "Type the passcode",
@@ -176,7 +177,7 @@
     const gone = model.kept.filter((e) => e.state === "gone");
     const away = game ? [] : model.kept.filter((e) => e.state !== "gone" && M.STATES[e.state].offers.length);
     const sig = JSON.stringify([here, gone, away].map((list) =>
-      list.map((e) => [e.id, e.hand, e.state, e.words])).concat(hasForm()));
+      list.map((e) => [e.id, e.hand, e.state, e.words])).concat(Boolean(form())));
     const box = document.getElementById("outbox");
     if (sig === drawn && (box ? box.isConnected : !here.length && !gone.length && !away.length) &&
         document.querySelectorAll("#sheet .waiting-hand").length === here.length) return;
@@ -194,7 +195,7 @@
       S.record.ask({ id: entry.id, game: entry.game, hand: entry.hand, token: entry.token, values: entry.body,
         url: entry.compare });
     } else { // a fix takes the number the sheet on this page takes next (a hand held behind is fixed as that one)
-      const r = record || S.record, f = r && r.form();
+      const f = form();
       outbox.act(b.dataset.act, { id: entry.id, sheetNext: f ? Number(f.dataset.sheetNext) || 0 : 0 });
     }
   });
