@@ -56,6 +56,15 @@
     for (const part of ORDER) if (parts[part] && parts[part][name]) parts[part][name](req, event);
   }));
 
+  // The answer to a poll or preview ([data-while-shown]) that left the page since it asked is older than the page
+  // drawn since: dropped (the next poll brings what is newer). Its events now miss the document: heard on it.
+  // (The same listener added again is not added twice.)
+  const dropOffPage = (event) => { if (!event.currentTarget.isConnected) event.detail.shouldSwap = false; };
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const elt = event.detail.elt;
+    if (elt.matches && elt.matches("[data-while-shown]")) elt.addEventListener("htmx:beforeSwap", dropOffPage);
+  });
+
   // A part of the page swapped in by itself (the poll's sheet, a club screen's news) keeps open what the player
   // opened: a hand being looked at is not shut under a finger because another phone changed the page.
   document.addEventListener("htmx:oobBeforeSwap", (event) => {

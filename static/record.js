@@ -152,9 +152,6 @@
       if (req.kind === "poll" && f) event.detail.headers["X-Hand-Token"] = f.elements.token.value;
     },
     beforeRequest(req, event) {
-      // a preview answered after the save's page took its card's place has nowhere to go; its answer's events go
-      // to the preview, out of the page by then (never to the document's listeners): told there
-      if (req.elt && req.elt.id === "preview") req.elt.addEventListener("htmx:beforeSwap", offPage, { once: true });
       if (req.kind === "answer") req.xhr.scorepad = { token: req.elt.dataset.forget };
       if (req.kind !== "save") return;
       const f = req.elt;
@@ -191,7 +188,6 @@
     },
   });
   let showQueued = false;
-  const offPage = (event) => { if (!event.target.isConnected) event.detail.shouldSwap = false; };
 
   // A save that got no answer is kept, and the form moves on (the banner is not needed: the card says so).
   function keepIt(req) {

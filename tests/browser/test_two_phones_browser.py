@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, PHONE, kept_script_fetched, record_unless_asked, start_game
+from tests.browser.helpers import ARTIFACTS, PHONE, POLL, WAIT_MS, kept_script_fetched, record_unless_asked, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -427,3 +427,53 @@ def test_a_hand_opened_on_one_phone_stays_open_when_the_other_records_one(phone,
     expect(phone.locator(".hands details")).to_have_count(2)  # the poll's sheet
     expect(first.get_by_role("link", name="Edit")).to_be_visible()
     expect(phone.locator(".hands details").first).not_to_have_attribute("open", "")  # only the one opened
+
+
+def test_a_polls_late_answer_never_takes_back_what_the_page_has_shown_since(phone, other_phone, live_server):
+    """A poll sent before this phone's own change drew the page, and answered after it, speaks of the game as it
+    was then: its answer is dropped (the next poll brings whatever is newer), never swapped in over the newer page.
+    Here the poll carries the sheet with hand 1 while the page shows the question about hand 1 beside hands 1 and 2."""
+    start_game(phone, live_server)
+    other_phone.goto(phone.url)
+    mode, held, later = ["blind"], [], []
+
+    def poll(route):
+        if mode[0] == "blind":  # nothing new, as far as this phone hears
+            route.fulfill(status=304)
+        elif mode[0] == "hold":  # answered now by Scorepad, delivered when the test says
+            held.append((route, route.fetch()))
+            mode[0] = "silent"
+        else:
+            later.append(route)
+
+    phone.route(POLL, poll)
+    type_hand(other_phone, counters=("30", "20"))
+    other_phone.locator("button.save-button").click()
+    expect(other_phone.locator("#expected")).to_have_value("2")
+    mode[0] = "hold"
+    heard_by(phone, held)
+    assert held[0][1].status == 200  # the sheet with hand 1, held on its way
+    type_hand(other_phone, bidder="Them", counters=("20", "30"))
+    other_phone.locator("button.save-button").click()
+    expect(other_phone.locator("#expected")).to_have_value("3")
+    type_hand(phone)
+    phone.locator("button.save-button").click()  # hand 1 here: the question, beside the sheet as it is now
+    expect(phone.locator("#record.clash h2")).to_have_text("Hand 1 was just recorded on another phone")
+    expect(phone.locator("#sheet details.hand")).to_have_count(2)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    heard_by(phone, later)  # the next poll is on its way: the late answer was heard
+    expect(phone.locator("#sheet details.hand")).to_have_count(2)
+    expect(phone.locator("#record.clash h2")).to_have_text("Hand 1 was just recorded on another phone")
+    mode[0] = "blind"
+    for route in later:
+        route.fulfill(status=304)
+
+
+def heard_by(page, routes: list, within_ms: int = WAIT_MS) -> None:
+    """Until a request reached the route that lists them (its handler runs while the page is waited on)."""
+    for _ in range(within_ms // 50):
+        if routes:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("no poll came")
