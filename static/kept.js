@@ -19,8 +19,8 @@
   const WORDS = {
     clash: (e) => "hand " + e.hand + " was recorded on another phone meanwhile.",
     behind: () => "the sheet has fewer hands than when it was typed (a hand was deleted on another phone, or an " +
-      "older copy of the games was put back). It goes by itself once the hands before it are on the sheet again; " +
-      "or record it now as the next hand with Fix.",
+      "older copy of the games was put back). It goes by itself once the hands before it are on the sheet again " +
+      "(record them in the form, on this phone or another); or record it now as the next hand with Fix.",
     passcode: () => "type the table's passcode to save it.",
     answering: () => "your answer about it is on its way.",
   };

@@ -80,7 +80,10 @@
     }
     if (keptHere && !won(fresh)) { // numbered past the kept hands, not by the poll
       const freshForm = fresh.querySelector("#hand-form");
-      if (freshForm && !typedIn(f)) f.dataset.sheetNext = freshForm.dataset.sheetNext;
+      if (freshForm && !typedIn(f)) {
+        f.dataset.sheetNext = freshForm.dataset.sheetNext;
+        record.sync(); // (the hand the sheet lost, recorded on another phone: the form goes past it)
+      }
       return false;
     }
     if (about(card) === about(fresh)) return false;
@@ -136,14 +139,16 @@
   }
 
   // "Hand 2 recorded … Undo" offers to take back the last hand: once the fresh sheet has a hand after it (recorded
-  // on another phone), the offer goes; Scorepad would refuse it. A sheet without it says nothing: it may be an
-  // answer older than the page (a poll sent before this phone's save, answered after it). The button keeps its
-  // place (the toast leaves by itself): nothing below it moves under a finger on its way to it.
+  // on another phone), the offer goes; Scorepad would refuse it. The button keeps its place (the toast leaves by
+  // itself): nothing below it moves under a finger on its way to it. A sheet without the hand (taken back on
+  // another phone, or an older backup put back) takes the toast away: the hand it speaks of is not recorded now.
+  // (A poll's answer heard here is never older than the page: app.js drops those.)
   function undoneElsewhere(page) {
     const undo = document.querySelector("#saved form[action$='/undo']");
     const hand = undo && /\/hands\/(\d+)\/undo$/.exec(undo.getAttribute("action"));
     const row = hand && page.getElementById("hand-" + hand[1]), last = page.querySelector("#sheet details.hand");
-    if (row && row !== last) undo.style.visibility = "hidden";
+    if (hand && !row) document.getElementById("saved").hidden = true;
+    else if (row && row !== last) undo.style.visibility = "hidden";
   }
 
   // The poll's news (a 200), and after a question that could not be asked, any answer from Scorepad.

@@ -43,18 +43,22 @@
     return Boolean(e) && STATES[e.state].offers.indexOf("compare") >= 0;
   }
 
-  // The number the record form of `game` is for: past the hands kept here, or the kept hand it is fixing.
+  // The number the record form of `game` is for: past the hands kept here, or the kept hand it is fixing. When
+  // the sheet lost hands before the kept ones (taken back on another phone, an older backup put back: the first is
+  // held behind), the first hand lost: this phone can record it again, and the kept hands then go after it.
   function formNumber(model, game, sheetNext) {
-    const fix = fixing(model.kept, game);
-    return fix ? fix.hand : Math.max(sheetNext, lastKept(model.kept, game) + 1);
+    const fix = fixing(model.kept, game), first = ofGame(model.kept, game)[0];
+    return fix ? fix.hand : first && first.state === "behind" && sheetNext < first.hand ? sheetNext :
+      Math.max(sheetNext, lastKept(model.kept, game) + 1);
   }
 
   // Whether a save of the form (its token, its number) waits behind the hands kept here: hands go in the order
-  // played. Only the fix of a kept hand goes at once (the ones after it wait for it).
+  // played: it waits behind those played before it (a hand the sheet lost goes first). The fix of a kept hand
+  // goes at once (the ones after it wait for it).
   function queued(model, game, token, number) {
     const fix = fixing(model.kept, game);
     if (fix && (fix.token === token || fix.hand === number)) return false;
-    return ofGame(model.kept, game).some((e) => e.token !== token);
+    return ofGame(model.kept, game).some((e) => e.token !== token && e.hand <= number);
   }
 
   // The kept hand to send now: the first of its game that is due, never past one that blocks; one at a time.
@@ -237,7 +241,7 @@
       forgetDraft(m, ev.game, ev.hand, ev.token);
       m.kept = m.kept.filter((e) => !(e.token === ev.token ||
         (e.game === ev.game && e.hand === ev.hand && e.state === "fixing")));
-      fx.push({ do: "drain" });
+      ON.sheetChanged(m, ev, fx); // it may be the hand a hand held behind waits for
     },
     // Scorepad can be reached again (the network is back, the phone woke, an answer came): what waits for an
     // answer goes now, not after its wait.

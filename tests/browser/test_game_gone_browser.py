@@ -1,6 +1,7 @@
-"""A phone on a game that a restore took away: a backup taken before the game was put back while the phone's page
-was open. The page says so where it cannot be missed and stops asking; the game that is given its number later
-never shows up inside it. (The server's side of it: tests/web/test_two_phone_seams.py.)"""
+"""A phone on a game that a restore took away (a backup taken before the game was put back while the phone's page
+was open), or took hands from: the page says so where it cannot be missed and stops asking; the game that is
+given its number later never shows up inside it; a hand the restore took can be recorded again on the phone that
+kept the hands after it. (The server's side of it: tests/web/test_two_phone_seams.py.)"""
 
 from __future__ import annotations
 
@@ -66,3 +67,41 @@ def test_a_phone_on_a_game_a_restore_took_away_says_so_and_stops_asking(phone, o
     # the browser and htmx each log the one 404 the page was answered; nothing else
     said = [e for e in phone.js_errors if "404" not in e]
     assert not said and len(phone.js_errors) <= 2, phone.js_errors
+
+
+def test_a_hand_a_restore_took_is_recorded_again_on_the_phone_that_kept_the_next_and_the_kept_one_lands_after_it(
+        phone, own_server):
+    """Hands 1 and 2 are in the backup, hand 3 is not; hand 4 was kept on the phone (the Wi-Fi gone) when the
+    backup was put back. Hand 4 is held (the sheet has lost hand 3), and the form is for hand 3: recorded there
+    again, hand 4 goes after it by itself, each under its own number."""
+    url, app, folder = own_server
+    live = app.config["DATABASE"]
+    start_game(phone, url)
+    for meld in (20, 21):
+        record_hand(phone, (meld, 10), (30,), bidder="Us", bid=50)
+    older = folder / "after-hand-2.db"
+    with connection.connect(live) as db:
+        db.execute("VACUUM INTO ?", [str(older)])
+    record_hand(phone, (22, 10), (30,), bidder="Us", bid=50)
+    phone.context.set_offline(True)
+    record_hand(phone, (24, 10), (30,), bidder="Us", bid=50)  # hand 4, kept on the phone
+    expect(phone.locator("#outbox")).to_be_visible()
+    backups.restore(str(older), live)
+    phone.context.set_offline(False)
+    expect(phone.locator("#outbox")).to_contain_text("fewer hands than when it was typed", timeout=30_000)
+    expect(phone.locator("#expected")).to_have_value("3")
+    expect(phone.locator("button.save-button")).to_have_text("Record hand 3")
+    expect(phone.locator("#saved")).to_be_hidden()  # "Hand 3 recorded · Undo" spoke of the hand the restore took
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "restore-took-a-hand.png"), full_page=True)
+    phone.locator("#field-bidder .choice", has_text="Us").click()  # hand 3 again, as it was played
+    phone.fill("#bid", "50")
+    phone.fill("#meld_0", "23")
+    phone.fill("#meld_1", "10")
+    phone.fill("#counters_0", "30")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#outbox")).to_have_count(0, timeout=30_000)
+    expect(phone.locator("#expected")).to_have_value("5")
+    expect(phone.locator("#sheet details.hand")).to_have_count(4)
+    melds = phone.locator("#sheet details.hand summary").all_inner_texts()[::-1]
+    assert ["meld 23·10" in melds[2], "meld 24·10" in melds[3]] == [True, True], melds

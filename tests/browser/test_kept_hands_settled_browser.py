@@ -328,10 +328,12 @@ def test_a_kept_hand_waits_for_a_hand_taken_back_on_the_other_phone_and_lands_af
     game = kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept=1)
     expect(phone.locator("#outbox")).to_contain_text("It goes by itself once the hands before it are on the sheet "
                                                      "again", timeout=SETTLED_MS)
+    expect(phone.locator("#expected")).to_have_value("2")  # the hand taken back may be recorded again here too
     other_phone.fill("#meld_1", "30")  # corrected, and recorded again
     other_phone.locator("button.save-button").click()
     hands = until_settled(browser, phone, game, 3)
     assert ["meld 10·30" in hands[1], "meld 23·12" in hands[2]] == [True, True], hands
+    expect(phone.locator("#expected")).to_have_value("4")
 
 
 def test_a_kept_hand_fixed_when_the_sheet_lost_a_hand_goes_as_the_next_hand_and_the_later_one_after_it(

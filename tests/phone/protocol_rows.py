@@ -132,10 +132,18 @@ ROWS = {
         ("sheet changed",), ("send", "a", "saved"),
     ],
     "a hand held behind, fixed, goes as the sheet's next hand and the hands kept after it move up with it": [
-        ("keep", "a", 3), ("keep", "b", 4), ("send", "a", "behind"), ("form number", 2, 5),
+        ("keep", "a", 3), ("keep", "b", 4), ("send", "a", "behind"), ("form number", 2, 2),
         ("fix", "a", 2), ("did", "fill", {"from": 3}), ("kept", [("a", 2, "fixing"), ("b", 3, "waiting")]),
         ("form number", 2, 2), ("queued", "a", 2, False), ("queued", "new", 2, False),
         ("form saved", "a", 2), ("kept", [("b", 3, "waiting")]), ("form number", 3, 4), ("send", "b", "saved"),
+    ],
+    "a hand held behind a hand the sheet lost: the form is for the lost hand, whose save goes first, then the kept": [
+        ("keep", "a", 4), ("keep", "b", 5), ("send", "a", "behind"), ("form number", 3, 3), ("queued", "new", 3, False),
+        ("queued", "new", 4, True), ("form saved", "new", 3), ("kept", [("a", 4, "behind"), ("b", 5, "waiting")]),
+        ("form number", 4, 6), ("send", "a", "saved"), ("send", "b", "saved"), ("kept", []),
+    ],
+    "a hand held behind, on a page whose sheet has not heard of the lost hand, leaves the form past the kept": [
+        ("keep", "a", 3), ("send", "a", "behind"), ("form number", 3, 4), ("queued", "new", 4, True),
     ],
     "a hand held behind, fixed on a page that has not heard of the lost hand yet, goes as Scorepad's next": [
         ("keep", "a", 3), ("send", "a", "behind", {"next": 2}), ("fix", "a", 3), ("kept", [("a", 2, "fixing")]),
