@@ -413,3 +413,30 @@ def test_record_stays_under_the_finger_when_the_result_goes_again(context_for, l
     after = page.locator("button.save-button").evaluate("button => button.getBoundingClientRect().top")
     assert abs(after - before) < 1, (before, after)
     assert in_view(page, "#counters_0")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 320, "height": 640}, PHONE])
+def test_an_edit_that_takes_the_win_away_asks_on_the_screen_the_page_opens_on(context_for, live_server, viewport):
+    """The question whether to save an edit that ends the win sat below the fields and the result line, off the
+    screen the page opened on (at 390×844 too): Save seemed to do nothing."""
+    page = context_for(viewport)
+    start_game(page, live_server, preset="double-deck")
+    for meld in ("250", "240"):  # two bids of 250 made with that meld and every counter: 590, the game
+        page.locator("#field-bidder .choice", has_text="Us").click()
+        page.fill("#bid", "250")
+        page.fill("#meld_0", meld)
+        page.fill("#meld_1", "0")
+        page.fill("#counters_0", "50")
+        page.locator("button.save-button").click()
+        expect(page.locator("#saved, .winner-card").first).to_be_visible()
+    expect(page.locator(".winner-card")).to_be_visible()
+    hand = page.locator("#sheet details.hand").first.get_attribute("id").removeprefix("hand-")
+    page.goto(f"{page.url.split('#')[0]}/hands/{hand}/edit")
+    page.fill("#meld_0", "40")  # 90 of 250, set: 300 - 250, and nobody has won
+    page.locator("button.save-button").click()
+    question = page.locator("#repeat-question")
+    expect(question).to_contain_text("Save the change all the same?")
+    assert in_view(page, "#repeat-question")
+    question.get_by_role("button", name="Yes, save it: the game is as the hands say").click()
+    expect(page.locator("#hand-form")).to_be_visible()  # the game takes hands again
+    expect(page.locator("#total-0")).to_have_text("50")
