@@ -54,7 +54,8 @@
 
   let unasked = null; // a fresh card held back while the question about the typed form could not be asked
 
-  // Returns whether the typed form stays (the notice then says to check the hand being typed).
+  // Returns whether the typed form stays (the notice then says to check the hand being typed; "fewer": its number
+  // is past the sheet's next hand).
   function update(fresh, savedToken) {
     const card = document.getElementById("record");
     if (!card || !fresh) return false;
@@ -95,6 +96,9 @@
         askAboutForm(f);
         return true;
       }
+      // the sheet lost hands (taken back on another phone, an older backup put back): what is typed keeps its
+      // number, never renumbered unsaid; its save is told the sheet has fewer hands, and says so
+      if (freshForm && next < mine) return "fewer";
       if (freshForm) {
         patch(f, freshForm);
         return true;
@@ -125,12 +129,14 @@
     if (said) said.hidden = false;
   }
 
+  const FEWER = "The sheet has fewer hands than when you started typing this one: check it before you record.";
   let hideLater = null;
   function noticeShown(typing) {
     const notice = document.getElementById("live-notice");
     if (!notice || notice.hidden) return;
     const advice = notice.querySelector("[data-typing]");
     if (advice) advice.hidden = !typing;
+    if (advice && typing === "fewer") advice.textContent = FEWER;
     clearTimeout(hideLater);
     hideLater = setTimeout(() => {
       const shown = document.getElementById("live-notice");

@@ -44,13 +44,16 @@
   }
 
   // The number the record form of `game` is for: past the hands kept here, or the kept hand it is fixing. When
-  // the sheet lost hands before the kept ones (taken back on another phone, an older backup put back: the first is
-  // held behind), the first hand lost: this phone can record it again, and the kept hands then go after it.
+  // the sheet lost hands before the kept ones (taken back on another phone, an older backup put back: Scorepad
+  // held one behind, and they are `short`), the first hand lost, whatever the kept hands do meanwhile (sent again,
+  // renumbered by a discard): this phone can record it again, and the kept hands then go after it.
   function formNumber(model, game, sheetNext) {
     const fix = fixing(model.kept, game), first = ofGame(model.kept, game)[0];
-    return fix ? fix.hand : first && first.state === "behind" && sheetNext < first.hand ? sheetNext :
+    return fix ? fix.hand : first && first.short && sheetNext < first.hand ? sheetNext :
       Math.max(sheetNext, lastKept(model.kept, game) + 1);
   }
+  // Short until one of them is on the sheet, or the sheet has one's number again (another phone's hand there).
+  const short = (m, game, is) => ofGame(m.kept, game).forEach((k) => { k.short = is; });
 
   // Whether a save of the form (its token, its number) waits behind the hands kept here: hands go in the order
   // played: it waits behind those played before it (a hand the sheet lost goes first). The fix of a kept hand
@@ -97,6 +100,7 @@
   // A kept hand found on the sheet (its answer, or the question about it, said so): it and its draft go.
   function onSheet(m, e, fx) {
     remove(m, e.id);
+    short(m, e.game, false);
     forgetDraft(m, e.game, e.hand, e.token);
     fx.push({ do: "on-sheet", game: e.game, hand: e.hand }, { do: "refresh" });
   }
@@ -167,6 +171,7 @@
         e.wrong = ev.wrong || [];
         e.yes = ev.yes || "repeat"; // what "record it anyway" says yes with (repeat, or meld_ok)
         e.next = ev.next || 0; // the number the sheet took next then
+        if (/^(behind|clash|repeat)$/.test(state)) short(m, e.game, state === "behind");
         if (state === "clash") fx.push({ do: "ask", id: e.id }); // at once, where nothing is being typed
       }
       fx.push({ do: "drain" });
@@ -206,7 +211,7 @@
     answered(m, ev, fx) {
       forgetDraft(m, ev.game, ev.hand, ev.token);
       const e = m.kept.find((k) => k.game === ev.game && k.token === ev.token);
-      if (!e) return;
+      if (!e) return ON.sheetChanged(m, ev, fx); // its page may bring the hand a hand held behind waits for
       if (ev.how === "mine" || ev.how === "keep") {
         e.state = "answering";
         e.keepAs = ev.how === "keep" ? ev.keepAs : null;
@@ -255,13 +260,14 @@
       fx.push({ do: "drain" });
     },
     // A page opened (a reload, another page of Scorepad): what was on its way when the last page went is asked
-    // or sent again, and a hand held for the passcode tries again (it may have been typed).
+    // or sent again, and a hand held for the passcode (it may have been typed) or behind (its sheet may be whole
+    // again) tries again.
     opened(m, ev, fx) {
       m.kept.forEach((e) => {
         if (e.state === "answering") hold(e, "clash", ev.now, e.words);
         else if (e.state === "sending") e.state = "waiting";
         else if (e.state === "fixing") e.state = "refused";
-        if (e.state === "passcode" || e.state === "waiting") e.after = 0;
+        if (/^(passcode|waiting|behind)$/.test(e.state)) e.after = 0;
       });
       Object.keys(m.drafts).forEach((k) => { if (ev.now - m.drafts[k].at > timing.stale) delete m.drafts[k]; });
       fx.push({ do: "drain" });

@@ -105,3 +105,36 @@ def test_a_hand_a_restore_took_is_recorded_again_on_the_phone_that_kept_the_next
     expect(phone.locator("#sheet details.hand")).to_have_count(4)
     melds = phone.locator("#sheet details.hand summary").all_inner_texts()[::-1]
     assert ["meld 23·10" in melds[2], "meld 24·10" in melds[3]] == [True, True], melds
+
+
+def test_a_hand_being_typed_across_a_restore_keeps_its_number_and_its_save_says_the_sheet_has_fewer_hands(
+        phone, other_phone, own_server):
+    """The other phone is typing hand 4 when a backup from after hand 2 is put back: its form is not renumbered
+    unsaid (its hand 4 was recorded as hand 3 without a word, and the lost hand 3 never was); Record says the
+    sheet has fewer hands, and nothing is stored until the player has looked."""
+    url, app, folder = own_server
+    live = app.config["DATABASE"]
+    start_game(phone, url)
+    for meld in (20, 21):
+        record_hand(phone, (meld, 10), (30,), bidder="Us", bid=50)
+    older = folder / "after-hand-2-again.db"
+    with connection.connect(live) as db:
+        db.execute("VACUUM INTO ?", [str(older)])
+    record_hand(phone, (22, 10), (30,), bidder="Us", bid=50)
+    other_phone.goto(phone.url)
+    expect(other_phone.locator("#expected")).to_have_value("4")
+    other_phone.locator("#field-bidder .choice", has_text="Us").click()
+    other_phone.fill("#bid", "50")
+    other_phone.fill("#meld_0", "24")
+    backups.restore(str(older), live)
+    expect(other_phone.locator("#live-notice")).to_contain_text("fewer hands than when you started typing")
+    expect(other_phone.locator("#sheet details.hand")).to_have_count(2)
+    expect(other_phone.locator("#expected")).to_have_value("4")
+    other_phone.fill("#meld_1", "10")
+    other_phone.fill("#counters_0", "30")
+    other_phone.locator("button.save-button").click()
+    expect(other_phone.locator("#form-message")).to_contain_text("The sheet has fewer hands than when this hand was "
+                                                                 "typed")
+    expect(other_phone.locator("#sheet details.hand")).to_have_count(2)  # nothing stored unasked
+    expect(other_phone.locator("#meld_0")).to_have_value("24")
+    other_phone.screenshot(path=str(ARTIFACTS / "typed-across-a-restore.png"))

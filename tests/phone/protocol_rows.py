@@ -142,6 +142,16 @@ ROWS = {
         ("queued", "new", 4, True), ("form saved", "new", 3), ("kept", [("a", 4, "behind"), ("b", 5, "waiting")]),
         ("form number", 4, 6), ("send", "a", "saved"), ("send", "b", "saved"), ("kept", []),
     ],
+    "the form stays on the lost hand while the held hand is sent again, and after a discard renumbers the kept": [
+        ("keep", "a", 4), ("keep", "b", 5), ("send", "a", "behind"), ("later", 30_000), ("send", "a", None),
+        ("form number", 3, 3), ("discard", "a"), ("kept", [("b", 4, "waiting")]), ("form number", 3, 3),
+        ("queued", "new", 3, False),
+    ],
+    "a hand held behind goes again when the question about what was typed is answered, and when a page opens": [
+        ("keep", "a", 4), ("send", "a", "behind"), ("nothing to send",), ("typed", 3, "t3"),
+        ("answered draft", 3, "t3", "same"), ("send", "a", "behind"), ("nothing to send",), ("opened",),
+        ("send", "a", "saved"),
+    ],
     "a hand held behind, on a page whose sheet has not heard of the lost hand, leaves the form past the kept": [
         ("keep", "a", 3), ("send", "a", "behind"), ("form number", 3, 4), ("queued", "new", 4, True),
     ],
