@@ -54,8 +54,7 @@
 
   let unasked = null; // a fresh card held back while the question about the typed form could not be asked
 
-  // Returns whether the typed form stays (the notice then says to check the hand being typed; "fewer": its number
-  // is past the sheet's next hand).
+  // Returns whether the typed form stays (the notice then says to check the hand being typed).
   function update(fresh, savedToken) {
     const card = document.getElementById("record");
     if (!card || !fresh) return false;
@@ -98,7 +97,7 @@
       }
       // the sheet lost hands (taken back on another phone, an older backup put back): what is typed keeps its
       // number, never renumbered unsaid; its save is told the sheet has fewer hands, and says so
-      if (freshForm && next < mine) return "fewer";
+      if (freshForm && next < mine) return true;
       if (freshForm) {
         patch(f, freshForm);
         return true;
@@ -129,14 +128,17 @@
     if (said) said.hidden = false;
   }
 
-  const FEWER = "The sheet has fewer hands than when you started typing this one: check it before you record.";
   let hideLater = null;
-  function noticeShown(typing) {
+  // `lost`: the sheet's next hand, when the sheet has fewer hands than the page showed. Unless Scorepad's words say
+  // a hand was deleted on another phone, an older copy was put back, which "updated from another phone" does not say.
+  function noticeShown(typing, lost) {
     const notice = document.getElementById("live-notice");
     if (!notice || notice.hidden) return;
     const advice = notice.querySelector("[data-typing]");
     if (advice) advice.hidden = !typing;
-    if (advice && typing === "fewer") advice.textContent = FEWER;
+    if (lost && !/was deleted/.test(notice.textContent)) notice.replaceChildren("The sheet has fewer hands now (a hand was deleted, or an older copy of the " +
+      "games was put back): next is hand " + lost + "." + (typing ? " Check it before you record the hand you are " +
+      "typing." : ""));
     clearTimeout(hideLater);
     hideLater = setTimeout(() => {
       const shown = document.getElementById("live-notice");
@@ -165,7 +167,9 @@
       const fresh = template && template.content.querySelector("#record");
       const saved = page.querySelector("#live-notice[data-saved]");
       const sent = req.detail.requestConfig.headers && req.detail.requestConfig.headers["X-Hand-Token"];
-      noticeShown(update(fresh, saved ? sent : null));
+      const f = record.form(), freshForm = fresh && fresh.querySelector("#hand-form");
+      const lost = f && freshForm && Number(freshForm.dataset.sheetNext) < Number(f.dataset.sheetNext);
+      noticeShown(update(fresh, saved ? sent : null), lost && freshForm.dataset.sheetNext);
       undoneElsewhere(page);
     } else if (unasked && req.status && req.status < 500 && record.form() && !document.querySelector("#record[data-clash]")) {
       askAboutForm(record.form()); // Scorepad answers again: the question that could not be asked is asked now

@@ -326,6 +326,7 @@ def kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept) -> str:
 def test_a_kept_hand_waits_for_a_hand_taken_back_on_the_other_phone_and_lands_after_it(browser, phone, other_phone,
                                                                                       live_server):
     game = kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept=1)
+    expect(phone.locator("#live-notice")).to_contain_text("Updated from another phone: hand 2 was deleted.")
     expect(phone.locator("#outbox")).to_contain_text("It goes by itself once the hands before it are on the sheet "
                                                      "again", timeout=SETTLED_MS)
     expect(phone.locator("#expected")).to_have_value("2")  # the hand taken back may be recorded again here too
