@@ -136,9 +136,8 @@
     if (!notice || notice.hidden) return;
     const advice = notice.querySelector("[data-typing]");
     if (advice) advice.hidden = !typing;
-    if (lost && !/was deleted/.test(notice.textContent)) notice.replaceChildren("The sheet has fewer hands now (a hand was deleted, or an older copy of the " +
-      "games was put back): next is hand " + lost + "." + (typing ? " Check it before you record the hand you are " +
-      "typing." : ""));
+    if (lost && !/was deleted/.test(notice.textContent)) notice.replaceChildren("The sheet has fewer hands (deleted, or " +
+      "an older copy put back): next is hand " + lost + "." + (typing ? " Check it before you record this one." : ""));
     clearTimeout(hideLater);
     hideLater = setTimeout(() => {
       const shown = document.getElementById("live-notice");

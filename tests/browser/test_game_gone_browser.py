@@ -128,8 +128,8 @@ def test_a_hand_being_typed_across_a_restore_keeps_its_number_and_its_save_says_
     other_phone.fill("#meld_0", "24")
     backups.restore(str(older), live)
     notice = other_phone.locator("#live-notice")  # (no other phone did anything: it was a restore)
-    expect(notice).to_contain_text("The sheet has fewer hands now (a hand was deleted, or an older copy of the games "
-                                   "was put back): next is hand 3. Check it before you record the hand you are typing.")
+    expect(notice).to_contain_text("The sheet has fewer hands (deleted, or an older copy put back): next is hand 3. "
+                                   "Check it before you record this one.")
     expect(other_phone.locator("#sheet details.hand")).to_have_count(2)
     expect(other_phone.locator("#expected")).to_have_value("4")
     other_phone.fill("#meld_1", "10")
