@@ -132,4 +132,4 @@ def test_imports_killed_and_restores_landing_meanwhile_lose_nothing_a_small_exam
     """A few rounds of `tests.import_kills` (the system tests run it at full size)."""
     figures = kill_imports(new_database(), tmp_path, rounds=6, games=30, seed=4)
     assert (figures.lost, figures.half_imports, figures.broken) == ([], [], []), report(figures)
-    assert figures.backups == 6
+    assert figures.backups == figures.imports >= 6  # a backup after every round (more rounds if no kill landed)
