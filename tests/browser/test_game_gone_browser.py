@@ -6,6 +6,8 @@ kept the hands after it. (The server's side of it: tests/web/test_two_phone_seam
 from __future__ import annotations
 
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -69,20 +71,27 @@ def test_a_phone_on_a_game_a_restore_took_away_says_so_and_stops_asking(phone, o
     assert not said and len(phone.js_errors) <= 2, phone.js_errors
 
 
-def test_a_hand_a_restore_took_is_recorded_again_on_the_phone_that_kept_the_next_and_the_kept_one_lands_after_it(
-        phone, own_server):
-    """Hands 1 and 2 are in the backup, hand 3 is not; hand 4 was kept on the phone (the Wi-Fi gone) when the
-    backup was put back. Hand 4 is held (the sheet has lost hand 3), and the form is for hand 3: recorded there
-    again, hand 4 goes after it by itself, each under its own number."""
+def three_hands_and_a_copy_of_two(phone, own_server) -> tuple[str, Path]:
+    """A game of three hands on `phone` (meld 20, 21, 22), and a copy of the database made after its second: the
+    backup a restore puts back. Returns the live database's path and the copy's."""
     url, app, folder = own_server
     live = app.config["DATABASE"]
     start_game(phone, url)
     for meld in (20, 21):
         record_hand(phone, (meld, 10), (30,), bidder="Us", bid=50)
-    older = folder / "after-hand-2.db"
+    older = folder / f"after-hand-2-{time.monotonic_ns()}.db"
     with connection.connect(live) as db:
         db.execute("VACUUM INTO ?", [str(older)])
     record_hand(phone, (22, 10), (30,), bidder="Us", bid=50)
+    return live, older
+
+
+def test_a_hand_a_restore_took_is_recorded_again_on_the_phone_that_kept_the_next_and_the_kept_one_lands_after_it(
+        phone, own_server):
+    """Hands 1 and 2 are in the backup, hand 3 is not; hand 4 was kept on the phone (the Wi-Fi gone) when the
+    backup was put back. Hand 4 is held (the sheet has lost hand 3), and the form is for hand 3: recorded there
+    again, hand 4 goes after it by itself, each under its own number."""
+    live, older = three_hands_and_a_copy_of_two(phone, own_server)
     phone.context.set_offline(True)
     record_hand(phone, (24, 10), (30,), bidder="Us", bid=50)  # hand 4, kept on the phone
     expect(phone.locator("#outbox")).to_be_visible()
@@ -112,15 +121,7 @@ def test_a_hand_being_typed_across_a_restore_keeps_its_number_and_its_save_says_
     """The other phone is typing hand 4 when a backup from after hand 2 is put back: its form is not renumbered
     unsaid (its hand 4 was recorded as hand 3 without a word, and the lost hand 3 never was); Record says the
     sheet has fewer hands, and nothing is stored until the player has looked."""
-    url, app, folder = own_server
-    live = app.config["DATABASE"]
-    start_game(phone, url)
-    for meld in (20, 21):
-        record_hand(phone, (meld, 10), (30,), bidder="Us", bid=50)
-    older = folder / "after-hand-2-again.db"
-    with connection.connect(live) as db:
-        db.execute("VACUUM INTO ?", [str(older)])
-    record_hand(phone, (22, 10), (30,), bidder="Us", bid=50)
+    live, older = three_hands_and_a_copy_of_two(phone, own_server)
     other_phone.goto(phone.url)
     expect(other_phone.locator("#expected")).to_have_value("4")
     other_phone.locator("#field-bidder .choice", has_text="Us").click()
