@@ -129,14 +129,15 @@
   }
 
   let hideLater = null;
-  // `lost`: the sheet's next hand, when the sheet has fewer hands than the page showed. Unless Scorepad's words say
-  // a hand was deleted on another phone, an older copy was put back, which "updated from another phone" does not say.
+  // `lost`: the sheet's next hand, when the sheet has fewer hands than the page showed. Unless Scorepad marked its
+  // notice data-deleted (a hand was deleted on another phone), an older copy was put back, which "updated from
+  // another phone" does not say.
   function noticeShown(typing, lost) {
     const notice = document.getElementById("live-notice");
     if (!notice || notice.hidden) return;
     const advice = notice.querySelector("[data-typing]");
     if (advice) advice.hidden = !typing;
-    if (lost && !/was deleted/.test(notice.textContent)) notice.replaceChildren("The sheet has fewer hands (deleted, or " +
+    if (lost && !notice.hasAttribute("data-deleted")) notice.replaceChildren("The sheet has fewer hands (deleted, or " +
       "an older copy put back): next is hand " + lost + "." + (typing ? " Check it before you record this one." : ""));
     clearTimeout(hideLater);
     hideLater = setTimeout(() => {

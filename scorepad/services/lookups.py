@@ -5,6 +5,7 @@ function answers one question a page asks, in the store's own values; none write
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
 
 from ..store import clubs, connection, games, players, readable, records
 from ..store.clubs import Night
@@ -53,22 +54,33 @@ def deleted_hand(db, game_id: int, hand_id: int) -> StoredHand | None:
 CHANGE_IS_NEWS = timedelta(minutes=2)
 
 
-def last_change(db, game_id: int, rows, now: datetime) -> str:
+class Change(NamedTuple):
+    """Another phone's latest change to a hand: `words` as its notice says them, and whether it was a deletion
+    (which accounts for a sheet with fewer hands: the page says so itself, not from the words)."""
+
+    words: str
+    deleted: bool = False
+
+
+NO_CHANGE = Change("")
+
+
+def last_change(db, game_id: int, rows, now: datetime) -> Change:
     """The game's latest change to a hand, as another phone's notice says it ("hand 1 changed (Counters 20 : 30
-    → 24 : 26)"), or "" when it was a hand recorded (the notice says the next hand's number), longer ago than
+    → 24 : 26)"), or NO_CHANGE when it was a hand recorded (the notice says the next hand's number), longer ago than
     CHANGE_IS_NEWS, or there is none. `rows`: the sheet's rows now, which number the hand."""
     edit = games.last_edit(db, game_id)
     if edit is None or edit["action"] == "recorded" or _when(edit["at"]) < now - CHANGE_IS_NEWS:
-        return ""
+        return NO_CHANGE
     number = next((row.number for row in rows if row.stored.id == edit["hand_id"]), None)
     if edit["action"] == "edited" and number is not None:
-        return f"hand {number} changed ({edit['summary'].rstrip('.')})"
+        return Change(f"hand {number} changed ({edit['summary'].rstrip('.')})")
     if edit["action"] == "restored" and number is not None:
-        return f"hand {number} was put back"
+        return Change(f"hand {number} was put back")
     if edit["action"] == "deleted":
         place = sum(1 for row in rows if row.stored.seq < edit["seq"]) + 1
-        return f"hand {place} was deleted"
-    return ""
+        return Change(f"hand {place} was deleted", deleted=True)
+    return NO_CHANGE
 
 
 def _when(stamp: str) -> datetime:

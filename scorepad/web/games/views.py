@@ -342,7 +342,7 @@ def live(game_id: int):
     saved_here = _saved_from_here(sheet, request.headers.get("X-Hand-Token", "")[:64])
     # A poll that was on its way while this device saved sees the new version too: that is no news to it.
     news = session.get("wrote") != [game_id, game.version] and saved_here is None
-    change = lookups.last_change(get_db(), game_id, sheet.rows, datetime.now(UTC)) if news else ""
+    change = lookups.last_change(get_db(), game_id, sheet.rows, datetime.now(UTC)) if news else lookups.NO_CHANGE
     values = _blank_hand(game, {})
     club = _club_table(game, sheet)
     response = vary_on_htmx(kept_pages.render(
