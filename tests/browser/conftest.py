@@ -9,8 +9,10 @@ names another.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,36 @@ CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM") or (SHELL if Path(SHELL).exists()
 # Without these flags Chromium tries the network at start, which this machine (and CI) refuses.
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+# Browser files at once, across the run's workers. Chromium takes more processor time for the same work when more of
+# it runs at once on two cores (six browser files, six workers: 222 CPU-s; two workers: 192): past a few, another
+# one adds waiting, not work. A worker waiting its turn leaves the cores to the others' tests.
+BROWSER_FILES_AT_ONCE = int(os.environ.get("SCOREPAD_BROWSER_FILES_AT_ONCE", "3"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _browser_turn(tmp_path_factory, worker_id):
+    """One of BROWSER_FILES_AT_ONCE turns for this file, held while its tests run (a lock on a file every worker of
+    the run sees; the system lets it go if the worker dies)."""
+    if worker_id == "master":
+        yield
+        return
+    folder = tmp_path_factory.getbasetemp().parent
+    while True:
+        for n in range(BROWSER_FILES_AT_ONCE):
+            turn = open(folder / f"browser-turn-{n}", "a")  # noqa: SIM115 (held for the module's tests)
+            try:
+                fcntl.flock(turn, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                turn.close()
+                continue
+            try:
+                yield
+            finally:
+                turn.close()
+            return
+        time.sleep(0.05)
 
 
 @pytest.fixture(scope="session")
