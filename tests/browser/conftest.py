@@ -43,7 +43,7 @@ def _browser_turn(tmp_path_factory, worker_id):
     folder = tmp_path_factory.getbasetemp().parent
     while True:
         for n in range(BROWSER_FILES_AT_ONCE):
-            turn = open(folder / f"browser-turn-{n}", "a")  # noqa: SIM115 (held for the module's tests)
+            turn = open(folder / f"browser-turn-{n}", "a")  # held open for the module's tests
             try:
                 fcntl.flock(turn, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
