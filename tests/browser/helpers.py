@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bs4 import BeautifulSoup
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
@@ -96,10 +97,14 @@ def record_unless_asked(page):
     """Tap Record on a phone whose hand another phone has just recorded. Its poll (every second here) may ask
     "Hand N was just recorded on another phone" while the finger is on its way: the button then leaves the page
     under the tap, as it does at a table, and the question is the answer either way."""
+    save, asked = page.locator("#record:not(.clash) button.save-button"), page.locator("#record.clash")
+    expect(save.or_(asked).first).to_be_visible()
+    if asked.is_visible():  # the poll asked before the finger got there: nothing to tap
+        return
     try:
-        page.locator("#record:not(.clash) button.save-button").click(timeout=4000)
+        save.click(timeout=4000)
     except PlaywrightTimeout:
-        expect(page.locator("#record.clash")).to_be_visible(timeout=1000)
+        expect(asked).to_be_visible(timeout=1000)
 
 
 def blind_poll(page):
@@ -172,6 +177,19 @@ def post(page, url, data):
     answer = page.request.post(url, form={"csrf_token": token, **data}, max_redirects=0)
     assert answer.status in (302, 303), (url, answer.status, answer.text())
     return answer.headers["location"]
+
+
+def hands_sent(page, game_url, count, **fields):
+    """`count` hands recorded by the phone's browser session without its page (the form's own hidden fields, the
+    played hand HAND with `fields` over it, asked nothing again): the hands a test needs before the one it is about,
+    for a fraction of typing them. The page is reloaded after, as the poll would bring them."""
+    for _ in range(count):
+        form = BeautifulSoup(page.request.get(game_url).text(), "html.parser").select_one("#hand-form")
+        hidden = {field["name"]: field.get("value", "") for field in form.select("input[type=hidden]")}
+        answer = page.request.post(f"{game_url}/hands", max_redirects=0,
+                                   form={**hidden, **HAND, "meld_0": "0", "repeat": "1", **fields})
+        assert answer.status == 303, (answer.status, answer.text()[:300])
+    page.reload()
 
 
 def make_night(page, live_server, kind, entrants, end=("hands", "4"), record=True):

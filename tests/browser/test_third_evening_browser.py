@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import ARTIFACTS, PHONE, no_sideways_scroll, record_played, start_game
+from tests.browser.helpers import ARTIFACTS, PHONE, hands_sent, no_sideways_scroll, record_played, start_game
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "third-evening"
@@ -96,10 +96,9 @@ def test_a_second_phone_follows_the_rematch_started_on_the_other(context_for, li
     one, two = at(context_for, 390), at(context_for, 320)
     start_game(one, live_server)
     game = game_id_of(one)
-    for n in range(9):
-        record_played(one, "Us", 50, (0, 0), 50, again=n > 0)
+    hands_sent(one, one.url, 9, counters_0="50", counters_1="0")  # 450 to 0: the tenth wins it
     two.goto(f"{live_server}/games/{game}")
-    record_played(one, "Us", 50, (0, 0), 50, again=True)
+    record_played(one, "Us", 50, (0, 0), 50)
     expect(two.locator(".winner-card h2")).to_have_text("We won the game")
     one.get_by_role("button", name=re.compile("^Rematch")).click()
     expect(one.locator("#hand-form")).to_be_visible()
@@ -221,8 +220,8 @@ def test_names_of_forty_letters_without_a_space_never_make_a_page_scroll_sideway
     phone.get_by_role("button", name="Start the game").click()
     expect(phone.locator("#hand-form")).to_be_visible()
     game = game_id_of(phone)
-    for n in range(10):
-        record_played(phone, "Wilhelmina", 50, (0, 0), 50, again=n > 0)
+    hands_sent(phone, phone.url, 9, counters_0="50", counters_1="0")  # Wilhelmina's side bids and makes 50 each
+    record_played(phone, "Wilhelmina", 50, (0, 0), 50)  # and the tenth, typed, wins it
     for address in (f"/games/{game}", f"/history/games/{game}", "/", "/history/", "/players/"):
         phone.goto(f"{live_server}{address}")
         no_sideways_scroll(phone)

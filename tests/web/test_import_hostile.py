@@ -376,9 +376,10 @@ def test_a_phone_saves_a_hand_while_a_big_import_is_written(app, client, tmp_pat
         while thread.is_alive():
             assert record(client, game_id, bidder="t0", bid=50, counters_0=50).status_code == 303
             saved += 1
-            # A phone's pace, not a tight loop: without it the loop only fights the import for the GIL. A save
-            # still lands every few tens of ms, so a transaction holding the lock for `patience` still fails.
-            time.sleep(0.02)
+            # Quicker than a table's pace, not a tight loop: a tight loop only fights the import for the GIL, and
+            # each save folds a game longer by one (hundreds of hands by the end on a busy machine). A save still
+            # starts every fifth of a second, so a transaction holding the lock for `patience` still fails one.
+            time.sleep(0.2)
     finally:
         thread.join()
     assert answers == [303]
