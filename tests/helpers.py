@@ -43,7 +43,8 @@ def safety_copies(live: Path) -> list[Path]:
 def quick_and_in_full(*, quick: int, full: int, options: dict | None = None, **strategies):
     """`@given(**strategies)` twice over one test body: at full size (`full` examples, marked slow) under the
     test's own name, and as `<name>_in_a_few_examples` (`quick` examples) in the quick loop. `options` are the
-    rest of its hypothesis settings; an `@example` below this decorator is tried by both."""
+    rest of its hypothesis settings; an `@example` below this decorator is tried by both. A run that takes the full
+    size leaves the few examples out (tests/conftest.py): they are a sample of the same test."""
     import sys
 
     import pytest
@@ -52,7 +53,7 @@ def quick_and_in_full(*, quick: int, full: int, options: dict | None = None, **s
     def decorate(body):
         def sized(examples: int):
             return settings(max_examples=examples, **(options or {}))(given(**strategies)(body))
-        quick_test = sized(quick)
+        quick_test = pytest.mark.quick_twin(body.__name__)(sized(quick))
         quick_test.__name__ = quick_test.__qualname__ = f"{body.__name__}_in_a_few_examples"
         setattr(sys.modules[body.__module__], quick_test.__name__, quick_test)  # collected beside the full one
         return pytest.mark.slow(sized(full))

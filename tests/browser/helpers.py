@@ -179,7 +179,7 @@ def post(page, url, data):
     return answer.headers["location"]
 
 
-def hands_sent(page, game_url, count, **fields):
+def hands_sent(page, game_url, count, reload=True, **fields):
     """`count` hands recorded by the phone's browser session without its page (the form's own hidden fields, the
     played hand HAND with `fields` over it, asked nothing again): the hands a test needs before the one it is about,
     for a fraction of typing them. The page is reloaded after, as the poll would bring them."""
@@ -189,7 +189,8 @@ def hands_sent(page, game_url, count, **fields):
         answer = page.request.post(f"{game_url}/hands", max_redirects=0,
                                    form={**hidden, **HAND, "meld_0": "0", "repeat": "1", **fields})
         assert answer.status == 303, (answer.status, answer.text()[:300])
-    page.reload()
+    if reload:
+        page.reload()
 
 
 def make_night(page, live_server, kind, entrants, end=("hands", "4"), record=True):

@@ -5,7 +5,7 @@ and a phone whose own save is still waiting hears from the poll that the hand is
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE, boxes_overlap, record_played, saved_and_unanswered, start_game
+from tests.browser.helpers import PHONE, boxes_overlap, hands_sent, record_played, saved_and_unanswered, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -74,8 +74,8 @@ def test_a_second_phone_shows_the_winner_and_no_form_once_the_game_is_won(phone,
     start_game(phone, live_server)
     other_phone.goto(phone.url)
     other_phone.fill("#bid", "65")  # typing in: the game's end still takes the form away
-    for i in range(4):
-        record_played(phone, "Us", 150, (100, 0), 50, again=i > 0)
+    hands_sent(phone, phone.url, 3, bid="150", meld_0="100", counters_0="50", counters_1="0")  # 450 to 0
+    record_played(phone, "Us", 150, (100, 0), 50)  # and the fourth wins it
     expect(other_phone.locator(".winner-card h2")).to_have_text("We won the game", timeout=8000)
     expect(other_phone.locator("#hand-form")).to_have_count(0)
     expect(other_phone.locator("#record")).to_have_count(1)

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import no_sideways_scroll, record_played, start_game
+from tests.browser.helpers import hands_sent, no_sideways_scroll, record_played, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -13,8 +13,7 @@ pytestmark = pytest.mark.browser
 def test_history_a_chart_and_a_players_page_on_a_phone(phone, live_server):
     start_game(phone, live_server, players=["Eve", "Fay", "Gus", "Hal"])
     record_played(phone, "Fay", 60, (10, 30), 20)  # Fay's team is set
-    for i in range(3):
-        record_played(phone, "Eve", 150, (100, 0), 50, again=i > 0)
+    hands_sent(phone, phone.url, 3, bid="150", meld_0="100", counters_0="50", counters_1="0")  # Eve's, made
     phone.get_by_role("link", name="History").click()
     expect(phone.locator("section.evening").first).to_be_visible()
     no_sideways_scroll(phone)
@@ -42,9 +41,11 @@ def test_history_a_chart_and_a_players_page_on_a_phone(phone, live_server):
 
 def test_a_game_prints_on_one_page(phone, live_server):
     start_game(phone, live_server)
-    for _ in range(3):
-        record_played(phone, "Us", 150, (100, 0), 50)
-        record_played(phone, "Them", 50, (0, 20), 30)
+    for _ in range(3):  # Us make 150, Them make 50
+        hands_sent(phone, phone.url, 1, reload=False, bid="150", meld_0="100", counters_0="50", counters_1="0")
+        hands_sent(phone, phone.url, 1, reload=False, bidder="s1", bid="50", meld_1="20", counters_0="20",
+                   counters_1="30")
+    phone.reload()
     phone.get_by_role("link", name="Chart, printable sheet and export").click()
     expect(phone.locator("svg.chart")).to_be_visible()
     pdf = phone.pdf(format="A4")

@@ -39,6 +39,7 @@ def check(evening) -> None:
     assert not result["violations"], "\n".join(result["violations"] + ["", *result["trace"]])
 
 
+@pytest.mark.quick_twin("test_thousands_of_random_evenings_lose_double_or_misplace_no_hand")
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(evenings)
 def test_random_evenings_on_two_or_three_phones_lose_double_or_misplace_no_hand(evening):

@@ -120,8 +120,10 @@ def wait_until_reached(base: str, seconds: float = 60) -> dict:
 PAUSE = 0.05
 
 
-def record(base: str, seconds: float, phones: int = 2, pause: float = PAUSE) -> list[tuple[str, float]]:
-    """Phones record hands for `seconds`; each hand acknowledged (303), with the moment its answer came."""
+def record(base: str, seconds: float, phones: int = 2, pause: float = PAUSE, at_least: int = 0,
+           ) -> list[tuple[str, float]]:
+    """Phones record hands for `seconds`, and on until `at_least` are acknowledged (a busy machine answers fewer a
+    second; a minute at most); each hand acknowledged (303), with the moment its answer came."""
     answered: list[tuple[str, float]] = []
     stop = threading.Event()
 
@@ -140,6 +142,9 @@ def record(base: str, seconds: float, phones: int = 2, pause: float = PAUSE) -> 
     for thread in threads:
         thread.start()
     time.sleep(seconds)
+    deadline = time.monotonic() + 60
+    while len(answered) < at_least and time.monotonic() < deadline and any(t.is_alive() for t in threads):
+        time.sleep(0.05)
     stop.set()
     for thread in threads:
         thread.join(15)

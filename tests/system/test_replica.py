@@ -44,7 +44,7 @@ def _card_dies_and_comes_back(tmp_path, url: str, **extra: str) -> float:
     instance, fresh = tmp_path / "instance", tmp_path / "new-card"
     with replicated_server(instance, environment(instance, url, **extra)) as (base, process):
         wait_until_reached(base)
-        answered = record(base, seconds=4)
+        answered = record(base, seconds=4, at_least=21)
         died = card_dies(process, instance)
     done = restore_from_replica(fresh, environment(fresh, url, **extra))
     assert done.returncode == 0, done.stderr + done.stdout
