@@ -13,6 +13,7 @@ import pytest
 
 from scorepad.core import house_time
 from scorepad.store import connection, schema
+from tests.helpers import quick_twins_of_full_runs
 
 
 @pytest.fixture(autouse=True)
@@ -140,17 +141,9 @@ LONGEST_FIRST = (
 _LAYER_ORDER = ("tests/system/", "tests/browser/", "tests/web/", "tests/services/", "tests/store/", "tests/core/")
 
 
-def quick_twins_of_full_runs(config, items):
-    """The tests marked quick_twin whose full-size test is chosen too: the full one tries the same test on many more
-    examples (its @example ones as well), so the few would only repeat a sample of it."""
-    chosen = {(item.module.__name__, item.originalname) for item in items if item.get_closest_marker("slow")}
-    return [item for item in items if (twin := item.get_closest_marker("quick_twin"))
-            and (item.module.__name__, twin.args[0]) in chosen]
-
-
 @pytest.hookimpl(trylast=True)  # after -m has chosen
 def pytest_collection_modifyitems(config, items):
-    twins = quick_twins_of_full_runs(config, items)
+    twins = quick_twins_of_full_runs(items)
     if twins:
         config.hook.pytest_deselected(items=twins)
         items[:] = [item for item in items if item not in twins]

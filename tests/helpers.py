@@ -60,6 +60,14 @@ def quick_and_in_full(*, quick: int, full: int, options: dict | None = None, **s
     return decorate
 
 
+def quick_twins_of_full_runs(items: list) -> list:
+    """The tests marked quick_twin whose full-size test is chosen too: the full one tries the same test on many more
+    examples (its @example ones as well), so the few would only repeat a sample of it."""
+    chosen = {(item.module.__name__, item.originalname) for item in items if item.get_closest_marker("slow")}
+    return [item for item in items if (twin := item.get_closest_marker("quick_twin"))
+            and (item.module.__name__, twin.args[0]) in chosen]
+
+
 def csv_sheets(text: str) -> list[tuple[list[str], list[dict]]]:
     """The score sheets of a CSV export, as a person reads them: for each game, its title line (game, teams, when,
     rules, how it stands) and its hands, each a row by the header's names ("Us meld", "Them total")."""

@@ -30,6 +30,13 @@ def record(page, meld, counters, bidder="Us", bid="50", kept=False):
     expect(page.locator(f"#expected[value='{number + 1}'], .winner-card").first).to_be_attached()
 
 
+def offline(page) -> None:
+    """The phone's Wi-Fi gone, and the phone showing it knows: its mark widens the top bar and moves the form down
+    by a line, and a tap sent during that move lands a line above its target (a kept hand without its bidder)."""
+    page.context.set_offline(True)
+    expect(page.locator("#offline")).to_be_visible()
+
+
 def stored(browser, url) -> list[str]:
     """The sheet as a fresh phone sees it, oldest first: each hand's line ("2 Us 50 ... meld 21·12 ...")."""
     context = browser.new_context(viewport=PHONE)
@@ -47,7 +54,7 @@ def kept_behind_the_other_phones_hand(phone, other_phone, live_server) -> str:
     game = phone.url
     record(phone, ("20", "12"), "30")
     other_phone.goto(game)
-    phone.context.set_offline(True)
+    offline(phone)
     record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
     record(phone, ("23", "12"), "33", kept=True)
     record(phone, ("24", "12"), "34", kept=True)
@@ -67,7 +74,7 @@ def test_discarding_a_kept_hand_another_phone_recorded_leaves_the_next_kept_hand
     game = phone.url
     record(phone, ("20", "12"), "30")
     other_phone.goto(game)
-    phone.context.set_offline(True)
+    offline(phone)
     record(phone, ("21", "12"), "31", kept=True)  # hand 2, also recorded on the other phone
     record(phone, ("22", "12"), "32", kept=True)  # hand 3
     record(other_phone, ("21", "12"), "31")
@@ -93,7 +100,7 @@ def test_the_hands_kept_behind_an_answered_question_land_after_it(browser, phone
 def test_a_refused_kept_hand_fixed_in_the_form_lands_before_the_hands_kept_after_it(browser, phone, live_server):
     start_game(phone, live_server)
     game = phone.url
-    phone.context.set_offline(True)
+    offline(phone)
     record(phone, ("20", "12"), "60", kept=True)  # 60 counters of 50: refused once it arrives
     record(phone, ("22", "12"), "32", kept=True)
     phone.context.set_offline(False)
@@ -120,7 +127,7 @@ def kept_while_the_other_phone_wins(phone, other_phone, live_server, kept_meld=(
     for meld, bid in (("200", "250"), ("150", "200")):
         record(phone, (meld, "0"), "50", bid=bid)
     other_phone.goto(game)
-    phone.context.set_offline(True)
+    offline(phone)
     record(phone, kept_meld, kept_counters, bidder=kept_bidder, kept=True)
     record(other_phone, ("0", "0"), "50")
     return game
@@ -196,7 +203,7 @@ def test_mine_is_right_about_a_hand_deleted_on_the_other_phone_meanwhile_lands_t
     game = phone.url
     record(phone, ("20", "12"), "30")
     other_phone.goto(game)
-    phone.context.set_offline(True)
+    offline(phone)
     record(phone, ("21", "12"), "31", kept=True)  # hand 2 here
     record(phone, ("22", "12"), "32", kept=True)  # hand 3 here
     record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
@@ -223,7 +230,7 @@ def test_a_kept_hand_of_a_game_ended_meanwhile_offers_no_fix_where_there_is_no_f
     game = phone.url
     record(phone, ("20", "12"), "30")
     other_phone.goto(game)
-    phone.context.set_offline(True)
+    offline(phone)
     record(phone, ("21", "12"), "31", kept=True)
     other_phone.get_by_role("link", name="End this game unfinished").click()
     other_phone.get_by_role("button", name="End the game").click()
@@ -289,7 +296,7 @@ def test_a_fixed_kept_hand_leaves_no_copy_of_itself_in_the_next_hands_form(brows
     start_game(phone, live_server)
     game = phone.url
     record(phone, ("20", "12"), "30")
-    phone.context.set_offline(True)
+    offline(phone)
     record(phone, ("21", "12"), "60", kept=True)  # refused once it arrives: 60 counters of 50
     phone.context.set_offline(False)
     fix = phone.locator("#outbox").get_by_role("button", name="Fix hand 2")
@@ -314,7 +321,7 @@ def kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept) -> str:
     other_phone.goto(game)
     record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
     expect(phone.locator("#expected")).to_have_value("3")
-    phone.context.set_offline(True)
+    offline(phone)
     for n in range(kept):
         record(phone, (str(23 + n), "12"), str(33 + n), kept=True)
     other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 taken back
@@ -361,7 +368,7 @@ def test_the_next_hands_form_does_not_carry_the_words_of_a_refusal_about_the_han
     phone.locator("button.save-button").click()
     expect(phone.locator("#error-summary")).to_contain_text("Hand 1 was not saved")
     phone.fill("#counters_1", "20")
-    phone.context.set_offline(True)
+    offline(phone)
     phone.locator("button.save-button").click()  # kept, and the form moves on
     expect(phone.locator("#expected")).to_have_value("2")
     expect(phone.locator("#error-summary")).to_have_count(0)
@@ -390,7 +397,7 @@ def test_the_answer_to_a_question_about_a_kept_hand_discarded_meanwhile_is_not_s
     game = phone.url
     record(phone, ("20", "12"), "30")
     other_phone.goto(game)
-    phone.context.set_offline(True)
+    offline(phone)
     record(phone, ("21", "12"), "31", kept=True)  # hand 2 here...
     record(other_phone, ("25", "12"), "25")  # ... and another hand 2 there
     asking = []

@@ -349,8 +349,10 @@ def big_export(tmp_path, games: int) -> bytes:
         db.close()
 
 
-@pytest.mark.parametrize("games", [pytest.param(1500, marks=pytest.mark.slow, id="1,500 games"),
-                                   pytest.param(300, id="300 games")])
+@pytest.mark.parametrize("games", [
+    pytest.param(1500, marks=pytest.mark.slow, id="1,500 games"),
+    pytest.param(300, id="300 games",  # the quick loop's, where the 1,500 are not written
+                 marks=pytest.mark.quick_twin("test_a_phone_saves_a_hand_while_a_big_import_is_written"))])
 def test_a_phone_saves_a_hand_while_a_big_import_is_written(app, client, tmp_path, monkeypatch, games):
     """The phone waits for the write lock at most PATIENCE seconds (10 s in the app, 2 s here so that the test is
     quick): no transaction of the import may hold the lock that long. Writing these games in one transaction
