@@ -181,8 +181,9 @@ def post(page, url, data):
 
 def hands_sent(page, game_url, count, reload=True, **fields):
     """`count` hands recorded by the phone's browser session without its page (the form's own hidden fields, the
-    played hand HAND with `fields` over it, asked nothing again): the hands a test needs before the one it is about,
-    for a fraction of typing them. The page is reloaded after, as the poll would bring them."""
+    played hand HAND without its 1,000 meld and with `fields` over it, asked nothing again): the hands a test needs
+    before the one it is about, for a fraction of typing them. The page is reloaded after (`reload`), as the poll
+    would bring them."""
     for _ in range(count):
         form = BeautifulSoup(page.request.get(game_url).text(), "html.parser").select_one("#hand-form")
         hidden = {field["name"]: field.get("value", "") for field in form.select("input[type=hidden]")}

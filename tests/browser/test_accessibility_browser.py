@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 from playwright.sync_api import expect
 
 from tests.browser.axe import COLOUR_RULES, violations
-from tests.browser.helpers import PHONE, WAIT_MS
+from tests.browser.helpers import PHONE, WAIT_MS, hands_sent
 
 pytestmark = pytest.mark.browser
 
@@ -52,10 +52,7 @@ def _game(page, live_server, seating="2x2", preset="double-deck", **names) -> in
 
 
 def _hand(page, live_server, game_id, **fields):
-    html = page.request.get(f"{live_server}/games/{game_id}").text()
-    form = BeautifulSoup(html, "html.parser").select_one("#hand-form")
-    hidden = {i["name"]: i.get("value", "") for i in form.select("input[type=hidden]")}
-    page.request.post(f"{live_server}/games/{game_id}/hands", form={**hidden, **PLAYED, **fields}, max_redirects=0)
+    hands_sent(page, f"{live_server}/games/{game_id}", 1, reload=False, **{**PLAYED, **fields})
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +68,9 @@ def pages(browser, live_server):
     won = _game(page, live_server, hands_limit="1")
     _hand(page, live_server, won)
     three = _game(page, live_server, seating="3x1", preset="three-handed")
-    _hand(page, live_server, three, bidder="s0", meld_2="0", counters_0="20", counters_1="20", counters_2="10")
+    # single deck, three sides: a bid of 250 at least, and the 250 counters shared by three
+    _hand(page, live_server, three, bidder="s0", bid="250", meld_0="100", meld_2="0", counters_0="150",
+          counters_1="60", counters_2="40")
     hand_id = re.search(r"/hands/(\d+)/edit", page.request.get(f"{live_server}/games/{four}").text())[1]
     night = re.search(r"/club/(\d+)/", _post(page, live_server, "/club/new", name="Night", kind="progressive",
                                              preset="double-deck", round_end="hands", round_size="1",
