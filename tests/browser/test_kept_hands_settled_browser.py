@@ -31,8 +31,8 @@ def record(page, meld, counters, bidder="Us", bid="50", kept=False):
 
 
 def offline(page) -> None:
-    """The phone's Wi-Fi gone, and the phone showing it knows: its mark widens the top bar and moves the form down
-    by a line, and a tap sent during that move lands a line above its target (a kept hand without its bidder)."""
+    """The phone's Wi-Fi gone, and the phone showing it knows (its offline mark), as a player sees it before typing
+    on. (The mark moves nothing: test_third_evening_browser.py.)"""
     page.context.set_offline(True)
     expect(page.locator("#offline")).to_be_visible()
 

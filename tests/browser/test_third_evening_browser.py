@@ -117,15 +117,22 @@ def overlaps(a: dict, b: dict) -> bool:
 
 
 @pytest.mark.parametrize("width", [390, 320])
-def test_the_offline_mark_covers_neither_the_brand_nor_a_link_of_the_menu(context_for, live_server, width):
+def test_the_offline_mark_covers_neither_the_brand_nor_a_link_of_the_menu_and_moves_nothing(context_for, live_server,
+                                                                                           width):
+    """Nor does it move the page: a tap made as the Wi-Fi drops lands where it was aimed (the top bar grew a strip
+    for the mark once, and a tap on the form landed a line above its target)."""
     phone = at(context_for, width)
     start_game(phone, live_server)
+    before = {part: phone.locator(part).bounding_box() for part in ("#scoreboard", "#hand-form", "#bid")}
     phone.context.set_offline(True)
     mark = phone.locator("#offline")
     expect(mark).to_be_visible(timeout=15_000)  # the poll got no answer
     box = mark.bounding_box()
     for target in [phone.locator(".brand"), *phone.locator(".topnav a").all()]:
         assert not overlaps(box, target.bounding_box()), target.inner_text()
+    assert {part: phone.locator(part).bounding_box() for part in before} == before
+    target_line = phone.locator("#scoreboard .target")
+    assert not overlaps(box, target_line.bounding_box()), "the mark covers the game's target"
     shot(phone, f"offline-{width}")
     phone.context.set_offline(False)
     expect(mark).to_be_hidden(timeout=15_000)
