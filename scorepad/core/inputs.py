@@ -64,14 +64,14 @@ def _read(text: str, what: str) -> int | None:
         cleaned = cleaned[1:]
     if not cleaned:
         raise NotANumber(f"{what} must be a whole number.")
-    if len(cleaned) > MAX_DIGITS:
-        raise FarTooLarge(f"{what} is far too large to be a score.")
     digits = []
-    for char in cleaned:
+    for char in cleaned:  # every character first: "<script>x</script>" is not a number, however long
         digit = unicodedata.decimal(char, None)
         if digit is None:
             raise NotANumber(f"{what} must be a whole number, written with digits (like 25).")
         digits.append(str(digit))
+    if len(digits) > MAX_DIGITS:
+        raise FarTooLarge(f"{what} is far too large to be a score.")
     return sign * int("".join(digits))
 
 

@@ -36,6 +36,18 @@ def test_anything_else_is_refused_with_a_sentence(text):
     assert str(refused.value).startswith("The bid ")
 
 
+@pytest.mark.parametrize("text, said", [
+    ("<script>x</script>", "must be a whole number"),  # longer than a score's digits, but not digits at all
+    ("1234567890123x", "must be a whole number"),
+    ("x" * 5000, "must be a whole number"),
+    ("9" * 13, "far too large to be a score"),
+    ("1 000 000 000 000 000", "far too large to be a score"),  # digits, with the spaces people type between them
+])
+def test_text_is_called_not_a_number_and_only_digits_too_large(text, said):
+    with pytest.raises(NotANumber, match=said):
+        whole_number(text, what="Us meld")
+
+
 def test_bounds_are_said_in_words():
     with pytest.raises(NotANumber, match="from 0 to 50"):
         whole_number("51", low=0, high=50, what="Counters")
