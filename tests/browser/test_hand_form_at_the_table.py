@@ -250,14 +250,14 @@ def test_a_hand_typed_before_the_pages_scripts_ran_is_saved_by_record(phone, liv
     is theirs, not the fresh form Record is held back on (a tap on Record of a form nobody touched)."""
     start_game(phone, live_server)
     held = []
-    phone.route(re.compile(r"/static/game\.js"), lambda route: held.append(route))
+    phone.route(re.compile(r"/scripts/[a-z_,]*,game\.js"), lambda route: held.append(route))  # the page's scripts
     phone.goto(phone.url, wait_until="commit")
     expect(phone.locator("#hand-form")).to_be_visible()
     phone.locator("#field-bidder .choice", has_text="Us").click()
     phone.fill("#meld_0", "30")
     phone.fill("#counters_0", "30")
     phone.wait_for_function("() => true")  # (the held request has reached its handler by now, or never will)
-    assert held, "game.js was not held: the test would show nothing"
+    assert held, "the page's scripts were not held: the test would show nothing"
     held[0].continue_()
     phone.wait_for_load_state("load")
     phone.locator("button.save-button").click()

@@ -42,7 +42,7 @@ from . import (
     startup,
     urls,
 )
-from .assets import asset_url
+from .assets import asset_url, scripts, scripts_url
 from .faults import refused
 from .guards import init_guards
 from .lean_assets import serve_lean
@@ -150,12 +150,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.cli.add_command(club_group)
     app.add_url_rule("/", endpoint="home", view_func=games.home)
     app.add_url_rule("/manifest.webmanifest", endpoint="manifest", view_func=games.manifest)
+    app.add_url_rule("/scripts/<names>", endpoint="scripts", view_func=scripts)  # a page's scripts as one answer
     app.after_request(_security_headers)
     app.after_request(compression.compress)
     app.after_request(serve_lean)  # (after_request runs last first: our scripts are made lean, then compressed)
     if app.config.get("SEND_FILE_MAX_AGE_DEFAULT") is None:  # asset URLs carry their content hash
         app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600
     app.jinja_env.globals["asset"] = asset_url
+    app.jinja_env.globals["scripts"] = scripts_url
     app.jinja_env.globals["url_for"] = urls.url_for  # each address built once (see `urls`)
     app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck,  # the hand form asks the core
                                  dix_value=dix_value, bid_chips=bid_chips, wrong_fields=wrong_fields)

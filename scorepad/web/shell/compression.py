@@ -32,7 +32,7 @@ def compress(response):
             or response.mimetype not in COMPRESSIBLE or "Content-Encoding" in response.headers):
         return response
     response.vary.add("Accept-Encoding")
-    static = request.endpoint == "static"
+    static = request.endpoint in ("static", "scripts")  # files whose address carries their content's hash
     key = (request.path, response.headers.get("ETag", "")) if static else None
     original = response.response
     if key in _GZIPPED:

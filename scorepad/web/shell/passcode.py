@@ -24,7 +24,7 @@ from .paths import here, safe_path
 bp = Blueprint("passcode", __name__)
 
 # Requests that change nothing even though they are POSTs: the hand form's "Check" and "Count cards".
-EXEMPT = {"passcode.unlock", "passcode.unlock_page", "games.preview", "meld.start", "static"}
+EXEMPT = {"passcode.unlock", "passcode.unlock_page", "games.preview", "meld.start", "static", "scripts"}
 FREE_GUESSES = 3
 LOCKOUT_SECONDS = (2, 4, 8, 16, 30)  # after the free guesses, each wrong one waits longer
 # Many addresses (a laptop can take dozens on a home network) share one budget, so they cannot guess fast either:
