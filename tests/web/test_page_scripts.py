@@ -10,6 +10,8 @@ import re
 import pytest
 from py_mini_racer import MiniRacer
 
+from scorepad.web.shell import assets
+from scorepad.web.shell.assets import alone
 from scorepad.web.shell.lean_assets import lean
 from tests.helpers import ROOT, parse
 from tests.web.helpers import new_game, record
@@ -39,12 +41,43 @@ def test_each_page_asks_once_for_the_shells_scripts_and_its_own_in_order_and_for
     assert names(ours) == SHELL + own
 
 
-def test_the_answer_is_each_script_lean_then_a_semicolon_and_runs(client):
-    """The `;` after each: a script ending in `})()` and the next beginning with `(` would read as one call."""
+def test_the_answer_is_each_script_lean_on_its_own_and_compiles(client):
     src = page_scripts(client, f"/games/{new_game(client)}")[1]
     body = client.get(src).get_data(as_text=True)
-    assert body == "".join(lean((ROOT / "static" / f"{name}.js").read_text()) + ";\n" for name in names(src))
+    assert body == "".join(alone(lean((ROOT / "static" / f"{name}.js").read_text())) for name in names(src))
     MiniRacer().eval(f"new Function({body!r})")  # compiles as one script (a SyntaxError fails the test)
+
+
+def test_a_script_that_throws_as_it_starts_stops_none_after_it_and_its_error_is_still_thrown():
+    js = MiniRacer()
+    js.eval("globalThis.later = []; globalThis.setTimeout = (f) => later.push(f); globalThis.ran = [];")
+    js.eval(alone("ran.push(1); null.x;") + alone("(function () { ran.push(2) })()") + alone("ran.push(3)"))
+    assert js.eval("ran.join()") == "1,2,3"
+    assert js.eval("later.length") == 1
+    assert "null" in js.eval("(() => { try { later[0](); return 'not thrown'; } catch (e) { return String(e); } })()")
+
+
+def test_a_script_whose_last_line_opens_a_call_is_not_joined_to_the_next():
+    """A script ending in `})()` and the next beginning with `(` would otherwise read as one call."""
+    js = MiniRacer()
+    js.eval("globalThis.setTimeout = (f) => f(); globalThis.ran = [];")
+    js.eval(alone("(function () { ran.push('a') })()") + alone("(function () { ran.push('b') })()"))
+    assert js.eval("ran.join()") == "a,b"
+
+
+def test_every_template_names_a_set_of_scripts_the_server_answers():
+    """A page's own scripts are one of PAGE_SCRIPTS (any other list of names is a 404): a template naming another
+    set would have its page fail, and a test rendering it would say so; this says it for every template."""
+    named = {tuple(re.findall(r'"([a-z_]+)\.js"', found)) for path in (ROOT / "templates").rglob("*.html")
+             for found in re.findall(r"{%-? set page_scripts = \[([^\]]*)\] -?%}", path.read_text())}
+    assert named and named <= assets.PAGE_SCRIPTS
+    assert all((ROOT / "static" / f"{name}.js").is_file() for names in assets.PAGE_SCRIPTS | {assets.SHELL}
+               for name in names)
+
+
+def test_the_address_of_another_set_of_scripts_is_refused_when_a_page_is_built(app):
+    with app.test_request_context("/"), pytest.raises(ValueError, match="PAGE_SCRIPTS"):
+        assets.scripts_url(["save_machine.js", "app.js", "outbox.js", "meld.js"])
 
 
 def test_the_answer_is_kept_a_year_asked_again_only_if_changed_and_gzipped(client):
@@ -69,6 +102,14 @@ def test_the_address_carries_the_hash_of_what_it_answers(client):
     "/scripts/htmx-2.0.11.min.js", "/scripts/app,app.js", "/scripts/,app.js", "/scripts/App.js",
     "/scripts/" + ",".join(["app", "outbox", "record", "drafts", "game", "kept", "live", "meld", "share", "awake",
                             "club", "question", "new_game"]) + ".js",
+    "/scripts/outbox,app,save_machine.js", "/scripts/save_machine,app,outbox,game,record,drafts.js",
+    "/scripts/save_machine,app,outbox,meld.js", "/scripts/save_machine,app.js", "/scripts/record,drafts,game.js",
+    "/scripts/" + "a" * 300 + ".js", "/scripts/save_machine,app,outbox," + "b" * 300 + ".js",
 ])
-def test_a_name_that_is_not_one_of_our_scripts_is_not_found(client, path):
+def test_a_list_of_names_no_page_asks_for_is_not_found_and_nothing_is_kept_for_it(client, path):
+    """Not a 500 for a name longer than a file's, and not an answer kept (and compressed) for each list a
+    stranger makes up: only the sets our pages name are answered."""
+    page_scripts(client, "/")  # the shell's, kept as any page's
+    kept = set(assets._BUNDLES)
     assert client.get(path).status_code == 404
+    assert set(assets._BUNDLES) == kept

@@ -6,12 +6,15 @@ the order the page runs them. One gzip over all of them is a fifth smaller than 
 words: 12.8 KiB in six files, 10.4 in one), and a phone on the kitchen table's Wi-Fi asks once, not six times.
 htmx is not among them: every page has the same one, kept by the phone once. The files in static/ stay as they are
 written; nothing is built.
+
+Only the sets of scripts our pages name are answered (`SHELL` and one of `PAGE_SCRIPTS`): any other list of names is
+a 404, so no stranger's address makes the server keep (or compress) an answer of its own. Each script in the answer
+runs on its own, as it did in a tag of its own: one that throws as it starts does not stop those after it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 
 from flask import Response, abort, current_app, has_request_context, request
@@ -21,7 +24,10 @@ from .urls import built, url_for  # each address built once
 
 _HASHES: dict[str, str] = {}
 _BUNDLES: dict[tuple[str, ...], tuple[bytes, str]] = {}  # names -> (the answer's bytes, their hash)
-_NAME = re.compile(r"[a-z][a-z_]*")  # one of our scripts, without its .js
+SHELL = ("save_machine", "app", "outbox")  # every page's, first (base.html)
+# What a page's template may name in `page_scripts`, each run after the shell's: a page with a script of its own
+# to run on opening adds its set here (tests/web/test_page_scripts.py reads every template's against this).
+PAGE_SCRIPTS = frozenset({(), ("record", "drafts", "game"), ("game",), ("new_game",), ("club",)})
 
 
 def asset_url(filename: str) -> str:
@@ -38,17 +44,23 @@ def _url(filename: str) -> str:
 
 
 def scripts_url(filenames) -> str:
-    """The address of our scripts `filenames` (in static/, run in this order) as one answer."""
+    """The address of our scripts `filenames` (in static/, run in this order: the shell's, then one of
+    `PAGE_SCRIPTS`) as one answer."""
     names = tuple(name.removesuffix(".js") for name in filenames)
+    if not _answered(names):
+        raise ValueError(f"{names} is not the shell's scripts and a set of PAGE_SCRIPTS (shell/assets.py)")
     return built(("scripts", request.script_root, names),
                  lambda: url_for("scripts", names=",".join(names) + ".js", v=_bundle(names)[1]))
+
+
+def _answered(names: tuple[str, ...]) -> bool:
+    return names[:len(SHELL)] == SHELL and names[len(SHELL):] in PAGE_SCRIPTS
 
 
 def scripts(names: str) -> Response:
     """The view of `scripts_url`'s addresses: a script a phone keeps a year, as static files are."""
     wanted = tuple(names.removesuffix(".js").split(",")) if names.endswith(".js") else ()
-    if not wanted or len(wanted) > 12 or len(set(wanted)) != len(wanted) or not all(map(_NAME.fullmatch, wanted)) \
-            or not all((Path(current_app.static_folder) / f"{name}.js").is_file() for name in wanted):
+    if not _answered(wanted):
         abort(404)
     body, digest = _bundle(wanted)
     response = Response(body, mimetype="text/javascript")
@@ -63,10 +75,15 @@ def scripts(names: str) -> Response:
 
 
 def _bundle(names: tuple[str, ...]) -> tuple[bytes, str]:
-    """Each script lean, and a `;` after each: a script ending in `})()` and the next beginning with `(` would
-    otherwise read as one call."""
     if names not in _BUNDLES:
         folder = Path(current_app.static_folder)
-        body = "".join(lean((folder / f"{name}.js").read_text(encoding="utf-8")) + ";\n" for name in names).encode()
-        _BUNDLES[names] = body, hashlib.sha256(body).hexdigest()[:10]
+        body = "".join(map(alone, (lean((folder / f"{name}.js").read_text(encoding="utf-8")) for name in names)))
+        _BUNDLES[names] = body.encode(), hashlib.sha256(body.encode()).hexdigest()[:10]
     return _BUNDLES[names]
+
+
+def alone(script: str) -> str:
+    """`script` as one of several in an answer, run as if in a tag of its own: what it throws as it starts is
+    thrown again after it (the console and the page's error handlers still see it), and the scripts after it run.
+    Its last statement ends before the next script begins, whatever its last line is."""
+    return f"try {{\n{script};\n}} catch (e) {{ setTimeout(function () {{ throw e; }}); }}\n"
