@@ -43,12 +43,12 @@ def _url(filename: str) -> str:
     return url_for("static", filename=filename, v=_HASHES[filename])
 
 
-def scripts_url(filenames) -> str:
-    """The address of our scripts `filenames` (in static/, run in this order: the shell's, then one of
-    `PAGE_SCRIPTS`) as one answer."""
-    names = tuple(name.removesuffix(".js") for name in filenames)
+def scripts_url(page_scripts=()) -> str:
+    """The address of the shell's scripts and then the page's own (`page_scripts`, one of `PAGE_SCRIPTS`, named as
+    in static/) as one answer."""
+    names = SHELL + tuple(name.removesuffix(".js") for name in page_scripts)
     if not _answered(names):
-        raise ValueError(f"{names} is not the shell's scripts and a set of PAGE_SCRIPTS (shell/assets.py)")
+        raise ValueError(f"{page_scripts} is not a set of PAGE_SCRIPTS (shell/assets.py)")
     return built(("scripts", request.script_root, names),
                  lambda: url_for("scripts", names=",".join(names) + ".js", v=_bundle(names)[1]))
 
@@ -77,8 +77,8 @@ def scripts(names: str) -> Response:
 def _bundle(names: tuple[str, ...]) -> tuple[bytes, str]:
     if names not in _BUNDLES:
         folder = Path(current_app.static_folder)
-        body = "".join(map(alone, (lean((folder / f"{name}.js").read_text(encoding="utf-8")) for name in names)))
-        _BUNDLES[names] = body.encode(), hashlib.sha256(body.encode()).hexdigest()[:10]
+        body = "".join(alone(lean((folder / f"{name}.js").read_text(encoding="utf-8"))) for name in names).encode()
+        _BUNDLES[names] = body, hashlib.sha256(body).hexdigest()[:10]
     return _BUNDLES[names]
 
 
