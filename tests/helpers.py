@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import contextlib
+import threading
 from pathlib import Path
 
 from bs4 import BeautifulSoup
@@ -92,3 +94,30 @@ def csv_head(text: str) -> list[str]:
     import io
 
     return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline="")))[1]
+
+
+@contextlib.contextmanager
+def serving(server):
+    """A waitress `server` answering on a thread of its own while the block runs, then stopped whole. Closed from
+    this thread while its own sat in `select`, a server's loop met its closed socket (EBADF) and its thread died
+    with an exception that pytest pinned on whatever test the worker ran next (seen in a full run)."""
+    stopping = threading.Event()
+
+    def run():
+        try:
+            server.run()
+        except OSError:  # a socket closed under the loop's select: the stop below, not a fault
+            if not stopping.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        stopping.set()
+        server.close()
+        for channel in list(server._map.values()):  # the kept-alive connections too: the loop ends with them
+            channel.close()
+        server.task_dispatcher.shutdown()
+        thread.join(timeout=5)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import fcntl
 import os
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.browser.helpers import ARTIFACTS, PHONE, WAIT_MS
+from tests.helpers import serving
 
 SHELL, BROWSER = "/usr/bin/chromium-headless-shell", "/usr/bin/chromium"
 CHROMIUM = os.environ.get("SCOREPAD_CHROMIUM") or (SHELL if Path(SHELL).exists() else BROWSER)
@@ -69,10 +69,8 @@ def live_server(tmp_path_factory):
     app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(folder / "scorepad.db"), "POLL_SECONDS": 1,
                       "PHONE_RETRY_MS": "400,600,800,1000,1500", "PHONE_HOLD_MS": "1500"})
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with serving(server):
+        yield f"http://127.0.0.1:{server.effective_port}"
 
 
 @pytest.fixture(scope="module")
@@ -90,10 +88,8 @@ def club_server(tmp_path_factory):
     app = create_app({"SECRET_KEY": "club", "DATABASE": str(folder / "scorepad.db"),
                       "BACKUP_DIR": str(folder / "backups"), "CLUB_RESULTS_DIR": str(results)})
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}", app, results
-    server.close()
+    with serving(server):
+        yield f"http://127.0.0.1:{server.effective_port}", app, results
 
 
 # What a phone on https (or on the machine's own address) has and Chromium's headless shell refuses: a screen wake

@@ -6,13 +6,13 @@ sent by itself, and the game is won; the proxy notes every request outside its p
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import ARTIFACTS, no_sideways_scroll, record_played, start_game
 from tests.browser.proxy import ReverseProxy, home_assistant, web_station
+from tests.helpers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -33,9 +33,8 @@ def behind_proxies(tmp_path_factory):
     app = create_app({"SECRET_KEY": "browser-tests", "DATABASE": str(folder / "scorepad.db"),
                       "TRUSTED_PROXIES": "127.0.0.1"})
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    threading.Thread(target=server.run, daemon=True).start()
-    yield f"127.0.0.1:{server.effective_port}"
-    server.close()
+    with serving(server):
+        yield f"127.0.0.1:{server.effective_port}"
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ kept the hands after it. (The server's side of it: tests/web/test_two_phone_seam
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from playwright.sync_api import expect
 
 from scorepad.store import backups, connection
 from tests.browser.helpers import ARTIFACTS, record_hand, start_game
+from tests.helpers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -29,9 +29,8 @@ def own_server(tmp_path_factory):
     app = create_app({"SECRET_KEY": "gone", "DATABASE": str(folder / "scorepad.db"), "POLL_SECONDS": 1,
                       "BACKUP_DIR": str(folder / "backups")})
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    threading.Thread(target=server.run, daemon=True).start()
-    yield f"http://127.0.0.1:{server.effective_port}", app, folder
-    server.close()
+    with serving(server):
+        yield f"http://127.0.0.1:{server.effective_port}", app, folder
 
 
 def test_a_phone_on_a_game_a_restore_took_away_says_so_and_stops_asking(phone, other_phone, own_server):

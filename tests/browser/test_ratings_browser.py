@@ -3,7 +3,6 @@ the screen, no sideways scroll. Screenshots of both are kept in test-artifacts/ 
 
 import random
 import secrets
-import threading
 from dataclasses import replace
 
 import pytest
@@ -14,6 +13,7 @@ from scorepad.core.rules import PRESETS
 from scorepad.core.scoring import Hand
 from scorepad.store import connection
 from tests.browser.helpers import ARTIFACTS, no_sideways_scroll
+from tests.helpers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -47,10 +47,8 @@ def family_server(tmp_path):
     play(db, ("Gramps", "Visitor", "Unc", "Nana"), True)
     db.close()
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    with serving(server):
+        yield f"http://127.0.0.1:{server.effective_port}"
 
 
 def test_the_ladder_and_a_players_rating_read_whole_on_a_phone(phone, family_server):

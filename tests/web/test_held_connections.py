@@ -4,13 +4,13 @@ size (150 phones, 120 held connections) is measured by bench/held.py and checked
 
 import http.client
 import socket
-import threading
 import time
 from types import SimpleNamespace
 
 import pytest
 
 from scorepad.web.shell import serve
+from tests.helpers import serving
 
 
 @pytest.fixture
@@ -19,10 +19,8 @@ def served(app, monkeypatch):
     half a second so a test need not wait ten."""
     monkeypatch.setattr(serve, "REQUEST_SECONDS", 0.5)
     server = serve.create_server(app, host="127.0.0.1", port=0, **serve.server_options(threads=4))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield server.effective_port
-    server.close()
+    with serving(server):
+        yield server.effective_port
 
 
 def answers(port: int, timeout: float = 5) -> int:
