@@ -106,6 +106,20 @@ def test_a_refused_form_lists_every_wrong_field_in_the_forms_order_and_focuses_t
     assert [el.get("id") or el["name"] for el in page.select("#hand-form [autofocus]")] == ["bidder"]
 
 
+@pytest.mark.parametrize(("typed", "items"), [
+    # the core says "Meld": the list says whose, as each box is labelled, and a wrong meld on each side is two
+    ({"meld_0": "abc", "meld_1": "xyz", "counters_0": "30"},
+     ["Us meld must be a whole number (0 or more).", "Them meld must be a whole number (0 or more)."]),
+    ({"meld_0": "20", "meld_1": "-5", "counters_0": "30"}, ["Them meld can't be negative."]),
+    ({"counters_0": "60"}, ["Us counters: 60 counters is more than the whole hand holds; the most is 50."]),
+])
+def test_the_list_of_what_to_fix_says_whose_meld_or_counters_is_wrong(client, typed, items):
+    game_id = new_game(client)
+    response = record(client, game_id, bidder="t0", bid="50", **typed)
+    assert response.status_code == 422
+    assert [a.get_text(" ", strip=True) for a in parse(response).select("#error-summary a")] == items
+
+
 def test_the_first_submit_button_of_the_hand_form_saves_so_enter_without_javascript_saves(client):
     game_id = new_game(client)
     first = parse(client.get(f"/games/{game_id}")).select_one("#hand-form button[type=submit]")

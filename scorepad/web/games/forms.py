@@ -8,6 +8,7 @@ the form could not read at all.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...core import counted
@@ -148,20 +149,36 @@ WRONG_FIELD_TARGETS = {
 }
 
 
-def wrong_fields(errors: dict[str, str]) -> list[tuple[str, str, str]]:
+def wrong_fields(errors: dict[str, str], teams: Sequence[str] = ()) -> list[tuple[str, str, str]]:
     """(field, id of the element to go to, message) for each refused field, in the form's order: the list at
-    the top of a refused form, each item a link to its field."""
+    the top of a refused form, each item a link to its field. A side's own field is named as its label names it
+    (`teams`: the sides' names), since the core's sentence says only "Meld": "Them meld can't be negative." tells
+    which of two boxes is wrong."""
     order = list(WRONG_FIELD_TARGETS)
     named = sorted(errors, key=lambda name: order.index(name) if name in order else len(order))
-    # one sentence said of two fields (both teams' counters of 125 in steps of 10) is one thing to fix: the
-    # list names it once, at the first of them; each field still says it beside itself
+    # one sentence said of every side's counters (125 each in steps of 10: the last side's is filled in from the
+    # others') is one thing to fix: the list names it once, at the first of them; each field still says it beside
+    # itself. Meld is typed side by side, so each side's wrong meld is its own thing to fix.
     said = set()
     wrong = []
     for name in named:
-        if errors[name] not in said:
-            said.add(errors[name])
-            wrong.append((name, WRONG_FIELD_TARGETS.get(name, "hand-form"), errors[name]))
+        if name.startswith("counters_") and errors[name] in said:
+            continue
+        said.add(errors[name])
+        wrong.append((name, WRONG_FIELD_TARGETS.get(name, "hand-form"), _whose(name, errors[name], teams)))
     return wrong
+
+
+def _whose(name: str, message: str, teams: Sequence[str]) -> str:
+    """`message` about field `name`, saying whose field it is when it is a side's own (of a table whose sides are
+    `teams`): "Meld can't be negative." becomes "Them meld can't be negative.", as the box is labelled, and a
+    sentence that does not begin with the field's word is led by the label ("Them meld: A meld of 900 …")."""
+    field, _, side = name.rpartition("_")
+    if field not in ("meld", "counters") or not side.isdigit() or int(side) >= len(teams):
+        return message
+    label = f"{teams[int(side)]} {field}"
+    word = field.capitalize() + " "
+    return label + message[len(word) - 1:] if message.startswith(word) else f"{label}: {message}"
 
 
 def kind_choices(rules: Rules) -> list[tuple[str, str]]:
