@@ -27,6 +27,11 @@ def test_the_benchmark_runs_end_to_end_and_prints_its_table():
     for kind in ("an empty page of ours (/about)", "the poll (304)", "game page", "history", "a player's records",
                  "record a hand (page + POST)"):  # each beside the floor, a ratio against its goal
         assert re.search(rf"  {re.escape(kind)} +\d+ +\d+ +\d+\.\d\d×  ≥ \d\.\d\d× (ok|MISSED)", out), kind
+    # a hand recorded as the form sends it with JavaScript (one boosted POST, answered with the page) and without
+    # (a 303 and a GET): each saved some, or its rate would be 0
+    for kind in ("record a hand (page + POST)", "the same without JavaScript"):
+        assert int(re.search(rf"  {re.escape(kind)} +(\d+) ", out)[1]) > 0, kind
+    assert "one recorded hand: " in out and "answer 200 saved" in out
     assert re.search(r"the game page's \d+ games looked at once before its turns, one after the other: \d+ "
                      r"rendered afresh, \d+\.\d s in all", out)
     assert re.search(r"a save under overload \(closed loop, 2 clients\): median \d+ ms, a game page's", out)
