@@ -176,3 +176,19 @@ def ordinal(n: int) -> str:
     """A place as said aloud: "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st"."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def whose(field_name: str, message: str, teams) -> str:
+    """The core's sentence about form field `field_name`, saying whose box it is when it is a side's own meld or
+    counters (`teams`: the sides' names, as the boxes are labelled): "Meld can't be negative." of `meld_1` is
+    "Them meld can't be negative.", and a sentence that does not begin with the field's word is led by the label
+    ("Us counters: 60 counters is more than …", "Us meld: 5,000 is more than …"). Any other field's sentence is as
+    it is. The core says only "Meld": with two boxes side by side, the list of what to fix and the preview must
+    say which."""
+    field, _, side = field_name.rpartition("_")
+    if field not in ("meld", "counters") or not side.isdigit() or int(side) >= len(teams):
+        return message
+    label, word, a_value = f"{teams[int(side)]} {field}", field.capitalize() + " ", f"A {field} of "
+    if message.startswith(word):
+        return label + message[len(word) - 1:]
+    return f"{label}: {message.removeprefix(a_value)}"

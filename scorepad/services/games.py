@@ -21,7 +21,7 @@ from ..core.scoring import (
     wrong_for_its_deal,
 )
 from ..core.seats import dealer_for, seat_label
-from ..core.words import MELD_TABLE_NAMES, number, trump, won
+from ..core.words import MELD_TABLE_NAMES, number, trump, whose, won
 from ..store import clubs, connection, games
 from ..store.games import Game, StoredHand
 from . import pages
@@ -332,10 +332,11 @@ def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | N
         result, problems = None, validate_hand(game.rules, hand, dealer=dealer)
     else:
         result, problems = _scored(game, hand, dealer)
-    notes = list(_counter_notes(game.rules, hand, typed_counters, problems))
+    notes = list(_counter_notes(game, hand, typed_counters, problems))
     notes += [("warn", words) for words in _unlikely_melds(game, hand)]
     if result is None:
-        notes[:0] = _typed_mistakes(problems, unreadable or {}, typed, counters_judged=typed_counters is not None)
+        notes[:0] = _typed_mistakes(game, problems, unreadable or {}, typed,
+                                    counters_judged=typed_counters is not None)
         reason = _early_throw_in(game.rules, hand)
         if reason:
             notes.append(("warn", reason + " No counters are needed."))
@@ -345,25 +346,30 @@ def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | N
     return Preview(result, None, tuple(notes))
 
 
-def _typed_mistakes(problems: dict[str, str], unreadable: dict[str, str], typed: Collection[str], *,
+def _typed_mistakes(game: Game, problems: dict[str, str], unreadable: dict[str, str], typed: Collection[str], *,
                     counters_judged: bool):
-    """The save's own words on each field typed so far. Counters typed as numbers on every side are the counter
-    notes' to judge, together."""
+    """The save's own words on each field typed so far, saying whose box it is. Counters typed as numbers on every
+    side are the counter notes' to judge, together."""
     for name, message in {**problems, **unreadable}.items():
         if name in typed and not (counters_judged and name.startswith("counters")):
-            yield ("warn", message)
+            yield ("warn", whose(name, message, game.teams))
 
 
-def _counter_notes(rules: Rules, hand: Hand, typed: tuple[int, ...] | None, problems: dict[str, str]):
+def _counter_notes(game: Game, hand: Hand, typed: tuple[int, ...] | None, problems: dict[str, str]):
     """The preview's word on counters typed on every side: what the save would refuse in them (the core's own
-    sentences: steps, range), else their sum, green only when it is the hand's points."""
+    sentences: steps, range, said once of every side's same one), else their sum, green only when it is the hand's
+    points."""
     if typed is None or hand.kind != "played":
         return
-    refused = [message for field, message in problems.items() if field.startswith("counters_")]
+    refused = [(field, message) for field, message in problems.items() if field.startswith("counters_")]
     if refused:
-        yield from (("warn", message) for message in refused)
+        said = set()
+        for field, message in refused:
+            if message not in said:
+                said.add(message)
+                yield ("warn", whose(field, message, game.teams))
         return
-    total, points = sum(typed), rules.hand_points
+    total, points = sum(typed), game.rules.hand_points
     yield ("ok" if total == points else "warn", f"Counters add up to {total} of {points}.")
 
 

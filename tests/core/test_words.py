@@ -116,3 +116,22 @@ def test_teams_are_numbered_once_from_0_in_data_and_from_1_for_people():
                                              (111, "111th")])
 def test_a_place_reads_as_it_is_said(place, said):
     assert words.ordinal(place) == said
+
+
+@pytest.mark.parametrize(("field", "message", "said"), [
+    ("meld_1", "Meld can't be negative.", "Them meld can't be negative."),
+    ("meld_0", "Meld must be a whole number (0 or more).", "Us meld must be a whole number (0 or more)."),
+    ("counters_0", "Counters are counted in steps of 10: 120 or 130, not 125.",
+     "Us counters are counted in steps of 10: 120 or 130, not 125."),
+    ("counters_1", "60 counters is more than the whole hand holds; the most is 50.",
+     "Them counters: 60 counters is more than the whole hand holds; the most is 50."),
+    ("meld_0", "A meld of 5,000 is more than any hand can hold; the most is 1,000.",
+     "Us meld: 5,000 is more than any hand can hold; the most is 1,000."),
+    # not a side's own box, or a side the table does not have: as it is
+    ("bid", "Bid must be at least 50.", "Bid must be at least 50."),
+    ("counters", "Counters must add up to 50; these add up to 55.", "Counters must add up to 50; these add up to 55."),
+    ("meld_2", "Meld can't be negative.", "Meld can't be negative."),
+    ("dix_only_0", "Tick it only with a meld of 10 or 20.", "Tick it only with a meld of 10 or 20."),
+])
+def test_a_sentence_about_a_sides_box_says_whose_box_it_is(field, message, said):
+    assert words.whose(field, message, ("Us", "Them")) == said

@@ -128,8 +128,10 @@ def test_the_first_submit_button_of_the_hand_form_saves_so_enter_without_javascr
 
 
 @pytest.mark.parametrize(("counters", "notes"), [
-    (("15", "235"), [("warn", "Counters are counted in steps of 10: 10 or 20, not 15."),
-                     ("warn", "Counters are counted in steps of 10: 230 or 240, not 235.")]),
+    (("15", "235"), [("warn", "Us counters are counted in steps of 10: 10 or 20, not 15."),
+                     ("warn", "Them counters are counted in steps of 10: 230 or 240, not 235.")]),
+    # one sentence said of both sides (125 each) is said once
+    (("125", "125"), [("warn", "Us counters are counted in steps of 10: 120 or 130, not 125.")]),
     (("150", "100"), [("ok", "Counters add up to 250 of 250.")]),
     (("150", "90"), [("warn", "Counters add up to 240 of 250.")]),
 ])
@@ -144,7 +146,10 @@ def test_the_preview_says_of_the_counters_what_the_save_will_say(client, counter
     saved = record(client, game_id, **{**HAND, "bidder": "t0", "bid": "250", "counters_0": counters[0],
                                        "counters_1": counters[1]})
     if notes[0][0] == "warn" and "steps" in notes[0][1]:
-        assert notes[0][1] in parse(saved).select_one("#counters_0-error").get_text()
+        # the list of what to fix says it as the preview did; the box's own line, beside its label, says the core's
+        assert notes[0][1] in parse(saved).select_one("#error-summary").get_text()
+        beside = parse(saved).select_one("#counters_0-error").get_text()
+        assert notes[0][1].removeprefix("Us c") in beside
 
 
 def test_the_form_only_opens_the_rare_choices_when_one_is_chosen(client):
@@ -172,8 +177,9 @@ def test_a_number_with_more_digits_than_any_score_is_called_far_too_large_and_ke
     # a bid off the steps is said as soon as it is typed; the bidder not yet tapped is still to come
     ({"bid": "62"}, "Bids from 60 go up in steps of 5: 60 or 65, not 62.", "Choose the team"),
     ({"bidder": "t0", "bid": "45"}, "Bid must be at least 50.", "Enter the counters"),
-    ({"bidder": "t0", "meld_0": "abc"}, "Meld must be a whole number", "Choose the team"),
-    ({"bidder": "t0", "counters_0": "x1"}, "Counters must be a whole number", "Bid must"),
+    ({"bidder": "t0", "meld_0": "abc"}, "Us meld must be a whole number", "Choose the team"),
+    ({"bidder": "t0", "meld_1": "abc"}, "Them meld must be a whole number", "Us meld"),
+    ({"bidder": "t0", "counters_0": "x1"}, "Us counters must be a whole number", "Bid must"),
 ])
 def test_the_preview_says_what_is_wrong_in_a_field_as_soon_as_it_is_typed(client, typed, said, not_said):
     game_id = new_game(client)
@@ -194,7 +200,7 @@ def test_the_line_above_record_says_the_first_thing_wrong_and_nothing_while_a_ha
 
     assert line(bidder="t0", bid="62") == "Bids from 60 go up in steps of 5: 60 or 65, not 62."
     assert line(bidder="t0", bid="55", counters_0="60") == \
-        "60 counters is more than the whole hand holds; the most is 50."
+        "Us counters: 60 counters is more than the whole hand holds; the most is 50."
     assert line(bidder="t0", bid="55", meld_0="30") == ""  # not yet a hand: nothing to say
     assert line(bidder="t0", bid="55", meld_0="30", counters_0="28") == "Made · Us +58 · Them +22 → 58 : 22"
 

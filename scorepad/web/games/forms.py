@@ -18,7 +18,7 @@ from ...core.inputs import FarTooLarge, NotANumber, clean_name, name_key, name_p
 from ...core.rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, fits_seating, limits, seated, with_house_rules
 from ...core.scoring import Hand
 from ...core.seats import seat_names, team_of
-from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized
+from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized, whose
 from ..shell.forms import ECHO
 
 
@@ -165,20 +165,8 @@ def wrong_fields(errors: dict[str, str], teams: Sequence[str] = ()) -> list[tupl
         if name.startswith("counters_") and errors[name] in said:
             continue
         said.add(errors[name])
-        wrong.append((name, WRONG_FIELD_TARGETS.get(name, "hand-form"), _whose(name, errors[name], teams)))
+        wrong.append((name, WRONG_FIELD_TARGETS.get(name, "hand-form"), whose(name, errors[name], teams)))
     return wrong
-
-
-def _whose(name: str, message: str, teams: Sequence[str]) -> str:
-    """`message` about field `name`, saying whose field it is when it is a side's own (of a table whose sides are
-    `teams`): "Meld can't be negative." becomes "Them meld can't be negative.", as the box is labelled, and a
-    sentence that does not begin with the field's word is led by the label ("Them meld: A meld of 900 …")."""
-    field, _, side = name.rpartition("_")
-    if field not in ("meld", "counters") or not side.isdigit() or int(side) >= len(teams):
-        return message
-    label = f"{teams[int(side)]} {field}"
-    word = field.capitalize() + " "
-    return label + message[len(word) - 1:] if message.startswith(word) else f"{label}: {message}"
 
 
 def kind_choices(rules: Rules) -> list[tuple[str, str]]:
