@@ -49,6 +49,7 @@
   const focusField = (el) => { if (el) { el.focus(); el.select(); } };
   // the next field still empty after the bid: a choice tapped late moves on to what is left to type
   const firstEmpty = (f) => sequence(f).slice(1).find((el) => el.value === "") || null;
+  if (record) record.firstEmpty = firstEmpty; // where a hand taken on goes on (record.js)
 
   // One tap chooses and moves on: the bidder leads to the bid, trump to the first number still to type. Only a
   // tap or a click does: arrow keys move through a group of radios one choice at a time, so a keyboard or

@@ -138,6 +138,14 @@
   const question = () => S.need("question");
   const ask = (subject) => question().then((q) => q.ask(subject), () => "failed");
   const showQuestion = () => question().then((q) => q.show());
+  // Where the cursor goes once an answer is in: the bidder on a form with none chosen, else the first box still
+  // empty in the order Enter moves through (game.js's `firstEmpty`), else Record. A hand taken on as the next one
+  // ("go on with it") goes on where it was left, not back at the first bidder, whoever bid.
+  function nextToType(f) {
+    const bidder = f.querySelector(DOM.firstField);
+    if (bidder && !f.querySelector(DOM.firstField + ":checked")) return bidder;
+    return (S.record.firstEmpty && S.record.firstEmpty(f)) || f.querySelector(".save-button") || bidder;
+  }
   function focusOn(el) {
     if (!el) return;
     el.focus({ preventScroll: true });
@@ -181,7 +189,7 @@
       if (req.xhr && req.xhr.scorepad) outbox.resume();
       if (showQueued) showQuestion();
       // the question answered: the next thing to do is the next hand (or the new question, said as such)
-      else if (S.settled && form()) focusOn(form().querySelector(DOM.firstField));
+      else if (S.settled && form()) focusOn(nextToType(form()));
       else if (S.settled) showQuestion();
       else if (document.querySelector(DOM.question)) question(); // its answers are the question's to hear
       showQueued = S.settled = false;

@@ -68,6 +68,8 @@ def test_a_second_phone_in_the_middle_of_a_hand_is_asked_which_hand_it_is_and_lo
     expect(other_phone.locator("#bid")).to_have_value("65")
     expect(other_phone.locator("#meld_0")).to_have_value("20")
     expect(other_phone.locator("#field-bidder input[value=s2]")).to_be_checked()
+    # and the cursor is where it was left: the first box still empty (not back on the first bidder)
+    expect(other_phone.locator("#meld_1")).to_be_focused()
 
 
 def test_a_second_phone_shows_the_winner_and_no_form_once_the_game_is_won(phone, other_phone, live_server):
