@@ -48,7 +48,7 @@
   }
   const focusField = (el) => { if (el) { el.focus(); el.select(); } };
   // the next field still empty after the bid: a choice tapped late moves on to what is left to type
-  const firstEmpty = (f) => sequence(f).slice(1).find((el) => el.value === "") || null;
+  const firstEmpty = (f) => sequence(f).find((el) => el.name !== "bid" && el.value === "") || null;
   if (record) record.firstEmpty = firstEmpty; // where a hand taken on goes on (record.js)
 
   // One tap chooses and moves on: the bidder leads to the bid, trump to the first number still to type. Only a

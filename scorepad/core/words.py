@@ -11,6 +11,7 @@ import re
 from datetime import date
 
 from .cards import SUIT_NAMES, SUIT_SYMBOLS
+from .inputs import try_whole_number
 
 MINUS = "\u2212"
 
@@ -186,9 +187,24 @@ def whose(field_name: str, message: str, teams) -> str:
     it is. The core says only "Meld": with two boxes side by side, the list of what to fix and the preview must
     say which."""
     field, _, side = field_name.rpartition("_")
-    if field not in ("meld", "counters") or not side.isdigit() or int(side) >= len(teams):
+    team = try_whole_number(side, low=0, high=len(teams) - 1) if field in ("meld", "counters") else None
+    if team is None:
         return message
-    label, word, a_value = f"{teams[int(side)]} {field}", field.capitalize() + " ", f"A {field} of "
+    label, word, a_value = f"{teams[team]} {field}", field.capitalize() + " ", f"A {field} of "
     if message.startswith(word):
         return label + message[len(word) - 1:]
     return f"{label}: {message.removeprefix(a_value)}"
+
+
+def said_of_boxes(refused, teams) -> list[tuple[str, str]]:
+    """(field, sentence) for each (field, core's sentence) of `refused`, in its order, each sentence saying whose box
+    it is (`whose`). One sentence said of every side's counters (125 each in steps of 10: the last side's is filled
+    in from the others') is one thing to fix, said once, at the first of them; meld is typed side by side, so each
+    side's wrong meld is its own."""
+    said, found = set(), []
+    for name, message in refused:
+        if name.startswith("counters_") and message in said:
+            continue
+        said.add(message)
+        found.append((name, whose(name, message, teams)))
+    return found

@@ -21,7 +21,7 @@ from ..core.scoring import (
     wrong_for_its_deal,
 )
 from ..core.seats import dealer_for, seat_label
-from ..core.words import MELD_TABLE_NAMES, number, trump, whose, won
+from ..core.words import MELD_TABLE_NAMES, number, said_of_boxes, trump, won
 from ..store import clubs, connection, games
 from ..store.games import Game, StoredHand
 from . import pages
@@ -350,24 +350,20 @@ def _typed_mistakes(game: Game, problems: dict[str, str], unreadable: dict[str, 
                     counters_judged: bool):
     """The save's own words on each field typed so far, saying whose box it is. Counters typed as numbers on every
     side are the counter notes' to judge, together."""
-    for name, message in {**problems, **unreadable}.items():
-        if name in typed and not (counters_judged and name.startswith("counters")):
-            yield ("warn", whose(name, message, game.teams))
+    refused = [(name, message) for name, message in {**problems, **unreadable}.items()
+               if name in typed and not (counters_judged and name.startswith("counters"))]
+    return [("warn", sentence) for _, sentence in said_of_boxes(refused, game.teams)]
 
 
 def _counter_notes(game: Game, hand: Hand, typed: tuple[int, ...] | None, problems: dict[str, str]):
     """The preview's word on counters typed on every side: what the save would refuse in them (the core's own
-    sentences: steps, range, said once of every side's same one), else their sum, green only when it is the hand's
-    points."""
+    sentences: steps, range, as the list of what to fix says them), else their sum, green only when it is the
+    hand's points."""
     if typed is None or hand.kind != "played":
         return
     refused = [(field, message) for field, message in problems.items() if field.startswith("counters_")]
     if refused:
-        said = set()
-        for field, message in refused:
-            if message not in said:
-                said.add(message)
-                yield ("warn", whose(field, message, game.teams))
+        yield from (("warn", sentence) for _, sentence in said_of_boxes(refused, game.teams))
         return
     total, points = sum(typed), game.rules.hand_points
     yield ("ok" if total == points else "warn", f"Counters add up to {total} of {points}.")

@@ -131,6 +131,8 @@ def test_a_place_reads_as_it_is_said(place, said):
     ("bid", "Bid must be at least 50.", "Bid must be at least 50."),
     ("counters", "Counters must add up to 50; these add up to 55.", "Counters must add up to 50; these add up to 55."),
     ("meld_2", "Meld can't be negative.", "Meld can't be negative."),
+    ("meld_\u00b2", "Meld can't be negative.", "Meld can't be negative."),  # "²" is a digit to isdigit, not to int
+    ("meld_-1", "Meld can't be negative.", "Meld can't be negative."),
     ("dix_only_0", "Tick it only with a meld of 10 or 20.", "Tick it only with a meld of 10 or 20."),
 ])
 def test_a_sentence_about_a_sides_box_says_whose_box_it_is(field, message, said):

@@ -18,7 +18,7 @@ from ...core.inputs import FarTooLarge, NotANumber, clean_name, name_key, name_p
 from ...core.rules import DEFAULT_PRESET, PRESETS, Rules, allowed_kinds, fits_seating, limits, seated, with_house_rules
 from ...core.scoring import Hand
 from ...core.seats import seat_names, team_of
-from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized, whose
+from ...core.words import KIND_WORDS, MELD_TABLE_TITLES, capitalized, said_of_boxes
 from ..shell.forms import ECHO
 
 
@@ -151,22 +151,12 @@ WRONG_FIELD_TARGETS = {
 
 def wrong_fields(errors: dict[str, str], teams: Sequence[str] = ()) -> list[tuple[str, str, str]]:
     """(field, id of the element to go to, message) for each refused field, in the form's order: the list at
-    the top of a refused form, each item a link to its field. A side's own field is named as its label names it
-    (`teams`: the sides' names), since the core's sentence says only "Meld": "Them meld can't be negative." tells
-    which of two boxes is wrong."""
+    the top of a refused form, each item a link to its field, its words saying whose box it is (`teams`: the
+    sides' names; see `words.said_of_boxes`)."""
     order = list(WRONG_FIELD_TARGETS)
     named = sorted(errors, key=lambda name: order.index(name) if name in order else len(order))
-    # one sentence said of every side's counters (125 each in steps of 10: the last side's is filled in from the
-    # others') is one thing to fix: the list names it once, at the first of them; each field still says it beside
-    # itself. Meld is typed side by side, so each side's wrong meld is its own thing to fix.
-    said = set()
-    wrong = []
-    for name in named:
-        if name.startswith("counters_") and errors[name] in said:
-            continue
-        said.add(errors[name])
-        wrong.append((name, WRONG_FIELD_TARGETS.get(name, "hand-form"), whose(name, errors[name], teams)))
-    return wrong
+    return [(name, WRONG_FIELD_TARGETS.get(name, "hand-form"), sentence)
+            for name, sentence in said_of_boxes([(name, errors[name]) for name in named], teams)]
 
 
 def kind_choices(rules: Rules) -> list[tuple[str, str]]:
