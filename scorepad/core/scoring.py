@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 
 from .errors import GameOver, InvalidHand
 from .meld import TABLES
-from .rules import KINDS, Rules, allowed_kinds, can_be_stuck
+from .rules import KINDS, Rules, allowed_kinds, can_be_stuck, most_one_hand_melds
 from .seats import team_of
 from .words import (
     BIDDERS,
     KIND_WORDS,
+    MELD_TABLE_NAMES,
     OPPONENTS,
     TEAM_NAMES,
     number,
@@ -213,7 +214,12 @@ def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
     pair = _pair(meld, rules.sides)
     if pair is None:
         return {f"meld_{side}": f"Enter each {side_word(rules)}'s meld." for side in range(rules.sides)}
-    return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value, "more than any hand can hold")
+    # the refusal says the most a hand melds (what the question above it asks of), not the field's own limit: a
+    # form that said "the most is 1,000" and then asked whether 1,000 was right, at most 914, would contradict itself
+    most = most_one_hand_melds(rules)
+    return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value,
+                               f"more than any hand can hold; one hand melds at most {number(most)} under the "
+                               f"{MELD_TABLE_NAMES[rules.meld_table]}")
 
 
 def dix_value(rules: Rules) -> int:
@@ -257,7 +263,7 @@ def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
     if rules.sides > 2 and None in pair:
         return _blank_counters_errors(rules, pair)
     errors = _team_amount_errors(pair, "Counters", rules.counter_step, rules.hand_points,
-                                 "more than the whole hand holds")
+                                 f"more than the whole hand holds; the most is {number(rules.hand_points)}")
     if not errors and sum(pair) != rules.hand_points:
         errors["counters"] = (f"Counters must add up to {number(rules.hand_points)}; "
                               f"these add up to {number(sum(pair))}.")
@@ -269,7 +275,8 @@ def _blank_counters_errors(rules: Rules, counters: tuple) -> dict[str, str]:
     others, so a blank field is not wrong in itself: more than one blank is said once, beside the counters, with
     what to do; a field holding something else still says what it must hold."""
     errors = {name: message for name, message in _team_amount_errors(
-        counters, "Counters", rules.counter_step, rules.hand_points, "more than the whole hand holds").items()
+        counters, "Counters", rules.counter_step, rules.hand_points,
+        f"more than the whole hand holds; the most is {number(rules.hand_points)}").items()
         if counters[int(name.rsplit("_", 1)[1])] is not None}
     if counters.count(None) > 1 or not errors:
         errors["counters"] = f"Type the counters of all {side_word(rules)}s but one (the last is worked out)."
@@ -284,7 +291,8 @@ _AMOUNT_WORDS = {
 
 
 def _team_amount_errors(pair: tuple, what: str, step: int, most: int, too_big: str) -> dict[str, str]:
-    """Each team's value checked alone: {"meld_0": message, ...} for the ones that are wrong."""
+    """Each team's value checked alone: {"meld_0": message, ...} for the ones that are wrong. `too_big`: what is
+    said of a value above `most`, after "A meld of 5,000 is"."""
     errors = {}
     for team, value in enumerate(pair):
         message = _amount_error(value, what, step, most, too_big)
@@ -305,7 +313,7 @@ def _amount_error(value: object, what: str, step: int, most: int, too_big: str) 
     if value < 0:
         return f"{subject} can't be negative."
     if value > most:
-        return f"{a_value.format(value=number(value))} is {too_big}; the most is {number(most)}."
+        return f"{a_value.format(value=number(value))} is {too_big}."
     if value % step:
         below = value - value % step
         return (f"{subject} {verb} counted in steps of {number(step)}: {number(below)} or {number(below + step)}, "

@@ -551,7 +551,7 @@ def _changed_words(db, stored: StoredHand, place: int) -> str:
 
 def _unlikely_melds(game: Game, hand: Hand) -> list[str]:
     """A sentence for each side whose meld is more than one hand can meld under the game's meld table; none past
-    the most any meld field takes (`rules.max_value`): that is refused, in words with its own most."""
+    the most any meld field takes (`rules.max_value`): that is refused, in words that say the same most."""
     if hand.kind == "redeal":
         return []
     most = most_one_hand_melds(game.rules)

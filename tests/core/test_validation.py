@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from scorepad.core.errors import InvalidHand
-from scorepad.core.rules import PRESETS
+from scorepad.core.rules import PRESETS, most_one_hand_melds
 from scorepad.core.scoring import Hand, score_hand, validate_hand
 
 DD = PRESETS["double-deck"]
@@ -47,7 +47,8 @@ REFUSED = [
     ("meld off the step in single deck", SINGLE, Hand(0, 250, (155, 0), (250, 0)),
      {"meld_0": "Meld is counted in steps of 10: 150 or 160, not 155."}),
     ("absurd meld", DD, Hand(0, 50, (20, 5000), (25, 25)),
-     {"meld_1": "A meld of 5,000 is more than any hand can hold; the most is 1,000."}),
+     {"meld_1": "A meld of 5,000 is more than any hand can hold; one hand melds at most 914 under the family "
+                "double-deck values."}),
     ("no bidding team", DD, Hand(2, 50, (20, 20), (25, 25)),
      {"bidder": "Choose the team that won the bid."}),
     ("an unknown kind", DD, Hand(0, 50, (20, 20), (25, 25), kind="misdeal"),
@@ -128,3 +129,17 @@ def test_scoring_a_hand_judges_the_dealer_too():
     with pytest.raises(InvalidHand) as caught:
         score_hand(DD, Hand(0, 50, (20, 20), (25, 25), forced=True), dealer=1, bidder_seat=0)
     assert set(caught.value.errors) == {"forced"}
+
+
+@pytest.mark.parametrize("key", sorted(PRESETS))
+def test_a_meld_too_large_to_take_says_the_most_a_hand_melds_which_is_below_what_is_refused(key):
+    """The form asks "is this right?" of a meld past what one hand melds, and refuses one past what the field
+    takes at all. The refusal must say the same most as the question (a form that said "the most is 1,000" and
+    then asked of 1,000 "at most 914" contradicted itself), and that most must be one the field takes."""
+    rules = PRESETS[key]
+    most = most_one_hand_melds(rules)
+    meld = (rules.max_value + rules.meld_step,) + (0,) * (rules.sides - 1)
+    refused = validate_hand(rules, Hand(0, rules.min_bid, meld, None))["meld_0"]
+    assert f"at most {most:,} under" in refused
+    assert f"{rules.max_value:,}." not in refused
+    assert most < rules.max_value

@@ -125,8 +125,8 @@ def test_a_place_reads_as_it_is_said(place, said):
      "Us counters are counted in steps of 10: 120 or 130, not 125."),
     ("counters_1", "60 counters is more than the whole hand holds; the most is 50.",
      "Them counters: 60 counters is more than the whole hand holds; the most is 50."),
-    ("meld_0", "A meld of 5,000 is more than any hand can hold; the most is 1,000.",
-     "Us meld: 5,000 is more than any hand can hold; the most is 1,000."),
+    ("meld_0", "A meld of 5,000 is more than any hand can hold; one hand melds at most 914.",
+     "Us meld: 5,000 is more than any hand can hold; one hand melds at most 914."),
     # not a side's own box, or a side the table does not have: as it is
     ("bid", "Bid must be at least 50.", "Bid must be at least 50."),
     ("counters", "Counters must add up to 50; these add up to 55.", "Counters must add up to 50; these add up to 55."),

@@ -281,7 +281,8 @@ def test_the_preview_announces_an_automatic_throw_in_once_bidder_bid_and_meld_ar
 @pytest.mark.parametrize(("meld", "said"), [
     (999, "Us meld 999 is more than any one hand can meld under the family double-deck values (at most 914). "
           "Check it was typed right."),
-    (5000, "Us meld: 5,000 is more than any hand can hold; the most is 1,000."),
+    (5000, "Us meld: 5,000 is more than any hand can hold; one hand melds at most 914 under the family double-deck "
+           "values."),
 ])
 def test_a_meld_past_every_limit_is_told_its_one_most_not_two(db, meld, said):
     """Past what a hand can meld (914) the preview asks whether it was typed right; past what the field takes at
