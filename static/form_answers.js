@@ -87,6 +87,66 @@
     }
   }
 
-  S.part("answers", { beforeSwap, afterSwap: keepRecordStill, afterSettle: afterSave });
+  // A form refused once (it shows the list of what to fix) follows the typing: its preview asks with the fields it
+  // says are wrong, and the answer says what a save would refuse now (forms.following). A box fixed loses its line
+  // at once, a box typed wrong since gets its own, and the list says the same; with nothing left the list hides.
+  const refusedForm = (elt) => {
+    const f = elt && elt.id === "preview" && elt.closest("form");
+    return f && f.querySelector("#error-summary") ? f : null;
+  };
+  const flaggedNames = (f) => Array.from(f.querySelectorAll(".field-error[id$='-error']"))
+    .map((line) => line.id.slice(0, -"-error".length));
+  function askWhatIsWrong(req, event) {
+    const f = refusedForm(req.elt);
+    if (f) event.detail.parameters.shown = flaggedNames(f).join(",");
+  }
+
+  // The element that carries a field's aria-invalid: its input, or the fieldset of a group of radios.
+  function boxOf(f, name) {
+    const el = f.elements[name];
+    if (el && el.nodeType === 1) return el;
+    const field = document.getElementById("field-" + name);
+    return field && field.matches("fieldset") ? field : null;
+  }
+  function sayLine(f, name, words) {
+    const field = document.getElementById("field-" + name), box = boxOf(f, name), id = name + "-error";
+    let line = document.getElementById(id);
+    if (!words) {
+      if (line) line.remove();
+      if (box) { box.removeAttribute("aria-invalid"); box.removeAttribute("aria-describedby"); }
+      return;
+    }
+    if (!field) return;
+    if (!line) { // (no role=alert: the preview beside it is what is heard, once)
+      line = Object.assign(document.createElement("p"), { className: "field-error", id });
+      field.append(line);
+    }
+    line.textContent = words;
+    if (box) { box.setAttribute("aria-invalid", "true"); box.setAttribute("aria-describedby", id); }
+  }
+  function followTyping(f, now) {
+    const names = new Set([...flaggedNames(f), ...Object.keys(now.lines)]);
+    names.forEach((name) => sayLine(f, name, now.lines[name]));
+    const summary = f.querySelector("#error-summary"), list = summary.querySelector("ul");
+    list.replaceChildren(...now.list.map(([target, words]) => {
+      const item = document.createElement("li");
+      item.append(Object.assign(document.createElement("a"), { href: "#" + target, textContent: words }));
+      return item;
+    }));
+    const count = summary.querySelector(".error-count");
+    if (count) count.textContent = now.count;
+    summary.hidden = now.list.length === 0;
+  }
+  function followRefusal(req, event) {
+    const target = event.detail && event.detail.target, f = target && refusedForm(target);
+    const carried = f && target.querySelector("[data-follow]");
+    if (!carried) return;
+    try { followTyping(f, JSON.parse(carried.dataset.follow)); } catch (e) { /* an answer of an older page */ }
+  }
+
+  S.part("answers", {
+    configRequest: askWhatIsWrong, beforeSwap,
+    afterSwap(req, event) { followRefusal(req, event); keepRecordStill(req, event); }, afterSettle: afterSave,
+  });
   S.done("answers", {});
 })();

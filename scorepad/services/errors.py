@@ -136,7 +136,12 @@ class HandGone(Conflict):
 
 class HandChangedElsewhere(Conflict):
     """The hand to change was edited on another phone after this form was opened: a change nobody saw is never
-    written over."""
+    written over. `opened`: the hand as the form was opened on it (None where its history does not say), so the
+    page can tell this phone's change from the other's."""
+
+    def __init__(self, message: str, opened=None):
+        self.opened = opened
+        super().__init__(message)
 
 
 class EndsTooEarly(Conflict):

@@ -86,7 +86,9 @@ class Preview:
     """What a hand would score as typed so far: its result and the totals after it (None while too little is
     typed to score it), and notes on the way, each ("ok" or "warn", sentence). An edit of a hand with hands after
     it says also what the game's totals are now (`game_now`) and will be once they are scored again
-    (`game_after`), and what it would do to the game's win (`win_moved`, as `edit_hand` asks it)."""
+    (`game_after`), and what it would do to the game's win (`win_moved`, as `edit_hand` asks it). `refused`: what
+    a save of the hand as typed would refuse now, field by field (the core's sentences, blank fields' too), for a
+    form that was refused once and follows the typing."""
 
     result: HandResult | None = None
     totals: tuple[int, ...] | None = None
@@ -94,6 +96,7 @@ class Preview:
     game_now: tuple[int, ...] | None = None
     game_after: tuple[int, ...] | None = None
     win_moved: str | None = None
+    refused: dict[str, str] = field(default_factory=dict)
 
 
 # --- starting -----------------------------------------------------------------------------------------------
@@ -199,7 +202,8 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
         if not summary:
             return Change(game_id, number=place + 1, already=True)
         if (stored.edits if edits_seen is None else edits_seen) != stored.edits:
-            raise HandChangedElsewhere(_changed_words(db, stored, place))
+            raise HandChangedElsewhere(_changed_words(db, stored, place),
+                                       games.hand_as_opened(db, stored.id, edits_seen))
         try:
             state = _fold(game, [hand if i == place else h.hand for i, h in enumerate(hands)])
         except GameOver:
@@ -340,7 +344,7 @@ def _preview(game: Game, hand: Hand, dealer: int, unreadable: dict[str, str] | N
         reason = _early_throw_in(game.rules, hand)
         if reason:
             notes.append(("warn", reason + " No counters are needed."))
-        return Preview(notes=tuple(notes))
+        return Preview(notes=tuple(notes), refused={**problems, **(unreadable or {})})
     if result.automatic_throw_in:
         notes.append(("warn", result.explanation[0] + " No counters are needed."))
     return Preview(result, None, tuple(notes))
@@ -545,8 +549,7 @@ def _committed(db, change: Change) -> Change:
 def _changed_words(db, stored: StoredHand, place: int) -> str:
     history = games.edits_of_hand(db, stored.id)
     latest = f" ({history[-1]['summary']})" if history else ""
-    return (f"Hand {place + 1} was just changed on another phone{latest}. This is the hand as it is now: your "
-            f"change was NOT saved. Make it again if it is still needed.")
+    return f"Hand {place + 1} was just changed on another phone{latest}: your change was NOT saved."
 
 
 def _unlikely_melds(game: Game, hand: Hand) -> list[str]:

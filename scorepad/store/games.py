@@ -519,6 +519,17 @@ def deleted_hands(db, game_id: int) -> list[dict]:
                        WHERE game_id = ? AND deleted_at IS NOT NULL ORDER BY seq""", [game_id])
 
 
+def hand_as_opened(db, hand_id: int, edits: int) -> Hand | None:
+    """The hand as it stood after its first `edits` edits: what an edit form opened then showed. None where its
+    history does not go that far (or holds no such line)."""
+    found = db.execute("SELECT before FROM hand_edits WHERE hand_id = ? AND action = 'edited' ORDER BY id "
+                       "LIMIT 1 OFFSET ?", [hand_id, max(edits, 0)]).fetchone()
+    try:
+        return hand_from_columns(json.loads(found[0])) if found and found[0] else None
+    except (ValueError, KeyError, TypeError):  # a history line an import wrote wrong: not the form's to guess
+        return None
+
+
 def edits_of_hand(db, hand_id: int) -> list[dict]:
     return rows(db, "SELECT at, action, before, after, summary FROM hand_edits WHERE hand_id = ? ORDER BY id",
                 [hand_id])

@@ -43,6 +43,36 @@ def test_a_refused_save_names_the_problem_at_the_top_and_puts_the_cursor_on_the_
     assert [e for e in phone.js_errors if "status of 422" not in e] == []  # the browser logs the answer's status
 
 
+def test_after_a_refusal_each_box_s_line_and_the_list_follow_the_typing(phone, live_server):
+    """A box fixed after a refused save kept its red line (and its item in the list) while the preview already
+    scored the hand; a box typed wrong since was said only in the preview."""
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice", has_text="Us").click()
+    phone.fill("#meld_0", "abc")
+    phone.fill("#meld_1", "-5")
+    phone.fill("#counters_0", "30")
+    phone.locator("button.save-button").click()
+    summary = phone.locator("#error-summary")
+    expect(summary).to_contain_text("2 things to fix")
+    phone.fill("#meld_0", "20")
+    expect(phone.locator("#meld_0-error")).to_have_count(0)
+    expect(phone.locator("#meld_0")).not_to_have_attribute("aria-invalid", "true")
+    expect(summary).to_contain_text("one thing to fix")
+    expect(summary.locator("li")).to_have_text(["Them meld can't be negative."])
+    phone.fill("#bid", "62")  # a new mistake, typed after the refusal: said under its box and in the list
+    expect(phone.locator("#bid-error")).to_have_text("Bids from 60 go up in steps of 5: 60 or 65, not 62.")
+    expect(phone.locator("#bid")).to_have_attribute("aria-invalid", "true")
+    expect(summary).to_contain_text("2 things to fix")
+    phone.fill("#bid", "")
+    phone.fill("#meld_1", "0")
+    expect(summary).to_be_hidden()
+    expect(phone.locator(".field-error")).to_have_count(0)
+    expect(phone.locator("#preview-line")).to_contain_text("Us +50")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#saved")).to_contain_text("Hand 1 recorded")
+    assert [e for e in phone.js_errors if "status of 422" not in e] == []
+
+
 def test_without_javascript_a_refused_save_lists_links_to_the_fields_and_focuses_the_first(browser, live_server):
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()

@@ -181,8 +181,7 @@ def test_an_edit_of_a_hand_changed_on_another_phone_says_what_changed_and_writes
     before = everything(db)
     with pytest.raises(services.HandChangedElsewhere) as stale:
         services.edit_hand(db, game_id, hand_id, Hand(0, 60, (0, 0), (50, 0)), edits_seen=0)
-    assert str(stale.value) == ("Hand 1 was just changed on another phone (Bid 50 → 55). This is the hand as it is "
-                                "now: your change was NOT saved. Make it again if it is still needed.")
+    assert str(stale.value) == "Hand 1 was just changed on another phone (Bid 50 → 55): your change was NOT saved."
     assert stale.value.status_hint == 409 and everything(db) == before
 
 

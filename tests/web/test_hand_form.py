@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from scorepad.web.games.forms import changed_over
 from tests.helpers import parse
 from tests.web.helpers import csrf, form_of, hands_stored, new_game, record, totals
 
@@ -201,8 +202,58 @@ def test_the_line_above_record_says_the_first_thing_wrong_and_nothing_while_a_ha
     assert line(bidder="t0", bid="62") == "Bids from 60 go up in steps of 5: 60 or 65, not 62."
     assert line(bidder="t0", bid="55", counters_0="60") == \
         "Us counters: 60 counters is more than the whole hand holds; the most is 50."
+    assert line(bidder="t0", bid="62", meld_0="abc", meld_1="-5") == \
+        "Bids from 60 go up in steps of 5: 60 or 65, not 62. (and 2 more)"  # not the only one wrong
     assert line(bidder="t0", bid="55", meld_0="30") == ""  # not yet a hand: nothing to say
     assert line(bidder="t0", bid="55", meld_0="30", counters_0="28") == "Made · Us +58 · Them +22 → 58 : 22"
+
+
+def follow_of(client, game_id, shown, **typed) -> dict | None:
+    """What the preview's answer tells a refused form (see forms.following), or None when it tells nothing."""
+    query = typed if shown is None else {**typed, "shown": shown}
+    answer = parse(client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"}, query_string=query))
+    carried = answer.select_one("[data-follow]")
+    return None if carried is None else json.loads(carried["data-follow"])
+
+
+def test_a_refused_form_is_told_what_a_save_would_refuse_now_as_the_player_types(client):
+    """After a refused save, a box's line stayed under it once it was fixed (and in the list), while the preview
+    already scored the hand; a new mistake typed then was said only in the preview. The preview's answer to a
+    refused form says what a save would refuse now: the fixed box not at all, a box typed wrong since in its words,
+    a blank box not yet said nothing."""
+    game_id = new_game(client)
+    hand = {**HAND, "meld_0": "abc", "meld_1": "-5"}
+    refused = parse(record(client, game_id, **hand))
+    assert {line["id"] for line in refused.select(".field-error")} == {"meld_0-error", "meld_1-error"}
+    # Us meld fixed: only Them's is still wrong
+    now = follow_of(client, game_id, "meld_0,meld_1", **{**hand, "meld_0": "20"})
+    assert now == {"lines": {"meld_1": "Meld can't be negative."}, "list": [["meld_1", "Them meld can't be negative."]],
+                   "count": "one thing to fix"}
+    # both fixed, a bid typed off its steps since: the bid is said, under its own box and in the list
+    now = follow_of(client, game_id, "meld_1", **{**HAND, "bid": "62"})
+    assert now["lines"] == {"bid": "Bids from 60 go up in steps of 5: 60 or 65, not 62."}
+    assert now["count"] == "one thing to fix"
+    # everything right: nothing is said (the list hides); the preview scores the hand
+    assert follow_of(client, game_id, "meld_1", **HAND) == {"lines": {}, "list": [], "count": "0 things to fix"}
+    # a blank box that was never said to be wrong stays quiet; one that was, still is
+    blank = {**HAND, "counters_0": "", "counters_1": ""}
+    assert follow_of(client, game_id, "", **blank)["lines"] == {}
+    assert list(follow_of(client, game_id, "counters", **blank)["lines"]) == ["counters"]
+
+
+def test_a_form_not_refused_is_told_nothing_beside_its_preview(client):
+    game_id = new_game(client)
+    assert follow_of(client, game_id, None, **{**HAND, "bid": "62"}) is None
+
+
+def test_a_refused_edit_follows_the_typing_too(client):
+    game_id = new_game(client)
+    record(client, game_id, **HAND)
+    hand_id = last_hand_id(client, game_id)
+    answer = client.get(f"/games/{game_id}/hands/{hand_id}/preview", headers={"HX-Request": "true"},
+                        query_string={**HAND, "meld_1": "-7", "shown": "meld_1,bid"})
+    now = json.loads(parse(answer).select_one("[data-follow]")["data-follow"])
+    assert now["list"] == [["meld_1", "Them meld can't be negative."]]
 
 
 def test_a_fresh_form_s_preview_finds_nothing_wrong_yet(client):
@@ -240,3 +291,26 @@ def test_the_stuck_dealer_s_button_is_named_for_this_hand_and_for_each_hand_ahea
         (1, "Bob", "s1"), (2, "Cat", "s2"), (3, "Dan", "s3"), (4, "Ann", "s0"), (5, "Bob", "s1")]
     teams = new_game(client, first_dealer="1")  # nobody named: the dealer's team
     assert parse(client.get(f"/games/{teams}")).select_one("#forced")["data-dealer"] == "t1"
+
+
+# --- an edit refused because another phone changed the hand meanwhile ----------------------------------------
+
+OPENED = {"bid": "50", "meld_0": "20", "counters_0": "30", "counters_1": "20"}
+
+
+@pytest.mark.parametrize(("mine", "now", "made"), [
+    # only what this phone changed is made over the other phone's change
+    ({**OPENED, "counters_0": "45", "counters_1": "5"}, {**OPENED, "bid": "55"},
+     {**OPENED, "bid": "55", "counters_0": "45", "counters_1": "5"}),
+    # the same field changed on both: this phone's value, which the question marks
+    ({**OPENED, "bid": "60"}, {**OPENED, "bid": "55"}, {**OPENED, "bid": "60"}),
+    # nothing changed here that the other phone did not change the same way: the hand as it is now
+    ({**OPENED, "bid": "55"}, {**OPENED, "bid": "55", "meld_0": "40"}, {**OPENED, "bid": "55", "meld_0": "40"}),
+])
+def test_a_change_made_again_over_another_phone_s_keeps_what_it_did_not_change(mine, now, made):
+    assert changed_over(mine, OPENED, now) == made
+
+
+def test_a_change_whose_opened_hand_is_not_known_is_made_whole():
+    mine = {**OPENED, "bid": "60"}
+    assert changed_over(mine, None, {**OPENED, "meld_0": "40"}) == mine

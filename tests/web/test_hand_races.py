@@ -130,7 +130,7 @@ def test_two_phones_editing_the_same_hand_save_one_change_and_show_the_other_the
         refused = parse(next(a for a in answers if a.status_code == 409))
         assert "was just changed on another phone" in refused.select_one(".flash.warn").get_text()
         saved = "55" if answers[0].status_code == 303 else "60"
-        assert refused.select_one("input[name=bid]")["value"] == saved  # the hand as it is now
+        assert refused.select_one("#hand-form input[name=bid]")["value"] == saved  # the hand as it is now
         assert refused.select_one("input[name=edits_seen]")["value"] == "1"
         Phone(app).delete(game, hand_id)  # a short sheet keeps a hundred rounds quick
 
@@ -189,13 +189,52 @@ def test_an_edit_of_a_hand_changed_since_the_form_was_opened_is_a_409_showing_th
     assert response.status_code == 409
     page = parse(response)
     assert page.select_one(".flash.warn").get_text() == (
-        "Hand 1 was just changed on another phone (Bid 50 → 55). This is the hand as it is now: your change was "
-        "NOT saved. Make it again if it is still needed.")
-    assert page.select_one("input[name=bid]")["value"] == "55"
-    assert page.select_one("input[name=counters_0]")["value"] == "50"
+        "Hand 1 was just changed on another phone (Bid 50 → 55): your change was NOT saved. What you changed is "
+        "marked.")
+    assert page.select_one("#hand-form input[name=bid]")["value"] == "55"
+    assert page.select_one("#hand-form input[name=counters_0]")["value"] == "50"
+    # what this phone typed is not lost: beside the hand as it is now, each line marked where they differ
+    rows = {row.th.get_text(): [cell.get_text(" ", strip=True) for cell in row.select("td")]
+            for row in page.select("#changed-meanwhile tbody tr")}
+    # this phone changed only the counters: the other phone's bid stays in "mine", not put back to 50
+    assert rows["Bid"] == ["55", "55"] and rows["Counters"] == ["50 : 0", "45 : 5 (different)"]
     # the first phone sends its change again (its answer was lost): that is done, not refused
     assert first.edit(game, hand_id, bid="55").status_code == 303
     assert history(app, hand_id) == ["recorded", "edited"]
+    # "mine is right": the change typed here, over the one it was shown beside
+    mine = {field["name"]: field["value"] for field in page.select("#changed-meanwhile form input")}
+    assert second.client.post(f"/games/{game}/hands/{hand_id}/edit", data=mine).status_code == 303
+    assert history(app, hand_id) == ["recorded", "edited", "edited"]
+    now = parse(second.client.get(f"/games/{game}/hands/{hand_id}/edit"))
+    assert [now.select_one(f"input[name={name}]")["value"] for name in ("bid", "counters_0")] == ["55", "45"]
+
+
+def test_mine_is_right_over_a_change_shown_is_asked_again_when_a_third_change_came_meanwhile(app, client, game):
+    record(client, game, **HAND)
+    hand_id = newest_hand(app, game)
+    first, second = Phone(app), Phone(app)
+    first.edit(game, hand_id, bid="55")
+    asked = parse(second.edit(game, hand_id, edits_seen="0", bid="60"))
+    first.edit(game, hand_id, bid="65", edits_seen="1")
+    mine = {field["name"]: field["value"] for field in asked.select("#changed-meanwhile form input")}
+    again = second.client.post(f"/games/{game}/hands/{hand_id}/edit", data=mine)
+    assert again.status_code == 409
+    assert "(Bid 55 → 65)" in parse(again).select_one(".flash.warn").get_text()
+    assert history(app, hand_id) == ["recorded", "edited", "edited"]
+
+
+def test_the_same_change_made_on_two_phones_is_taken_once_and_one_another_phone_made_over_says_nothing_is_left(
+        app, client, game):
+    record(client, game, **HAND)
+    hand_id = newest_hand(app, game)
+    first, second = Phone(app), Phone(app)
+    first.edit(game, hand_id, bid="55", counters_0="40", counters_1="10")
+    assert second.edit(game, hand_id, bid="55", counters_0="40", counters_1="10").status_code == 303  # the same
+    # this phone changed the bid to 55 only; the other phone had changed it to 55 and more: nothing is left to do
+    first.edit(game, hand_id, edits_seen="1", bid="60", meld_0="30", counters_0="40", counters_1="10")
+    page = parse(second.edit(game, hand_id, edits_seen="1", bid="60", counters_0="40", counters_1="10"))
+    assert "nothing more to do" in page.select_one("#changed-meanwhile").get_text()
+    assert page.select_one("#changed-meanwhile form") is None
 
 
 @pytest.mark.parametrize("seen", ["", "many", "-1", "²", "9" * 40])

@@ -8,7 +8,7 @@ the form could not read at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from ...core import counted
@@ -159,6 +159,28 @@ def wrong_fields(errors: dict[str, str], teams: Sequence[str] = ()) -> list[tupl
             for name, sentence in said_of_boxes([(name, errors[name]) for name in named], teams)]
 
 
+def things_to_fix(how_many: int) -> str:
+    """The count in the title of the list of what to fix: "one thing to fix", "3 things to fix"."""
+    return "one thing to fix" if how_many == 1 else f"{how_many} things to fix"
+
+
+def following(refused: dict[str, str], values: dict[str, str], shown: Collection[str], teams: Sequence[str]) -> dict:
+    """What a form refused once says now, as the player types on (the live preview's answer carries it, and
+    form_answers.js puts it in place): each field's line ("lines": field -> the core's sentence) and the list at
+    the top ("list": [id to go to, sentence] in the form's order; "count": its title's count). A field is said to
+    be wrong while a save would refuse it and it was said to be wrong (`shown`) or something is typed in it; a
+    field fixed loses its line at once, one typed wrong since gets one, a blank one not yet said stays quiet."""
+    def typed(name: str) -> bool:
+        if name == "counters":
+            return any(str(value).strip() for key, value in values.items() if key.startswith("counters_"))
+        return bool(str(values.get(name, "")).strip())
+
+    lines = {name: sentence for name, sentence in refused.items() if name in shown or typed(name)}
+    listed = wrong_fields(lines, teams)
+    return {"lines": lines, "list": [[target, sentence] for _, target, sentence in listed],
+            "count": things_to_fix(len(listed))}
+
+
 def kind_choices(rules: Rules) -> list[tuple[str, str]]:
     """(value, label) for each kind of hand the rules allow, in the order the form offers them."""
     return [(kind, capitalized(KIND_WORDS[kind])) for kind in allowed_kinds(rules)]
@@ -213,6 +235,16 @@ def filled_from(typed: dict[str, str], theirs: dict[str, str]) -> dict[str, str]
         value = str(typed.get(name, "")).strip()
         return not value or (name == "kind" and value == "played")
     return {**typed, **{name: value for name, value in theirs.items() if blank(name)}}
+
+
+def changed_over(mine: dict[str, str], opened: dict[str, str] | None, now: dict[str, str]) -> dict[str, str]:
+    """An edit refused because another phone changed the hand meanwhile, made again over the hand as it is `now`:
+    each field this phone changed (from `opened`, the hand its form was opened on) as typed here, every other field
+    as it is now, so "mine is right" changes only what was changed here, not the other phone's change back. Without
+    `opened` (a history that does not say), the whole hand as typed here."""
+    if opened is None:
+        return dict(mine)
+    return {**now, **{name: value for name, value in mine.items() if value != opened.get(name, "")}}
 
 
 # --- a new game ----------------------------------------------------------------------------------------------

@@ -56,8 +56,10 @@ from .forms import (
     HOUSE_RULES,
     SEATING_CHOICES,
     TEAM_PLACEHOLDERS,
+    changed_over,
     edits_seen,
     filled_from,
+    following,
     hand_values,
     kept,
     new_game_values,
@@ -418,8 +420,7 @@ def preview(game_id: int):
     if not is_htmx():
         return _game_page(_page(game_id), values=values)
     game = _load(game_id)
-    return vary_on_htmx(render_template("games/_preview_body.html", game=game, preview=_preview(game, values),
-                                        preview_oob=True))
+    return _preview_answer(game, _preview(game, values), values)
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/preview")
@@ -431,7 +432,18 @@ def edit_preview(game_id: int, hand_id: int):
         preview = _preview(game, values, hand_id)
     except (HandGone, services.NotFound):
         abort(404)
-    return vary_on_htmx(render_template("games/_preview_body.html", game=game, preview=preview, preview_oob=True))
+    return _preview_answer(game, preview, values)
+
+
+def _preview_answer(game, preview, values):
+    """The live preview's answer: what the hand would score, the line above Record (out of band), and for a form
+    that was refused (its script sends `shown`, the fields it says are wrong) what a save would refuse now."""
+    shown = request.args.get("shown")
+    follow = None
+    if shown is not None and preview is not None:
+        follow = following(preview.refused, values, set(shown[:400].split(",")), game.teams)
+    return vary_on_htmx(render_template("games/_preview_body.html", game=game, preview=preview, preview_oob=True,
+                                        follow=follow))
 
 
 # --- recording, editing, deleting ----------------------------------------------------------------------------
@@ -522,18 +534,20 @@ def _hand_in_game(game_id: int, hand_id: int):
 
 
 def _edit_page(game, sheet, row, values, errors=None, message=None, status=200, fault=None, edits_seen=None,
-               reopens=None, answering=None):
+               reopens=None, answering=None, changed=None):
     """The edit form; `edits_seen` is how many edits the hand had when the form was first opened, kept
     through refusals so that a change made meanwhile on another phone is noticed; `reopens`: what the change
     would do to the game's win, asked before it is saved; `answering`: the token of the kept hand whose
-    "mine is right" this change is (the two-phone question's answer, sent on here), which its form carries on."""
+    "mine is right" this change is (the two-phone question's answer, sent on here), which its form carries on;
+    `changed`: a change refused because another phone changed the hand meanwhile, asked beside it (see
+    `_changed_meanwhile`)."""
     # a club table's game whose round is over shows its hand, but no form to change it with
     closed = services.club.game_closed(get_db(), game.id)
     preview = None if closed else _preview(game, values, row.stored.id)
     response = make_response(render_template(
         "games/edit_hand.html", game=game, sheet=sheet, row=row, values=values, errors=errors or {},
         message=message, fault=fault, closed=closed, preview=preview, answering=answering,
-        edits_seen=row.stored.edits if edits_seen is None else edits_seen, reopens=reopens), status)
+        edits_seen=row.stored.edits if edits_seen is None else edits_seen, reopens=reopens, changed=changed), status)
     return _addressed(response, url_for("games.edit_hand", game_id=game.id, hand_id=row.stored.id))
 
 
@@ -599,7 +613,19 @@ def _stale_edit(game_id: int, hand_id: int, stale: Declined, typed: dict, answer
                           answer="behind" if answering else None)
     if answering:
         return _game_page(page, values={**BLANK_HAND, **typed}, token=answering, clash=row.number, answer="clash")
-    return _edit_page(game, sheet, row, hand_values(row.hand), message=str(stale), status=stale.status_hint)
+    return _edit_page(game, sheet, row, hand_values(row.hand), message=str(stale), status=stale.status_hint,
+                      changed=_changed_meanwhile(game, row, typed, getattr(stale, "opened", None)))
+
+
+def _changed_meanwhile(game, row, typed: dict, opened) -> dict:
+    """The question an edit refused as changed on another phone meanwhile asks: the hand as it is now beside it
+    with this phone's change made over it (`forms.changed_over`: what was changed here, from `opened`, the hand
+    the form was opened on), and those fields, for "mine is right"."""
+    as_typed = hand_values(parse_hand(typed, game.rules, game.has_players).hand)
+    mine = changed_over(as_typed, None if opened is None else hand_values(opened), hand_values(row.hand))
+    lines = services.compare_hands(row.hand, parse_hand(mine, game.rules, game.has_players).hand, game)
+    return {"lines": lines, "differs": any(line.differs for line in lines),
+            "mine": {name: value for name, value in mine.items() if value}}
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/detail")

@@ -25,7 +25,7 @@ from ..club import corrections, entrants, results, season_pages
 from ..club import views as club
 from ..games import meld, rules, unchanged_polls
 from ..games import views as games
-from ..games.forms import kind_choices, wrong_fields
+from ..games.forms import kind_choices, things_to_fix, wrong_fields
 from ..history import players, transfer
 from ..history import views as history
 from . import (
@@ -160,7 +160,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["scripts"] = scripts_url
     app.jinja_env.globals["url_for"] = urls.url_for  # each address built once (see `urls`)
     app.jinja_env.globals.update(kind_choices=kind_choices, can_be_stuck=can_be_stuck,  # the hand form asks the core
-                                 dix_value=dix_value, bid_chips=bid_chips, wrong_fields=wrong_fields)
+                                 dix_value=dix_value, bid_chips=bid_chips, wrong_fields=wrong_fields,
+                                 things_to_fix=things_to_fix)
     app.jinja_env.filters["num"] = _number
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive
