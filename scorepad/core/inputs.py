@@ -54,9 +54,15 @@ def whole_number(text: object, *, low: int | None = None, high: int | None = Non
 
 
 def _read(text: str, what: str) -> int | None:
-    cleaned = _SEPARATORS.sub("", text.strip())
+    stripped = text.strip()
+    cleaned = _SEPARATORS.sub("", stripped)
     if not cleaned:
         return None
+    if cleaned != stripped and not _grouped(stripped):
+        # a separator that groups no thousands ("2 0", "1,5"): a slip of the thumb or a decimal comma, never read
+        # as the digits run together (20, 15) without a word
+        raise NotANumber(f"{what} must be one whole number: a space or comma inside it only groups thousands "
+                         f"(like 1,500).")
     sign = 1
     if cleaned[0] in _MINUS:
         sign, cleaned = -1, cleaned[1:]
@@ -73,6 +79,14 @@ def _read(text: str, what: str) -> int | None:
     if len(digits) > MAX_DIGITS:
         raise FarTooLarge(f"{what} is far too large to be a score.")
     return sign * int("".join(digits))
+
+
+def _grouped(text: str) -> bool:
+    """Whether each separator in `text` groups thousands: one to three digits, then groups of three ("1,500",
+    "12 345 678"), one sign before them allowed."""
+    body = text[1:] if text[:1] in _MINUS or text[:1] == "+" else text
+    groups = _SEPARATORS.split(body)
+    return 1 <= len(groups[0]) <= 3 and all(len(group) == 3 for group in groups[1:])
 
 
 def try_whole_number(text: object, **bounds) -> int | None:

@@ -20,6 +20,7 @@ from scorepad.core.inputs import (
 
 @pytest.mark.parametrize("text, value", [
     ("25", 25), (" 25 ", 25), ("+25", 25), ("-40", -40), ("\u221280", -80), ("1,500", 1500), ("1 500", 1500),
+    ("12,345,678", 12345678), ("-1,500", -1500), ("+1 500", 1500),
     ("1\u202f500", 1500), ("٣", 3), ("５０", 50), ("007", 7), ("", None), ("   ", None), (None, None), (12, 12),
 ])
 def test_whole_numbers_are_read_as_people_type_them(text, value):
@@ -28,6 +29,8 @@ def test_whole_numbers_are_read_as_people_type_them(text, value):
 
 @pytest.mark.parametrize("text", [
     "²", "2²", "½", "1.5", "1e3", "twenty", "0x10", "--5", "+", "-", "5-", "1_000", "9" * 13, "9" * 5000,
+    # a separator that groups no thousands: a slip ("2 0") or a decimal comma ("1,5"), not 20 or 15
+    "2 0", "1,5", "1,50", "1 5000", "1500,", ",500", "1,,500", "1234,567", "- 5",
     "\u0661\u00b2", True, 1.5, [], {},
 ])
 def test_anything_else_is_refused_with_a_sentence(text):

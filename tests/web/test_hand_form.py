@@ -314,3 +314,14 @@ def test_a_change_made_again_over_another_phone_s_keeps_what_it_did_not_change(m
 def test_a_change_whose_opened_hand_is_not_known_is_made_whole():
     mine = {**OPENED, "bid": "60"}
     assert changed_over(mine, None, {**OPENED, "meld_0": "40"}) == mine
+
+
+@pytest.mark.parametrize(("field", "typed"), [("bid", "5 5"), ("meld_0", "2 0"), ("counters_0", "3,0")])
+def test_a_space_or_comma_that_groups_no_thousands_is_refused_not_read_as_the_digits_run_together(
+        client, app, field, typed):
+    """"2 0" was read as 20 without a word: a slip of the thumb (or a decimal comma) became a score."""
+    game_id = new_game(client)
+    page = parse(record(client, game_id, **{**HAND, field: typed}))
+    assert page.select_one(f"#{field}")["value"] == typed
+    assert page.select_one(f"#{field}-error") is not None
+    assert hands_stored(app, game_id) == 0
