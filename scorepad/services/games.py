@@ -422,19 +422,24 @@ class Difference:
     theirs: str
     mine: str
     differs: bool
+    filled: bool = False  # `mine` is not (all) what was typed: a blank was filled in from `theirs`
 
 
 # The lines always shown when two hands are set side by side; the rarer ones only where either hand has them.
 _ALWAYS_COMPARED = ("Bidder", "Bid", "Trump", "Meld", "Counters")
 
 
-def compare_hands(theirs: Hand, mine: Hand, game: Game) -> list[Difference]:
-    """The hand another phone recorded beside the one typed here, line by line, for the two-phone question."""
+def compare_hands(theirs: Hand, mine: Hand, game: Game, typed: Hand | None = None) -> list[Difference]:
+    """The hand another phone recorded beside the one typed here, line by line, for the two-phone question.
+    `typed`: the hand as typed, where `mine` is it with its blanks filled in from `theirs` (a line it differs in
+    is marked `filled`: not what was typed here)."""
     old, new = _facts(theirs, game), _facts(mine, game)
+    as_typed = _facts(typed, game) if typed is not None else new
     shown = [label for label in old if label in _ALWAYS_COMPARED or old[label][0] != new[label][0]]
     if not game.rules.bidding:
         shown = [label for label in shown if label not in ("Bidder", "Bid", "Trump")]
-    return [Difference(label, old[label][1], new[label][1], old[label][0] != new[label][0]) for label in shown]
+    return [Difference(label, old[label][1], new[label][1], old[label][0] != new[label][0],
+                       as_typed[label][0] != new[label][0]) for label in shown]
 
 
 def counted_words(counts, teams) -> str:

@@ -73,6 +73,22 @@ def test_after_a_refusal_each_box_s_line_and_the_list_follow_the_typing(phone, l
     assert [e for e in phone.js_errors if "status of 422" not in e] == []
 
 
+@pytest.mark.parametrize("width", [390, 320])
+def test_a_line_under_one_meld_box_leaves_the_other_beside_it(browser, live_server, width):
+    """Them's meld box was pushed down to the foot of the line under Us's, out of its row."""
+    page = browser.new_context(viewport={"width": width, "height": 740}).new_page()
+    start_game(page, live_server)
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.fill("#meld_0", "abc")
+    page.fill("#meld_1", "20")
+    page.fill("#counters_0", "30")
+    page.locator("button.save-button").click()
+    expect(page.locator("#meld_0-error")).to_be_visible()
+    tops = page.evaluate("['meld_0', 'meld_1'].map(id => document.getElementById(id).getBoundingClientRect().top)")
+    assert abs(tops[0] - tops[1]) < 1
+    page.context.close()
+
+
 def test_without_javascript_a_refused_save_lists_links_to_the_fields_and_focuses_the_first(browser, live_server):
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()

@@ -78,6 +78,10 @@ def test_a_form_being_typed_is_asked_about_when_the_poll_brings_its_hand(browser
     # the counters not typed here yet are the other phone's: only the bid would change
     expect(question.locator("tr.differs th")).to_have_text(["Bid"])
     expect(question.locator("#clash-filled")).to_be_visible()
+    # the news that the hand came is given (it stays for a few seconds), but nothing floats over the question
+    notice = other_phone.locator("#live-notice")
+    expect(notice).to_contain_text("Updated from another phone")
+    assert notice.evaluate("n => !n.hidden && n.getBoundingClientRect().height === 0")  # (not waited for)
     other_phone.screenshot(path=str(ARTIFACTS / "two-phones-question.png"))
     # "mine is the next hand": still being played, it goes back into the form as hand 2, nothing lost
     other_phone.get_by_role("button", name="Mine is the next hand: go on with it as hand 2").click()

@@ -84,6 +84,9 @@ def test_mine_is_right_from_a_half_typed_form_changes_only_what_was_typed(client
     page = parse(question(client, game_id, phone_b))
     assert [row.th.get_text() for row in page.select("tr.differs")] == ["Bid"]
     assert page.select_one("#clash-filled") is not None
+    # the column of what was typed here says which of its values were not typed here (the other phone's)
+    assert [row.th.get_text() for row in page.select(".clash-table tbody tr") if row.select_one(".filled-in")] == [
+        "Trump", "Meld", "Counters"]
     action, sent = answer_form(page, "mine is right")
     assert {name: sent[name] for name in ("bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1")} == {
         "bid": "56", "trump": "H", "meld_0": "30", "meld_1": "12", "counters_0": "28", "counters_1": "22"}
@@ -99,7 +102,7 @@ def test_mine_is_right_from_a_whole_hand_is_the_hand_as_typed(client):
     phone_b = {**form_of(client, game_id), **THEIRS, "trump": "", "counters_0": "30", "counters_1": "20"}
     record(client, game_id, **THEIRS)
     page = parse(question(client, game_id, phone_b))
-    assert page.select_one("#clash-filled") is None
+    assert page.select_one("#clash-filled") is None and page.select_one(".filled-in") is None
     _, sent = answer_form(page, "mine is right")
     assert "trump" not in sent and sent["counters_0"] == "30"
 

@@ -230,7 +230,7 @@ def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | N
     whole = as_typed.result is not None
     mine = values if whole else filled_from(values, hand_values(row.hand))
     mine_hand = parse_hand(mine, game.rules, game.has_players).hand
-    lines = services.compare_hands(row.hand, mine_hand, game)
+    lines = services.compare_hands(row.hand, mine_hand, game, typed.hand)
     # what "mine is right" would do to a win the other phone's hand made: said with that answer, and the answer
     # says yes to it (asked once, here, not again on an edit page the question sends to)
     reopens = (as_typed if whole else services.preview_edit(get_db(), game.id, row.stored.id, mine_hand)).win_moved
