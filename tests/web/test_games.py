@@ -414,6 +414,18 @@ def test_the_preview_is_a_fragment_for_htmx_and_a_page_without_it(client):
     assert whole.select_one("input[name=meld_0]")["value"] == "30"
 
 
+def test_check_without_javascript_says_what_is_wrong_in_what_is_typed_as_a_save_would(client):
+    """Without JavaScript, Check after a refused save showed the preview and dropped the list of what to fix."""
+    game_id = new_game(client)
+    typed = {"bidder": "t0", "bid": "62", "meld_0": "30", "meld_1": "-5", "counters_0": "", "counters_1": ""}
+    page = parse(client.post(f"/games/{game_id}/preview", data={"csrf_token": csrf(client), **typed}))
+    assert [a["href"] for a in page.select("#error-summary a")] == ["#bid", "#meld_1"]  # not the blank counters
+    assert page.select_one("#meld_1")["value"] == "-5"
+    fixed = parse(client.post(f"/games/{game_id}/preview", data={"csrf_token": csrf(client), **typed, "bid": "60",
+                                                                  "meld_1": "0", "counters_0": "30"}))
+    assert fixed.select_one("#error-summary") is None and fixed.select_one("#preview .preview-score") is not None
+
+
 def test_the_preview_announces_an_automatic_throw_in_before_counters(client):
     game_id = new_game(client, preset="double-deck-shg")
     page = parse(client.get(f"/games/{game_id}/preview", query_string={"bidder": "t0", "bid": "80",

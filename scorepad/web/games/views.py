@@ -417,8 +417,11 @@ def preview(game_id: int):
     everything typed kept. Nothing is stored either way."""
     source = request.form if request.method == "POST" else request.args
     values = {**BLANK_HAND, **{k: kept(k, v) for k, v in source.items() if k in BLANK_HAND}}
-    if not is_htmx():
-        return _game_page(_page(game_id), values=values)
+    if not is_htmx():  # Check: what a save would refuse in what is typed is said as a save would say it
+        page = _page(game_id)
+        now = _preview(page.game, values)
+        wrong = following(now.refused, values, (), page.game.teams)["lines"] if now else {}
+        return _game_page(page, values=values, errors=wrong)
     game = _load(game_id)
     return _preview_answer(game, _preview(game, values), values)
 
