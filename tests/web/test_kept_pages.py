@@ -355,3 +355,20 @@ def test_a_game_finished_drops_the_lists_of_before_it_and_each_list_shows_it(app
     assert len(versions) >= 2, "the lists' counters never moved: nothing was superseded"
     for path in (*lists, f"/players/{player_id}"):
         assert_fresh(phone, path, {})
+
+
+def test_the_page_a_save_is_answered_with_is_not_kept_and_its_games_earlier_pages_go(app):
+    """The page after a save says what the save did ("Hand 1 recorded … Undo"), to that phone once: no look asks for
+    it again, and keeping it cost a compression per save and pushed kept pages out."""
+    phone = app.test_client()
+    game_id = new_game(phone)
+    kept_pages.forget()
+    phone.get(f"/games/{game_id}")
+    before = _kept_of(game_id)
+    assert len(before) == 1
+    form = form_of(phone, game_id)
+    answer = phone.post(f"/games/{game_id}/hands", data={**form, **HAND}, headers={
+        "HX-Request": "true", "HX-Boosted": "true", "HX-Current-URL": f"http://localhost/games/{game_id}"})
+    assert answer.headers["Scorepad-Answer"] == "saved" and "Hand 1 recorded" in answer.get_data(as_text=True)
+    assert _kept_of(game_id) == set()  # neither the answer nor the page before it
+    assert_fresh(phone, f"/games/{game_id}", {})

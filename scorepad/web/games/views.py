@@ -193,6 +193,10 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     if clash:  # the two-phone question carries the form's token in its answers: rendered for this request only
         response = vary_on_htmx(render_template("games/game.html", token=token, **context,
                                                 clash=_clash(game, sheet, clash, values, token, club)), status)
+    elif context["saved"]:  # what a save just did is said once, to one phone: no look will ask for this page again
+        kept_pages.said_once("games/game.html", versions=pages.versions(get_db(), page), line=pages.LINE)
+        response = vary_on_htmx(render_template("games/game.html", token=token, clash=None, plain=False, **context),
+                                status)
     else:
         response = vary_on_htmx(kept_pages.render("games/game.html", versions=pages.versions(get_db(), page),
                                                   line=pages.LINE, covered=GAME_COVERED, slots={"token": token},

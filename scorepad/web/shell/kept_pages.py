@@ -25,7 +25,8 @@ sheet nor its reads. The view says which looks are plain (`plain=True` when it r
 What differs from one request to the next is put in after, never kept: the CSRF token (in the page's meta tag,
 htmx's headers and each form), and the `slots` a view names (a form's one-time token). They are rendered as
 markers that nobody can type, and each marker is replaced by this request's value. A request with flashed
-messages waiting is rendered and not kept (what a change just said is said once, to one phone).
+messages waiting is rendered and not kept (what a change just said is said once, to one phone), as is the page a
+save is answered with (its view says so with `said_once`, which still moves the page's line on).
 
 Pages are kept compressed (a game page's 36 KB in 5; one under SMALL_PAGE as it is), up to PAGES_BYTES, least
 recently used first out: a club night's tables and hundreds of games looked back at fit in a few MiB. A view
@@ -235,24 +236,44 @@ def _count(size: int) -> None:
     _held += size
 
 
+def said_once(template: str, *, versions: tuple, line: int) -> None:
+    """A page of `template` at `versions` rendered for one request and not kept (what a change just did, said to
+    the phone that made it): the pages kept under earlier counters of its line are dropped all the same, as
+    keeping it would have dropped them (no look asks for them again)."""
+    if not line:
+        return
+    with _LOCK:
+        _moved_on((template, versions[:line]), versions[line:])
+
+
 def _onto_its_line(key: tuple, line: int) -> bool:
     """`key` put on its line (the template and the first `line` items of its versions), dropping the pages kept
     under earlier counters; False when later ones are kept already."""
     versions = key[1]
     name, at = (key[0], versions[:line]), versions[line:]
+    keys = _moved_on(name, at)
+    if keys is None:
+        return False
+    keys.add(key)
+    _LINE_OF[key] = name
+    _LINES[name] = (at, keys)
+    return True
+
+
+def _moved_on(name: tuple, at: tuple) -> set | None:
+    """The keys on line `name` once it is at counters `at` (the pages kept under earlier ones dropped); None when
+    it is at later ones already. Under _LOCK."""
     latest, keys = _LINES.get(name, (at, set()))
     if at < latest:
-        return False
+        return None
     if at > latest:
         for old in keys:
             del _LINE_OF[old]
             if old in _PAGES:
                 _count(-len(_PAGES.pop(old)[0]))
         keys = set()
-    keys.add(key)
-    _LINE_OF[key] = name
-    _LINES[name] = (at, keys)
-    return True
+        _LINES[name] = (at, keys)
+    return keys
 
 
 def _off_its_line(key: tuple) -> None:
