@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from bench.history import generate  # noqa: E402
 
 MIX = [("poll", 55), ("game page", 10), ("fragment", 10), ("record hand", 5), ("history", 10), ("records", 10)]
-GOALS = {"median_ms": 10, "p99_ms": 50, "first_load_kib": 35, "our_scripts_kib": 10.3,
+GOALS = {"median_ms": 10, "p99_ms": 50, "first_load_kib": 35, "our_scripts_kib": 10.35,
          "taps_enter": 10, "taps_no_enter": 12}
 
 

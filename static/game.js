@@ -33,6 +33,9 @@
       if (f === last) return;
       if (/^\d+$/.test(f.value)) sum += Number(f.value); else whole = false;
     });
+    // a box typed as no number ("3o") leaves the last one as it was: emptied, it was said to be wrong too (on an
+    // edit, the hand's own counters there), though nobody had touched it
+    if (!whole && el.value) return;
     last.value = whole && sum <= total ? String(total - sum) : "";
     if (last.value) last.dataset.auto = "1";
   });

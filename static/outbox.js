@@ -73,8 +73,9 @@
     // the page's own CSRF token: the one kept with the hand may be older than this phone's session
     const csrf = document.querySelector("meta[name=csrf-token]");
     const body = entry.body.map((p) => (p[0] === "csrf_token" && csrf ? ["csrf_token", csrf.content] : p));
+    // (said, so that what the answer would tell the page after it is not kept for the next page: it has none)
     fetch(entry.url, { method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
-      redirect: "manual" })
+      redirect: "manual", headers: { "Scorepad-Sent-By": "outbox" } })
       .then(answerOf, () => ({ kind: null }))
       .then((answer) => { sending = false; act("answer", Object.assign({ id: entry.id }, answer)); },
         () => { sending = false; act("answer", { id: entry.id, kind: null }); });

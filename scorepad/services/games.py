@@ -196,14 +196,16 @@ def edit_hand(db, game_id: int, hand_id: int, hand: Hand, *, edits_seen: int | N
         _still_open(db, game_id)
         if incomplete:
             raise FormIncomplete()
-        _check(game, hand, place, unreadable)
         before = stored.hand
         summary = describe_change(before, hand, game)
         if not summary:
             return Change(game_id, number=place + 1, already=True)
+        # another phone's change is said before a typo is: refused for the typo alone, the player fixed it and only
+        # then heard that the hand had changed under the form, and that the fix was not saved either
         if (stored.edits if edits_seen is None else edits_seen) != stored.edits:
             raise HandChangedElsewhere(_changed_words(db, stored, place),
                                        games.hand_as_opened(db, stored.id, edits_seen))
+        _check(game, hand, place, unreadable)
         try:
             state = _fold(game, [hand if i == place else h.hand for i, h in enumerate(hands)])
         except GameOver:
@@ -370,6 +372,9 @@ def _counter_notes(game: Game, hand: Hand, typed: tuple[int, ...] | None, proble
         yield from (("warn", sentence) for _, sentence in said_of_boxes(refused, game.teams))
         return
     total, points = sum(typed), game.rules.hand_points
+    if total != points and "counters" in problems:  # said as the save says it, not in words of its own
+        yield ("warn", problems["counters"])
+        return
     yield ("ok" if total == points else "warn", f"Counters add up to {total} of {points}.")
 
 
@@ -422,7 +427,8 @@ class Difference:
     theirs: str
     mine: str
     differs: bool
-    filled: bool = False  # `mine` is not (all) what was typed: a blank was filled in from `theirs`
+    filled: str = ""  # where `mine` is not what was typed here (a blank filled in from `theirs`): "not typed here",
+    # or for a line of every side's values, whose ("not typed here: Them")
 
 
 # The lines always shown when two hands are set side by side; the rarer ones only where either hand has them.
@@ -439,7 +445,19 @@ def compare_hands(theirs: Hand, mine: Hand, game: Game, typed: Hand | None = Non
     if not game.rules.bidding:
         shown = [label for label in shown if label not in ("Bidder", "Bid", "Trump")]
     return [Difference(label, old[label][1], new[label][1], old[label][0] != new[label][0],
-                       as_typed[label][0] != new[label][0]) for label in shown]
+                       _filled_words(as_typed[label][0], new[label][0], game.teams)) for label in shown]
+
+
+def _filled_words(typed, mine, teams) -> str:
+    """What of a line was not typed here (see `Difference.filled`): nothing, all of it, or the sides of a line of
+    every side's values whose value was filled in."""
+    if typed == mine:
+        return ""
+    if isinstance(typed, tuple) and isinstance(mine, tuple) and len(typed) == len(mine) == len(teams):
+        sides = [team for team, a, b in zip(teams, typed, mine, strict=True) if a != b]
+        if len(sides) < len(teams):
+            return "not typed here: " + ", ".join(sides)
+    return "not typed here"
 
 
 def counted_words(counts, teams) -> str:

@@ -206,8 +206,10 @@ def build_sheet(game: Game, hands: list[StoredHand], history: dict | None = None
         rows.append(Row(i + 1, stored, result, state.running[i], seat_label(dealer, game.players), bidder,
                         SUIT_SYMBOLS.get(hand.trump or "", ""), history.get(stored.id, [])))
     # a deleted hand goes back, if restored, after the live hands played before it
+    sides = range(game.rules.sides)
     placed = [{**d, "number": 1 + sum(1 for row in rows if row.stored.seq < d["seq"]), "bidder_name": _bidder_name(
-        game, d.get("bidder"), d.get("bidder_seat"))} for d in deleted or []]
+        game, d.get("bidder"), d.get("bidder_seat")), "meld": tuple(d.get(f"meld_{t}") for t in sides),
+        "counters": tuple(d.get(f"counters_{t}") for t in sides)} for d in deleted or []]
     return Sheet(game, rows, state, placed)
 
 

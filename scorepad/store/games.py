@@ -515,7 +515,9 @@ def last_edit(db, game_id: int) -> dict | None:
 
 
 def deleted_hands(db, game_id: int) -> list[dict]:
-    return rows(db, """SELECT id, seq, bid, bidder, bidder_seat, kind, deleted_at FROM hands
+    """A game's deleted hands, in their places, each with what tells it from another (its bid, meld, counters)."""
+    return rows(db, """SELECT id, seq, bid, bidder, bidder_seat, kind, deleted_at, meld_0, meld_1, meld_2, meld_3,
+                              counters_0, counters_1, counters_2, counters_3 FROM hands
                        WHERE game_id = ? AND deleted_at IS NOT NULL ORDER BY seq""", [game_id])
 
 

@@ -90,6 +90,25 @@ def test_putting_back_the_last_hand_says_nothing_of_hands_after_it(phone, live_s
     expect(phone.locator("#saved")).to_contain_text("Hand 1 is back in its place; the hand after it moved down")
 
 
+def test_a_counter_typed_as_no_number_leaves_the_other_side_s_counters_as_they_were(phone, live_server):
+    """On an edit, "3o" typed in one side's counters emptied the other side's (the hand's own 20), which the save
+    then called wrong too, though nobody had touched it."""
+    start_game(phone, live_server)
+    phone.locator("#field-bidder .choice").first.click()
+    phone.fill("#meld_0", "20")
+    phone.locator("#counters_0").press_sequentially("30")
+    expect(phone.locator("#counters_1")).to_have_value("20")
+    phone.locator("#counters_0").press("o")
+    expect(phone.locator("#counters_1")).to_have_value("20")
+    phone.locator("#counters_0").fill("")
+    phone.locator("#counters_0").dispatch_event("input")
+    expect(phone.locator("#counters_1")).to_have_value("")  # a box emptied: the fill-in goes with it
+    phone.locator("#counters_0").press_sequentially("3o")
+    phone.locator("button.save-button").click()
+    expect(phone.locator("#counters_0-error")).to_be_visible()
+    expect(phone.locator("#counters_1-error")).to_have_count(0)
+
+
 def test_counters_off_the_step_on_both_sides_are_one_thing_to_fix(phone, live_server):
     start_game(phone, live_server, preset="single-deck")
     phone.locator("#field-bidder .choice").first.click()

@@ -89,6 +89,22 @@ def test_a_line_under_one_meld_box_leaves_the_other_beside_it(browser, live_serv
     page.context.close()
 
 
+def test_record_says_it_is_saving_while_scorepad_has_not_answered(phone, live_server):
+    """A phone waiting on a slow Scorepad (up to 15 s before it keeps the hand) showed a greyed form and "Record
+    hand 1": it looked frozen. (htmx marks the form while it waits; the words are the styles'.)"""
+    start_game(phone, live_server)
+    button = phone.locator("button.save-button")
+    said = """b => [getComputedStyle(b, '::before'), getComputedStyle(b, '::after')]
+        .filter(s => s.content !== 'none' && s.visibility === 'visible').map(s => s.content)"""
+    assert button.evaluate(said) == []
+    phone.evaluate("document.getElementById('hand-form').classList.add('htmx-request')")
+    assert button.evaluate(said) == ['"Saving…"']
+    phone.wait_for_timeout(3300)
+    assert button.evaluate(said) == ['"Waiting for Scorepad…"']
+    phone.evaluate("document.getElementById('hand-form').classList.remove('htmx-request')")
+    assert button.evaluate(said) == [] and button.inner_text() == "Record hand 1"
+
+
 def test_without_javascript_a_refused_save_lists_links_to_the_fields_and_focuses_the_first(browser, live_server):
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()

@@ -53,7 +53,7 @@ def test_the_save_machine_served_lean_is_the_same_machine():
         machine.engine = lean_engine
 
 
-def test_the_game_page_brings_at_most_10_3_kib_of_our_scripts_gzipped(client):
+def test_the_game_page_brings_at_most_10_35_kib_of_our_scripts_gzipped(client):
     """The first load of a game page, as a phone takes it: our scripts, lean and compressed (the kept-hands card
     is fetched ahead when idle, and run only once a hand is kept). 12 KiB until the answers to a question moved
     from question.js into record.js (0.1 KiB): an answer tapped before question.js was in went unheard; 12.25
@@ -64,7 +64,10 @@ def test_the_game_page_brings_at_most_10_3_kib_of_our_scripts_gzipped(client):
     form took the hand the sheet lost before the hands kept (41 bytes): after an older backup was put back, the
     phone that kept the hands could not record the lost one; 12.5 until the form stayed on the lost hand while the
     hand held behind was sent again (30 bytes): a tap then kept the lost hand as the hand after the kept ones. 10.3
-    (10.2 of them used) since the page's six scripts came as one answer, under one gzip (12.53 KiB in six)."""
+    (10.2 of them used) since the page's six scripts came as one answer, under one gzip (12.53 KiB in six). 10.35
+    since the counters' fill-in left the last box as it was beside one typed as no number, and the outbox said which
+    requests are its own (about 30 bytes): the emptied box was called wrong though nobody had touched it, and a
+    kept hand's saved note waited in the session for a page it was never about."""
     from scorepad.web.shell import compression
     from tests.helpers import parse
     from tests.web.helpers import new_game
@@ -83,7 +86,7 @@ def test_the_game_page_brings_at_most_10_3_kib_of_our_scripts_gzipped(client):
     for src in ours:
         body = fetched(src)
         total += len(body if body[:2] == b"\x1f\x8b" else gzip.compress(body))
-    assert total <= 10.3 * 1024, f"{total / 1024:.2f} KiB ({total} bytes)"
+    assert total <= 10.35 * 1024, f"{total / 1024:.2f} KiB ({total} bytes)"
 
 
 @pytest.mark.parametrize("sheet", STYLES, ids=[p.name for p in STYLES])

@@ -59,7 +59,9 @@ def test_a_deleted_hand_is_restored_in_its_place_from_the_list_of_deleted_hands(
     assert delete(client, game_id, ids[3]).status_code == 303
     page = parse(client.get(f"/games/{game_id}"))
     button = page.select_one(".deleted form button")
-    assert button.get_text(strip=True) == "Restore as hand 4"
+    # what tells it from another deleted hand, and what putting it back does to the hands after it
+    assert button.get_text(" ", strip=True) == "Restore as hand 4 (the hands from 4 on move down one)"
+    assert "· meld " in page.select_one(".deleted li").get_text(" ", strip=True)
     action = page.select_one(".deleted form")["action"]
     answer = client.post(action, data={"csrf_token": csrf(client)})
     assert answer.status_code == 303 and answer.headers["Location"].endswith(f"#hand-{ids[3]}")

@@ -134,7 +134,7 @@ def test_the_first_submit_button_of_the_hand_form_saves_so_enter_without_javascr
     # one sentence said of both sides (125 each) is said once
     (("125", "125"), [("warn", "Us counters are counted in steps of 10: 120 or 130, not 125.")]),
     (("150", "100"), [("ok", "Counters add up to 250 of 250.")]),
-    (("150", "90"), [("warn", "Counters add up to 240 of 250.")]),
+    (("150", "90"), [("warn", "Counters must add up to 250; these add up to 240.")]),  # as the save says it
 ])
 @pytest.mark.parametrize("bidder", ["t0", ""])  # scored, or not yet: the counters are judged all the same
 def test_the_preview_says_of_the_counters_what_the_save_will_say(client, counters, notes, bidder):
@@ -233,6 +233,11 @@ def test_a_refused_form_is_told_what_a_save_would_refuse_now_as_the_player_types
     now = follow_of(client, game_id, "meld_1", **{**HAND, "bid": "62"})
     assert now["lines"] == {"bid": "Bids from 60 go up in steps of 5: 60 or 65, not 62."}
     assert now["count"] == "one thing to fix"
+    # what the list says is not said again in the preview beside it (the line above Record still names it)
+    answer = parse(client.get(f"/games/{game_id}/preview", headers={"HX-Request": "true"},
+                              query_string={**HAND, "bid": "62", "shown": "bid"}))
+    assert "steps of 5" not in " ".join(p.get_text() for p in answer.select("p[class^=note-]"))
+    assert "steps of 5" in answer.select_one("#preview-line").get_text()
     # everything right: nothing is said (the list hides); the preview scores the hand
     assert follow_of(client, game_id, "meld_1", **HAND) == {"lines": {}, "list": [], "count": "0 things to fix"}
     # a blank box that was never said to be wrong stays quiet; one that was, still is

@@ -194,7 +194,7 @@ def test_an_edit_of_a_hand_changed_since_the_form_was_opened_is_a_409_showing_th
     assert page.select_one("#hand-form input[name=bid]")["value"] == "55"
     assert page.select_one("#hand-form input[name=counters_0]")["value"] == "50"
     # what this phone typed is not lost: beside the hand as it is now, each line marked where they differ
-    rows = {row.th.get_text(): [cell.get_text(" ", strip=True) for cell in row.select("td")]
+    rows = {row.th.get_text(): [cell.get_text(" ", strip=True).replace("\xa0", " ") for cell in row.select("td")]
             for row in page.select("#changed-meanwhile tbody tr")}
     # this phone changed only the counters: the other phone's bid stays in "mine", not put back to 50
     assert rows["Bid"] == ["55", "55"] and rows["Counters"] == ["50 : 0", "45 : 5 (different)"]
@@ -265,3 +265,18 @@ def test_a_hand_recorded_just_after_another_phone_deleted_the_last_one_says_so(a
     assert page.select_one("#form-message").has_attr("data-behind")  # a phone keeping the hand waits it out
     assert page.select_one("input[name=bid]")["value"] == "60"
     assert page.select_one("#expected")["value"] == "2"
+
+
+def test_an_edit_with_a_typo_of_a_hand_changed_meanwhile_hears_of_the_other_phone_first(app, client, game):
+    """Refused for its typo alone, the player fixed it, and only then heard that the hand had changed under the
+    form (and that the fix was not saved either)."""
+    record(client, game, **HAND)
+    hand_id = newest_hand(app, game)
+    first, second = Phone(app), Phone(app)
+    first.edit(game, hand_id, bid="55")
+    answer = second.edit(game, hand_id, edits_seen="0", meld_0="3o")
+    assert answer.status_code == 409
+    page = parse(answer)
+    assert "just changed on another phone (Bid 50 → 55)" in page.select_one(".flash.warn").get_text()
+    assert page.select_one("#changed-meanwhile") is not None
+    assert history(app, hand_id) == ["recorded", "edited"]

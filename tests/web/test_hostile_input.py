@@ -43,7 +43,7 @@ def player_ids(client) -> dict[str, int]:
 # --- numbers ------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("counters", "note"), [
-    (("20", "28"), "Counters add up to 48 of 50."),
+    (("20", "30"), "Counters add up to 50 of 50."),
     (("20", "2,8"), None),  # a comma that groups no thousands is no number (not 28), as the hand form reads it
     (("²", "3"), None),  # a superscript passes str.isdigit() and is still no number
     ((FIVE_THOUSAND_DIGITS, "1"), None),

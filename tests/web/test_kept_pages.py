@@ -372,3 +372,18 @@ def test_the_page_a_save_is_answered_with_is_not_kept_and_its_games_earlier_page
     assert answer.headers["Scorepad-Answer"] == "saved" and "Hand 1 recorded" in answer.get_data(as_text=True)
     assert _kept_of(game_id) == set()  # neither the answer nor the page before it
     assert_fresh(phone, f"/games/{game_id}", {})
+
+
+def test_a_hand_the_outbox_sends_leaves_nothing_for_the_next_page_to_say(app):
+    """A hand kept on the phone is sent by its outbox as a plain POST whose answer no page shows: its saved note and
+    "That hand was already saved" waited in the session and came up on the next page, over another hand's
+    question."""
+    phone = app.test_client()
+    game_id = new_game(phone)
+    data = {**form_of(phone, game_id), **HAND, "kind": "played", "repeat": "1"}
+    sent = {"Scorepad-Sent-By": "outbox"}
+    assert phone.post(f"/games/{game_id}/hands", data=data, headers=sent).status_code == 303
+    assert phone.post(f"/games/{game_id}/hands", data=data, headers=sent).status_code == 303  # sent again
+    page = parse(phone.get(f"/games/{game_id}"))
+    assert page.select_one("#saved") is None
+    assert len(page.select(".hands details")) == 1

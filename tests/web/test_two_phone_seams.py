@@ -32,7 +32,7 @@ def answer_form(page, label: str) -> tuple[str, dict]:
 
 def typed_here(page) -> dict[str, str]:
     rows = page.select(".clash-table tbody tr")
-    return {row.th.get_text(): row.select("td")[1].get_text(" ", strip=True) for row in rows}
+    return {row.th.get_text(): row.select("td")[1].get_text(" ", strip=True).replace("\xa0", " ") for row in rows}
 
 
 # --- a typo in the compared hand ------------------------------------------------------------------------------
@@ -85,8 +85,9 @@ def test_mine_is_right_from_a_half_typed_form_changes_only_what_was_typed(client
     assert [row.th.get_text() for row in page.select("tr.differs")] == ["Bid"]
     assert page.select_one("#clash-filled") is not None
     # the column of what was typed here says which of its values were not typed here (the other phone's)
-    assert [row.th.get_text() for row in page.select(".clash-table tbody tr") if row.select_one(".filled-in")] == [
-        "Trump", "Meld", "Counters"]
+    filled = {row.th.get_text(): row.select_one(".filled-in").get_text()
+              for row in page.select(".clash-table tbody tr") if row.select_one(".filled-in")}
+    assert filled == {"Trump": "not typed here", "Meld": "not typed here: Them", "Counters": "not typed here"}
     action, sent = answer_form(page, "mine is right")
     assert {name: sent[name] for name in ("bid", "trump", "meld_0", "meld_1", "counters_0", "counters_1")} == {
         "bid": "56", "trump": "H", "meld_0": "30", "meld_1": "12", "counters_0": "28", "counters_1": "22"}
@@ -99,12 +100,30 @@ def test_mine_is_right_from_a_half_typed_form_changes_only_what_was_typed(client
 
 def test_mine_is_right_from_a_whole_hand_is_the_hand_as_typed(client):
     game_id = new_game(client)
-    phone_b = {**form_of(client, game_id), **THEIRS, "trump": "", "counters_0": "30", "counters_1": "20"}
+    phone_b = {**form_of(client, game_id), **THEIRS, "trump": "S", "counters_0": "30", "counters_1": "20"}
     record(client, game_id, **THEIRS)
     page = parse(question(client, game_id, phone_b))
     assert page.select_one("#clash-filled") is None and page.select_one(".filled-in") is None
     _, sent = answer_form(page, "mine is right")
-    assert "trump" not in sent and sent["counters_0"] == "30"
+    assert sent["trump"] == "S" and sent["counters_0"] == "30"
+
+
+def test_mine_is_right_from_a_hand_scored_as_typed_keeps_the_meld_the_other_phone_typed_and_this_one_did_not(
+        client, app):
+    """Phone B typed the bidder, the bid, Them's meld and the counters, and left Us's meld blank, which reads as 0:
+    the hand could be scored as typed, so "mine is right" took it whole and wrote 0 over A's meld of 30 (Us, made
+    at +58, became set at -55). A blank here is the other phone's, however much else was typed."""
+    game_id = new_game(client)
+    phone_b = {**form_of(client, game_id), "kind": "played", "bidder": "t0", "bid": "55", "meld_1": "12",
+               "counters_0": "30", "counters_1": "20"}
+    record(client, game_id, **THEIRS)
+    page = parse(question(client, game_id, phone_b))
+    assert typed_here(page)["Meld"] == "30 : 12 not typed here: Us"
+    action, sent = answer_form(page, "mine is right")
+    assert (sent["meld_0"], sent["counters_0"]) == ("30", "30")
+    assert client.post(action, data=sent).status_code == 303
+    row = parse(client.get(f"/games/{game_id}")).select_one(".hands details summary").get_text(" ", strip=True)
+    assert "made" in row and "meld 30·12" in row
 
 
 # --- a game a restore took away -------------------------------------------------------------------------------
@@ -428,5 +447,5 @@ def test_mine_is_right_about_a_hand_changed_meanwhile_asks_again_beside_the_hand
 
 
 def typed_here_and_theirs(page) -> dict[str, tuple[str, str]]:
-    return {row.th.get_text(): tuple(td.get_text(" ", strip=True) for td in row.select("td"))
+    return {row.th.get_text(): tuple(td.get_text(" ", strip=True).replace("\xa0", " ") for td in row.select("td"))
             for row in page.select(".clash-table tbody tr")}

@@ -49,7 +49,7 @@ from ..shell.answers import answered
 from ..shell.assets import asset_url
 from ..shell.database import get_db
 from ..shell.faults import refused
-from ..shell.htmx import is_htmx, is_htmx_form, vary_on_htmx
+from ..shell.htmx import from_the_outbox, is_htmx, is_htmx_form, vary_on_htmx
 from .forms import (
     DEFAULT_SEATING,
     HAND_FIELDS,
@@ -223,21 +223,20 @@ def _specials(game, club) -> dict:
 
 def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | None:
     """The two-phone question about hand `number`: the hand on the sheet beside the one typed here, and what
-    each answer sends. None when the sheet has no such hand (any more). A hand still being typed is compared as
-    "mine is right" would make it: what it leaves blank is the other phone's (see `forms.filled_from`)."""
+    each answer sends. None when the sheet has no such hand (any more). The hand typed here is compared as "mine
+    is right" would make it: what it leaves blank is the other phone's (see `forms.filled_from`), whether or not
+    it could be scored as it is: a meld box left blank reads as 0, and "mine is right" from a hand whose counters
+    were typed here wrote that 0 over the meld the other phone had (a made hand became a set)."""
     if not 1 <= number <= len(sheet.rows):
         return None
     row = sheet.rows[number - 1]
     typed = parse_hand(values, game.rules, game.has_players)
-    as_typed = services.preview_edit(get_db(), game.id, row.stored.id, typed.hand, unreadable=typed.unreadable,
-                                     typed_counters=typed.typed_counters)
-    whole = as_typed.result is not None
-    mine = values if whole else filled_from(values, hand_values(row.hand))
+    mine = filled_from(values, hand_values(row.hand))
     mine_hand = parse_hand(mine, game.rules, game.has_players).hand
     lines = services.compare_hands(row.hand, mine_hand, game, typed.hand)
     # what "mine is right" would do to a win the other phone's hand made: said with that answer, and the answer
     # says yes to it (asked once, here, not again on an edit page the question sends to)
-    reopens = (as_typed if whole else services.preview_edit(get_db(), game.id, row.stored.id, mine_hand)).win_moved
+    reopens = services.preview_edit(get_db(), game.id, row.stored.id, mine_hand).win_moved
     open_for_more = not (sheet.finished or game.abandoned_at or (club and club.over))
     # a hand still being typed (no counters yet) is not saved by "keep it as the next hand": it goes on in the form
     # (and a game the other phone's hand has just won takes no next hand at all: nothing to preview)
@@ -487,7 +486,7 @@ def record(game_id: int):
     except sqlite3.OperationalError as error:  # the same token: tapping again stores the hand once
         return _game_page(_page(game_id), form.values, token=token, answer="fault",
                           **_not_saved(error, "this hand was NOT saved", "tap Record again — it will be saved once"))
-    _wrote(change, ALREADY_SAVED)
+    _wrote(change, None if from_the_outbox() else ALREADY_SAVED)
     saved = None if change.already else {"game": game_id, "hand": change.hand_id, "how": "recorded"}
     return _after_save(game_id, change, saved)
 
@@ -496,7 +495,7 @@ def _after_save(game_id: int, change, saved: dict | None, anchor: str = ""):
     """The answer to a change that was stored: a plain form is sent on to the game's page (303), which says what
     was done; htmx gets that page at once, built from the change's own fold, marked `saved`."""
     if not is_htmx_form():
-        if saved:
+        if saved and not from_the_outbox():
             session["saved"] = saved
         return redirect(url_for("games.show", game_id=game_id) + anchor, 303)
     return _addressed(_game_page(change.page or _page(game_id), saved=saved, answer="saved"),

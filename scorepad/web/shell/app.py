@@ -163,6 +163,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                                  dix_value=dix_value, bid_chips=bid_chips, wrong_fields=wrong_fields,
                                  things_to_fix=things_to_fix)
     app.jinja_env.filters["num"] = _number
+    # "20 : 30" side by side on a narrow phone: broken at its spaces it read as two lines of numbers
+    app.jinja_env.filters["keep_together"] = lambda text: str(text).replace(" : ", "\u00a0:\u00a0")
     app.jinja_env.filters["signed"] = _signed
     app.jinja_env.filters["possessive"] = words.possessive
     app.jinja_env.filters["won"] = words.won

@@ -18,6 +18,13 @@ def is_htmx_form() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+def from_the_outbox() -> bool:
+    """A hand kept on the phone, sent again by its outbox (outbox.js): a plain POST whose answer no page shows, so
+    what the answer would say on the page after it (the saved note, a flash) must not wait in the session for a
+    page it was never about."""
+    return request.headers.get("Scorepad-Sent-By") == "outbox"
+
+
 def vary_on_htmx(body, status: int = 200):
     response = make_response(body, status)
     response.vary.add("HX-Request")
