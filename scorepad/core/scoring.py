@@ -215,11 +215,12 @@ def _meld_errors(rules: Rules, meld: object) -> dict[str, str]:
     if pair is None:
         return {f"meld_{side}": f"Enter each {side_word(rules)}'s meld." for side in range(rules.sides)}
     # the refusal says the most a hand melds (what the question above it asks of), not the field's own limit: a
-    # form that said "the most is 1,000" and then asked whether 1,000 was right, at most 914, would contradict itself
+    # form that said "the most is 1,000" and then asked whether 1,000 was right, at most 914, would contradict itself.
+    # (Rules whose field takes less than a hand can meld, an import's own hand points, say the field's limit.)
     most = most_one_hand_melds(rules)
-    return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value,
-                               f"more than any hand can hold; one hand melds at most {number(most)} under the "
-                               f"{MELD_TABLE_NAMES[rules.meld_table]}")
+    said = (f"one hand melds at most {number(most)} under the {MELD_TABLE_NAMES[rules.meld_table]}"
+            if most < rules.max_value else f"the most is {number(rules.max_value)}")
+    return _team_amount_errors(pair, "Meld", rules.meld_step, rules.max_value, f"more than any hand can hold; {said}")
 
 
 def dix_value(rules: Rules) -> int:
@@ -262,8 +263,7 @@ def _counter_errors(rules: Rules, hand: Hand) -> dict[str, str]:
         return {"counters": f"Enter the counters each {side_word(rules)} took (together {number(rules.hand_points)})."}
     if rules.sides > 2 and None in pair:
         return _blank_counters_errors(rules, pair)
-    errors = _team_amount_errors(pair, "Counters", rules.counter_step, rules.hand_points,
-                                 f"more than the whole hand holds; the most is {number(rules.hand_points)}")
+    errors = _team_amount_errors(pair, "Counters", rules.counter_step, rules.hand_points, _more_counters(rules))
     if not errors and sum(pair) != rules.hand_points:
         errors["counters"] = (f"Counters must add up to {number(rules.hand_points)}; "
                               f"these add up to {number(sum(pair))}.")
@@ -275,12 +275,16 @@ def _blank_counters_errors(rules: Rules, counters: tuple) -> dict[str, str]:
     others, so a blank field is not wrong in itself: more than one blank is said once, beside the counters, with
     what to do; a field holding something else still says what it must hold."""
     errors = {name: message for name, message in _team_amount_errors(
-        counters, "Counters", rules.counter_step, rules.hand_points,
-        f"more than the whole hand holds; the most is {number(rules.hand_points)}").items()
+        counters, "Counters", rules.counter_step, rules.hand_points, _more_counters(rules)).items()
         if counters[int(name.rsplit("_", 1)[1])] is not None}
     if counters.count(None) > 1 or not errors:
         errors["counters"] = f"Type the counters of all {side_word(rules)}s but one (the last is worked out)."
     return errors
+
+
+def _more_counters(rules: Rules) -> str:
+    """What is said of a side's counters past the hand's points (after "60 counters is")."""
+    return f"more than the whole hand holds; the most is {number(rules.hand_points)}"
 
 
 # How each amount is named in a message: (subject, verb, a value of it).

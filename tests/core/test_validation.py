@@ -143,3 +143,12 @@ def test_a_meld_too_large_to_take_says_the_most_a_hand_melds_which_is_below_what
     assert f"at most {most:,} under" in refused
     assert f"{rules.max_value:,}." not in refused
     assert most < rules.max_value
+
+
+def test_rules_whose_field_takes_less_than_a_hand_melds_say_the_field_s_own_most():
+    """An import's rules may count fewer hand points (20): the field then takes less than one hand melds, and the
+    refusal said a most above the value it refused ("410 is more than … at most 914")."""
+    rules = replace(PRESETS["double-deck"], hand_points=20)
+    assert most_one_hand_melds(rules) > rules.max_value
+    refused = validate_hand(rules, Hand(0, rules.min_bid, (rules.max_value + 10, 0), None))["meld_0"]
+    assert refused.endswith(f"the most is {rules.max_value:,}.")

@@ -420,6 +420,7 @@ def test_check_without_javascript_says_what_is_wrong_in_what_is_typed_as_a_save_
     typed = {"bidder": "t0", "bid": "62", "meld_0": "30", "meld_1": "-5", "counters_0": "", "counters_1": ""}
     page = parse(client.post(f"/games/{game_id}/preview", data={"csrf_token": csrf(client), **typed}))
     assert [a["href"] for a in page.select("#error-summary a")] == ["#bid", "#meld_1"]  # not the blank counters
+    assert page.select_one(".error-summary-title").get_text(" ", strip=True).startswith("Hand 1 can't be saved yet")
     assert page.select_one("#meld_1")["value"] == "-5"
     fixed = parse(client.post(f"/games/{game_id}/preview", data={"csrf_token": csrf(client), **typed, "bid": "60",
                                                                   "meld_1": "0", "counters_0": "30"}))

@@ -246,6 +246,14 @@ def test_a_refused_form_is_told_what_a_save_would_refuse_now_as_the_player_types
     assert list(follow_of(client, game_id, "counters", **blank)["lines"]) == ["counters"]
 
 
+def test_a_refused_form_emptied_again_is_still_told_what_a_save_would_refuse(client):
+    """Record tapped on an empty form, then a digit typed and taken back: the form was blank again, its preview
+    read nothing, and the list and lines went while Record still refused both."""
+    game_id = new_game(client)
+    now = follow_of(client, game_id, "bidder,counters")
+    assert set(now["lines"]) == {"bidder", "counters"} and now["count"] == "2 things to fix"
+
+
 def test_a_form_not_refused_is_told_nothing_beside_its_preview(client):
     game_id = new_game(client)
     assert follow_of(client, game_id, None, **{**HAND, "bid": "62"}) is None

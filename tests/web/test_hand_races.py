@@ -280,3 +280,12 @@ def test_an_edit_with_a_typo_of_a_hand_changed_meanwhile_hears_of_the_other_phon
     assert "just changed on another phone (Bid 50 → 55)" in page.select_one(".flash.warn").get_text()
     assert page.select_one("#changed-meanwhile") is not None
     assert history(app, hand_id) == ["recorded", "edited"]
+
+
+def test_a_form_saved_unchanged_over_another_phone_s_change_is_not_told_it_made_the_same_change(app, client, game):
+    record(client, game, **HAND)
+    hand_id = newest_hand(app, game)
+    first, second = Phone(app), Phone(app)
+    first.edit(game, hand_id, bid="55")
+    said = parse(second.edit(game, hand_id, edits_seen="0")).select_one("#changed-meanwhile").get_text(" ", strip=True)
+    assert "Nothing was changed here" in said and "same change" not in said

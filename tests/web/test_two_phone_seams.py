@@ -100,12 +100,40 @@ def test_mine_is_right_from_a_half_typed_form_changes_only_what_was_typed(client
 
 def test_mine_is_right_from_a_whole_hand_is_the_hand_as_typed(client):
     game_id = new_game(client)
-    phone_b = {**form_of(client, game_id), **THEIRS, "trump": "S", "counters_0": "30", "counters_1": "20"}
+    phone_b = {**form_of(client, game_id), **THEIRS, "trump": "", "counters_0": "30", "counters_1": "20"}
     record(client, game_id, **THEIRS)
     page = parse(question(client, game_id, phone_b))
     assert page.select_one("#clash-filled") is None and page.select_one(".filled-in") is None
     _, sent = answer_form(page, "mine is right")
-    assert sent["trump"] == "S" and sent["counters_0"] == "30"
+    assert "trump" not in sent and sent["counters_0"] == "30"
+
+
+def test_mine_is_right_from_a_whole_played_hand_is_played_whatever_the_other_phone_recorded(client):
+    """A whole hand typed here takes nothing but a blank meld box from the other phone: its kind ("played", the
+    form's own) and its unticked boxes say what they say (the other phone's renege was taken over it, and its
+    counters dropped)."""
+    game_id = new_game(client)
+    phone_b = {**form_of(client, game_id), **THEIRS, "bid": "60", "trump": "S", "counters_0": "30",
+               "counters_1": "20"}
+    record(client, game_id, **{**THEIRS, "kind": "renege", "renege_team": "1", "counters_0": "", "counters_1": ""})
+    page = parse(question(client, game_id, phone_b))
+    action, sent = answer_form(page, "mine is right")
+    assert sent["kind"] == "played" and "renege_team" not in sent and sent["counters_0"] == "30"
+    assert client.post(action, data=sent).status_code == 303
+
+
+def test_mine_is_right_takes_this_phone_s_counters_the_last_box_filled_in_as_a_save_fills_it(client):
+    """Without JavaScript the last counters box is filled in by the save: taken from the other phone instead, the
+    counters added up to 52 and "mine is right" was refused."""
+    game_id = new_game(client)
+    form = form_of(client, game_id)
+    record(client, game_id, **THEIRS)
+    for typed in ({**THEIRS, "counters_0": "30", "counters_1": ""},  # a whole hand
+                  {"kind": "played", "bidder": "t0", "counters_0": "30"}):  # one still being typed
+        page = parse(question(client, game_id, {**form, **typed}))
+        assert typed_here(page)["Counters"].startswith("30 : 20")
+        _, sent = answer_form(page, "mine is right")
+        assert sent["counters_0"] == "30" and "counters_1" not in sent
 
 
 def test_mine_is_right_from_a_hand_scored_as_typed_keeps_the_meld_the_other_phone_typed_and_this_one_did_not(

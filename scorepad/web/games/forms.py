@@ -227,12 +227,22 @@ def hand_values(h: Hand) -> dict[str, str]:
             **{f"meld_cards_{t}": counted.field_text(count) for t, count in enumerate(h.counted or ())}}
 
 
-def filled_from(typed: dict[str, str], theirs: dict[str, str]) -> dict[str, str]:
-    """A hand still being typed, with every field left blank taken from `theirs` (the hand another phone recorded
-    in its place), so that "mine is right" changes only what was typed here. The kind counts as not typed while
-    it is still the form's own "played"."""
+def filled_from(typed: dict[str, str], theirs: dict[str, str], *, whole: bool = False) -> dict[str, str]:
+    """The hand typed here, with what it leaves blank taken from `theirs` (the hand another phone recorded in its
+    place), so that "mine is right" changes only what was typed here. Counters typed on any side are this phone's
+    (the form fills in the last box as a save does). A hand still being typed takes every blank field; the kind
+    counts as not typed while it is still the form's own "played". A `whole` hand (one that scores as typed, where
+    an unticked box, a blank trump or bid says something) takes only a meld box left blank: read as 0, it wrote 0
+    over the meld the other phone had typed (a made hand became a set)."""
+    counters_typed = any(str(value).strip() for name, value in typed.items() if name.startswith("counters_"))
+
     def blank(name: str) -> bool:
         value = str(typed.get(name, "")).strip()
+        if counters_typed and name.startswith("counters_"):
+            return False
+        if whole:
+            side = name.rpartition("_")[2]
+            return name.startswith("meld_") and not str(typed.get(f"meld_{side}", "")).strip()
         return not value or (name == "kind" and value == "played")
     return {**typed, **{name: value for name, value in theirs.items() if blank(name)}}
 

@@ -171,7 +171,8 @@ def _page(game_id: int) -> pages.GamePage:
 
 
 def _game_page(page, values=None, errors=None, message=None, status=200, fault=None, token=None, saved=None,
-               clash=None, repeat=None, carried=False, behind=False, unlikely=None, answer=None, plain=False):
+               clash=None, repeat=None, carried=False, behind=False, unlikely=None, answer=None, plain=False,
+               checking=False):
     """The game page. `clash`: the hand number a form was started for that another phone recorded meanwhile
     (the two-phone question takes the form's place); `repeat`: the number of the hand the one typed repeats
     (the form asks whether to record it anyway); `unlikely`: why a meld typed is more than a hand can meld (asked
@@ -180,7 +181,8 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
     than the sheet now takes (a hand was deleted on another phone), which a phone keeping it waits out.
     `answer`: the kind of answer the page is to a change (see `shell.answers`), said in its header. `plain`: the
     page answers a plain look (see `show`), which finds it again before reading the game, unless the game is a
-    club table's (what its round did is not the game's version)."""
+    club table's (what its round did is not the game's version). `checking`: the page answers Check (the preview
+    without JavaScript): what is wrong is said as what stops the hand being saved, not as a save refused."""
     game, sheet = page.game, page.sheet
     values = values if values is not None else _blank_hand(game, request.args)
     club = _club_table(game, sheet)
@@ -189,7 +191,7 @@ def _game_page(page, values=None, errors=None, message=None, status=200, fault=N
                    fault=fault, preview=_preview(game, values), rules_words=_rules_words(game.rules),
                    poll=current_app.config["POLL_SECONDS"], carried=carried, behind=behind,
                    saved=_saved_note(game, sheet, saved), club=club, readonly=_round_over(club), repeat=repeat,
-                   unlikely=unlikely, answer=answer, **_specials(game, club))
+                   unlikely=unlikely, answer=answer, checking=checking, **_specials(game, club))
     if clash:  # the two-phone question carries the form's token in its answers: rendered for this request only
         response = vary_on_htmx(render_template("games/game.html", token=token, **context,
                                                 clash=_clash(game, sheet, clash, values, token, club)), status)
@@ -224,14 +226,15 @@ def _specials(game, club) -> dict:
 def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | None:
     """The two-phone question about hand `number`: the hand on the sheet beside the one typed here, and what
     each answer sends. None when the sheet has no such hand (any more). The hand typed here is compared as "mine
-    is right" would make it: what it leaves blank is the other phone's (see `forms.filled_from`), whether or not
-    it could be scored as it is: a meld box left blank reads as 0, and "mine is right" from a hand whose counters
-    were typed here wrote that 0 over the meld the other phone had (a made hand became a set)."""
+    is right" would make it: what it leaves blank is the other phone's (see `forms.filled_from`: all of it while
+    the hand is still being typed, a blank meld box even in a hand that scores as typed)."""
     if not 1 <= number <= len(sheet.rows):
         return None
     row = sheet.rows[number - 1]
     typed = parse_hand(values, game.rules, game.has_players)
-    mine = filled_from(values, hand_values(row.hand))
+    whole = services.preview_edit(get_db(), game.id, row.stored.id, typed.hand, unreadable=typed.unreadable,
+                                  typed_counters=typed.typed_counters).result is not None
+    mine = filled_from(values, hand_values(row.hand), whole=whole)
     mine_hand = parse_hand(mine, game.rules, game.has_players).hand
     lines = services.compare_hands(row.hand, mine_hand, game, typed.hand)
     # what "mine is right" would do to a win the other phone's hand made: said with that answer, and the answer
@@ -377,10 +380,11 @@ def _saved_from_here(sheet, token: str) -> int | None:
     return next((row.number for row in sheet.rows if row.stored.id == found["id"]), None)
 
 
-def _preview(game, values, hand_id: int | None = None):
+def _preview(game, values, hand_id: int | None = None, *, read_blank: bool = False):
     """What the hand would score, as typed so far: as the next hand (see `services.preview_hand`), or in place
-    of hand `hand_id` (`services.preview_edit`)."""
-    if hand_id is None and values == BLANK_HAND:  # a fresh form: nothing typed, nothing to read or to score
+    of hand `hand_id` (`services.preview_edit`). `read_blank`: a blank form is read all the same (one refused once
+    is told what a save would refuse in it, blank as it is)."""
+    if hand_id is None and values == BLANK_HAND and not read_blank:  # a fresh form: nothing to read or to score
         return services.preview_hand(game, None)
     form = parse_hand(values, game.rules, game.has_players)
     typed = {"unreadable": form.unreadable, "typed_counters": form.typed_counters,
@@ -424,9 +428,9 @@ def preview(game_id: int):
         page = _page(game_id)
         now = _preview(page.game, values)
         wrong = following(now.refused, values, (), page.game.teams)["lines"] if now else {}
-        return _game_page(page, values=values, errors=wrong)
+        return _game_page(page, values=values, errors=wrong, checking=True)
     game = _load(game_id)
-    return _preview_answer(game, _preview(game, values), values)
+    return _preview_answer(game, _preview(game, values, read_blank="shown" in request.args), values)
 
 
 @bp.get("/<int:game_id>/hands/<int:hand_id>/preview")
@@ -628,9 +632,10 @@ def _changed_meanwhile(game, row, typed: dict, opened) -> dict:
     with this phone's change made over it (`forms.changed_over`: what was changed here, from `opened`, the hand
     the form was opened on), and those fields, for "mine is right"."""
     as_typed = hand_values(parse_hand(typed, game.rules, game.has_players).hand)
-    mine = changed_over(as_typed, None if opened is None else hand_values(opened), hand_values(row.hand))
+    was = None if opened is None else hand_values(opened)
+    mine = changed_over(as_typed, was, hand_values(row.hand))
     lines = services.compare_hands(row.hand, parse_hand(mine, game.rules, game.has_players).hand, game)
-    return {"lines": lines, "differs": any(line.differs for line in lines),
+    return {"lines": lines, "differs": any(line.differs for line in lines), "changed_here": as_typed != was,
             "mine": {name: value for name, value in mine.items() if value}}
 
 
