@@ -99,8 +99,8 @@ def test_record_says_it_is_saving_while_scorepad_has_not_answered(phone, live_se
     assert button.evaluate(said) == []
     phone.evaluate("document.getElementById('hand-form').classList.add('htmx-request')")
     assert button.evaluate(said) == ['"Saving…"']
-    phone.wait_for_timeout(3300)
-    assert button.evaluate(said) == ['"Waiting for Scorepad…"']
+    phone.wait_for_function(f"""() => ({said})(document.querySelector("button.save-button")).join() ===
+        '"Waiting for Scorepad…"'""", timeout=10_000)  # three seconds on
     phone.evaluate("document.getElementById('hand-form').classList.remove('htmx-request')")
     assert button.evaluate(said) == [] and button.inner_text() == "Record hand 1"
 
