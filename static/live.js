@@ -46,6 +46,7 @@
   function patch(f, freshForm) {
     f.querySelector("#record-heading").innerHTML = freshForm.querySelector("#record-heading").innerHTML;
     f.dataset.sheetNext = freshForm.dataset.sheetNext;
+    delete f.dataset.sheetLost;
     f.dataset.ahead = freshForm.dataset.ahead;
     record.setNumber(f, record.number(freshForm));
     freshBidders(f, freshForm);
@@ -82,6 +83,7 @@
       const freshForm = fresh.querySelector("#hand-form");
       if (freshForm && !typedIn(f)) {
         f.dataset.sheetNext = freshForm.dataset.sheetNext;
+        delete f.dataset.sheetLost;
         record.sync(); // (the hand the sheet lost, recorded on another phone: the form goes past it)
       }
       return false;
@@ -96,8 +98,13 @@
         return true;
       }
       // the sheet lost hands (taken back on another phone, an older backup put back): what is typed keeps its
-      // number, never renumbered unsaid; its save is told the sheet has fewer hands, and says so
-      if (freshForm && next < mine) return true;
+      // number, never renumbered unsaid; its save is told the sheet has fewer hands, and says so. The form still
+      // learns the lost hand (sheetLost): once its hand is kept and held behind, it goes there (the polls after
+      // this one are "not modified", and tell it nothing)
+      if (freshForm && next < mine) {
+        f.dataset.sheetLost = freshForm.dataset.sheetNext;
+        return true;
+      }
       if (freshForm) {
         patch(f, freshForm);
         return true;

@@ -127,7 +127,8 @@
   function sync(model) {
     const f = form();
     if (!f || !f.dataset.game) return;
-    const n = M.formNumber(model || outbox.load(), f.dataset.game, Number(f.dataset.sheetNext || number(f)));
+    const n = M.formNumber(model || outbox.load(), f.dataset.game, Number(f.dataset.sheetNext || number(f)),
+      Number(f.dataset.sheetLost || 0));
     if (n !== number(f)) setNumber(f, n);
   }
   document.addEventListener("scorepad:kept", (event) => sync(event.detail));

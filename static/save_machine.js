@@ -46,11 +46,12 @@
   // The number the record form of `game` is for: past the hands kept here, or the kept hand it is fixing. When
   // the sheet lost hands before the kept ones (taken back on another phone, an older backup put back: Scorepad
   // held one behind, and they are `short`), the first hand lost, whatever the kept hands do meanwhile (sent again,
-  // renumbered by a discard): this phone can record it again, and the kept hands then go after it.
-  function formNumber(model, game, sheetNext) {
+  // renumbered by a discard): this phone can record it again, and the kept hands then go after it. `lost`: the
+  // sheet's next as the page heard it while a form typed in kept its own number (0: as `sheetNext`).
+  function formNumber(model, game, sheetNext, lost) {
     const fix = fixing(model.kept, game), first = ofGame(model.kept, game)[0];
-    return fix ? fix.hand : first && first.short && sheetNext < first.hand ? sheetNext :
-      Math.max(sheetNext, lastKept(model.kept, game) + 1);
+    const back = first && first.short && [sheetNext, lost].find((n) => n > 0 && n < first.hand);
+    return fix ? fix.hand : back || Math.max(sheetNext, lastKept(model.kept, game) + 1);
   }
   // Short until one of them is on the sheet, or the sheet has one's number again (another phone's hand there).
   const short = (m, game, is) => ofGame(m.kept, game).forEach((k) => { k.short = is; });

@@ -439,3 +439,28 @@ def test_hands_kept_on_a_game_page_land_from_the_home_page_with_no_error(browser
         waited += 250
     assert [line.split(" ")[0] for line in stored(browser, game)] == ["1", "2"]
     assert thrown == []
+
+
+def test_a_form_typed_in_when_the_sheet_lost_a_hand_knows_the_lost_hand_once_its_own_hand_is_kept(
+        browser, phone, other_phone, live_server):
+    """The form had been typed in (a refused typo, then cleared) when the sheet lost a hand (taken back on another
+    phone; the same after an older backup was put back): it kept its number, as it must, but not what the sheet
+    takes next. Its hand then kept and held behind, the form went past it (hand 4) instead of to the lost hand 2,
+    and stayed there: the polls after were all "not modified"."""
+    start_game(phone, live_server)
+    game = phone.url
+    record(phone, ("20", "12"), "30")
+    other_phone.goto(game)
+    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
+    expect(phone.locator("#expected")).to_have_value("3")
+    phone.fill("#bid", "5O")  # typed in, then taken back: the form is hand 3's, being typed
+    phone.fill("#bid", "")
+    other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 taken back
+    expect(phone.locator("#live-notice")).to_contain_text("hand 2 was deleted")
+    expect(phone.locator("#expected")).to_have_value("3")  # what is typed keeps its number, never renumbered unsaid
+    offline(phone)
+    record(phone, ("23", "12"), "33", kept=True)  # hand 3, kept
+    phone.context.set_offline(False)
+    expect(phone.locator("#outbox")).to_contain_text("fewer hands than when it was typed", timeout=SETTLED_MS)
+    expect(phone.locator("#expected")).to_have_value("2")  # the hand the sheet lost, to record again here
+    assert len(stored(browser, game)) == 1  # (the kept hand waits for it)

@@ -85,8 +85,8 @@ class Phone:
         draft = {"values": [[k, str(v)] for k, v in values.items()], "auto": [], "token": token, "at": self.now}
         return self.on("typed", game=self.game, hand=hand, draft=draft)
 
-    def form_number(self, sheet_next: int) -> int:
-        return self.js.call("ScorepadSave.formNumber", self.model, self.game, sheet_next)
+    def form_number(self, sheet_next: int, lost: int = 0) -> int:
+        return self.js.call("ScorepadSave.formNumber", self.model, self.game, sheet_next, lost)
 
     def queued(self, token: str, number: int) -> bool:
         return self.js.call("ScorepadSave.queued", self.model, self.game, token, number)

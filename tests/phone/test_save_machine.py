@@ -29,6 +29,17 @@ def test_a_kept_hand_of_another_game_is_never_counted_in_this_games_form():
     assert phone.form_number(1) == 1 and not phone.queued("t", 1)
 
 
+def test_a_hand_held_behind_on_a_form_that_kept_its_number_goes_to_the_hand_the_page_heard_was_lost():
+    """The page's sheet says hand 3 is next (the form was typed in when the sheet lost hand 2, so it kept its number),
+    but the page heard the sheet takes hand 2 next (`lost`): once hand 3 is held behind, the form is hand 2's."""
+    phone = Phone().keep("a", 3)
+    assert phone.form_number(3, lost=2) == 4  # not held behind yet: past the kept hand
+    phone.on("sent", id=phone.id("a"))
+    phone.on("answer", id=phone.id("a"), kind="behind")
+    assert phone.form_number(3) == 4 and phone.form_number(3, lost=2) == 2
+    assert phone.form_number(2, lost=0) == 2  # the page's own sheet, when it heard
+
+
 def test_every_state_says_whether_it_blocks_is_retried_and_what_it_offers():
     states = engine().eval("JSON.stringify(ScorepadSave.STATES)")
     import json
