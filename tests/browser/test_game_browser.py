@@ -74,7 +74,12 @@ def test_a_single_deck_game_to_1500_then_an_edit_takes_the_win_away(phone, live_
     # the first hand was entered wrong: the bidders took 200, not 250
     phone.locator(".hands details").last.locator("summary").click()
     phone.locator(".hands details").last.get_by_role("link", name="Edit").click()
+    # the other side's counters fill themselves in once the page's scripts run (typed before that, on a loaded
+    # machine, the stored 0 stayed and the save was refused as 200 of 250)
+    expect(phone).to_have_url(re.compile(r"/edit$"))
+    expect(phone.locator("html.js")).to_be_attached()
     phone.fill("#counters_0", "200")
+    expect(phone.locator("#counters_1")).to_have_value("50")
     phone.get_by_role("button", name="Save changes").click()
     expect(phone.locator("#total-0")).to_have_text("1,600")
     expect(phone.locator(".winner-card h2")).to_have_text("We won the game")
