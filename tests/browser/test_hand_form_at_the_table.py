@@ -23,6 +23,15 @@ def in_view(page, selector: str) -> bool:
     }""")
 
 
+def refuse_meld(page, them: str) -> None:
+    """A hand refused for Us's meld ("abc"), Them's typed as `them`."""
+    page.locator("#field-bidder .choice", has_text="Us").click()
+    page.fill("#meld_0", "abc")
+    page.fill("#meld_1", them)
+    page.fill("#counters_0", "30")
+    page.locator("button.save-button").click()
+
+
 def refuse_counters(page) -> None:
     page.locator("#field-bidder .choice", has_text="Us").click()
     page.fill("#counters_0", "30")
@@ -47,11 +56,7 @@ def test_after_a_refusal_each_box_s_line_and_the_list_follow_the_typing(phone, l
     """A box fixed after a refused save kept its red line (and its item in the list) while the preview already
     scored the hand; a box typed wrong since was said only in the preview."""
     start_game(phone, live_server)
-    phone.locator("#field-bidder .choice", has_text="Us").click()
-    phone.fill("#meld_0", "abc")
-    phone.fill("#meld_1", "-5")
-    phone.fill("#counters_0", "30")
-    phone.locator("button.save-button").click()
+    refuse_meld(phone, "-5")
     summary = phone.locator("#error-summary")
     expect(summary).to_contain_text("2 things to fix")
     phone.fill("#meld_0", "20")
@@ -78,11 +83,7 @@ def test_a_line_under_one_meld_box_leaves_the_other_beside_it(browser, live_serv
     """Them's meld box was pushed down to the foot of the line under Us's, out of its row."""
     page = browser.new_context(viewport={"width": width, "height": 740}).new_page()
     start_game(page, live_server)
-    page.locator("#field-bidder .choice", has_text="Us").click()
-    page.fill("#meld_0", "abc")
-    page.fill("#meld_1", "20")
-    page.fill("#counters_0", "30")
-    page.locator("button.save-button").click()
+    refuse_meld(page, "20")
     expect(page.locator("#meld_0-error")).to_be_visible()
     tops = page.evaluate("['meld_0', 'meld_1'].map(id => document.getElementById(id).getBoundingClientRect().top)")
     assert abs(tops[0] - tops[1]) < 1

@@ -312,15 +312,21 @@ def test_a_fixed_kept_hand_leaves_no_copy_of_itself_in_the_next_hands_form(brows
         phone.reload()
 
 
-def kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept) -> str:
-    """Hand 1 here, hand 2 on the other phone; this phone offline keeps `kept` hands (meld 23, 24, …, numbered
-    from 3) while the other phone takes hand 2 back; then it is online again. Returns the game's address."""
+def hand_two_on_the_other_phone(phone, other_phone, live_server) -> str:
+    """Hand 1 here, hand 2 on the other phone, this phone's form on hand 3. Returns the game's address."""
     start_game(phone, live_server)
     game = phone.url
     record(phone, ("20", "12"), "30")
     other_phone.goto(game)
     record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
     expect(phone.locator("#expected")).to_have_value("3")
+    return game
+
+
+def kept_behind_a_hand_taken_back(phone, other_phone, live_server, kept) -> str:
+    """Hand 1 here, hand 2 on the other phone; this phone offline keeps `kept` hands (meld 23, 24, …, numbered
+    from 3) while the other phone takes hand 2 back; then it is online again. Returns the game's address."""
+    game = hand_two_on_the_other_phone(phone, other_phone, live_server)
     offline(phone)
     for n in range(kept):
         record(phone, (str(23 + n), "12"), str(33 + n), kept=True)
@@ -447,12 +453,7 @@ def test_a_form_typed_in_when_the_sheet_lost_a_hand_knows_the_lost_hand_once_its
     phone; the same after an older backup was put back): it kept its number, as it must, but not what the sheet
     takes next. Its hand then kept and held behind, the form went past it (hand 4) instead of to the lost hand 2,
     and stayed there: the polls after were all "not modified"."""
-    start_game(phone, live_server)
-    game = phone.url
-    record(phone, ("20", "12"), "30")
-    other_phone.goto(game)
-    record(other_phone, ("10", "25"), "15", bidder="Them", bid="55")  # hand 2 there
-    expect(phone.locator("#expected")).to_have_value("3")
+    game = hand_two_on_the_other_phone(phone, other_phone, live_server)
     phone.fill("#bid", "5O")  # typed in, then taken back: the form is hand 3's, being typed
     phone.fill("#bid", "")
     other_phone.locator("#saved").get_by_role("button", name="Undo").click()  # hand 2 taken back

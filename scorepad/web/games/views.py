@@ -232,14 +232,15 @@ def _clash(game, sheet, number: int, values: dict, token: str, club) -> dict | N
         return None
     row = sheet.rows[number - 1]
     typed = parse_hand(values, game.rules, game.has_players)
-    whole = services.preview_edit(get_db(), game.id, row.stored.id, typed.hand, unreadable=typed.unreadable,
-                                  typed_counters=typed.typed_counters).result is not None
-    mine = filled_from(values, hand_values(row.hand), whole=whole)
+    as_typed = services.preview_edit(get_db(), game.id, row.stored.id, typed.hand, unreadable=typed.unreadable,
+                                     typed_counters=typed.typed_counters)
+    mine = filled_from(values, hand_values(row.hand), whole=as_typed.result is not None)
     mine_hand = parse_hand(mine, game.rules, game.has_players).hand
     lines = services.compare_hands(row.hand, mine_hand, game, typed.hand)
     # what "mine is right" would do to a win the other phone's hand made: said with that answer, and the answer
     # says yes to it (asked once, here, not again on an edit page the question sends to)
-    reopens = services.preview_edit(get_db(), game.id, row.stored.id, mine_hand).win_moved
+    reopens = (as_typed if mine == values else
+               services.preview_edit(get_db(), game.id, row.stored.id, mine_hand)).win_moved
     open_for_more = not (sheet.finished or game.abandoned_at or (club and club.over))
     # a hand still being typed (no counters yet) is not saved by "keep it as the next hand": it goes on in the form
     # (and a game the other phone's hand has just won takes no next hand at all: nothing to preview)
